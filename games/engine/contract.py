@@ -1,0 +1,150 @@
+"""The per-game contract every game in `games/` implements.
+
+Modelled on OpenSpiel: chance is an actor whose actions are chosen with a seeded RNG by the
+engine and logged like moves, so a game replays from its log without any RNG.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter
+
+CHANCE = -1
+"""Actor id of chance (deal, shuffle, roll)."""
+SYSTEM = -2
+"""Actor id of the clock: the action a game asks for when a timed window closes."""
+
+
+class Frozen(BaseModel):
+    """Base for every config, state, action, view and event: immutable, strict."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ToMove(Frozen):
+    """Who the game waits for now.
+
+    `seats` may hold several seats (simultaneous choices, claim windows). `chance` means the
+    engine must pick a chance action next. `timeout` (seconds) means the service applies
+    `Rules.timeout_action` as SYSTEM once that long has passed without the window closing.
+    All empty means the game is over.
+    """
+
+    seats: frozenset[int] = frozenset()
+    chance: bool = False
+    timeout: float | None = None
+
+
+class Event(Frozen):
+    """Something that happened, for the table's log.
+
+    `key` names a catalog entry; `params` fill it (a param named `seat`/`to_seat` is a seat index
+    the renderer turns into a name). `audience` None is public, otherwise the seats that may see
+    it; a private event that others should notice is emitted together with a public twin.
+    `cards` lists the card ids the event shows to its audience.
+    """
+
+    key: str
+    params: dict[str, Any] = {}
+    audience: tuple[int, ...] | None = None
+    cards: tuple[int, ...] = ()
+
+    @property
+    def public(self) -> bool:
+        return self.audience is None
+
+
+class Outcome(Frozen):
+    """The end of a game. `result` is a game-specific code (for example perfect/win/loss)."""
+
+    winners: tuple[int, ...]
+    result: str
+    scores: tuple[int, ...] = ()
+    details: dict[str, int] = {}
+
+
+class Step(Frozen):
+    """What one applied action produced."""
+
+    state: Any
+    events: tuple[Event, ...] = ()
+
+
+C = TypeVar("C", bound=Frozen)
+S = TypeVar("S", bound=Frozen)
+A = TypeVar("A", bound=Frozen)
+V = TypeVar("V", bound=Frozen)
+
+
+class Rules(ABC, Generic[C, S, A, V]):
+    """One game's rules. Pure: every method is a function of its arguments."""
+
+    game_id: ClassVar[str]
+    rules_version: ClassVar[int] = 1
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    config_model: type[C]
+    state_model: type[S]
+    action_adapter: TypeAdapter[A]
+
+    @abstractmethod
+    def make_config(self, players: int, options: dict[str, Any]) -> C:
+        """Build and validate a config; raises GameError(BAD_OPTION) on a malformed option."""
+
+    @abstractmethod
+    def setup(self, config: C) -> S:
+        """The deterministic initial state; its first `to_move` is normally chance."""
+
+    @abstractmethod
+    def to_move(self, state: S) -> ToMove: ...
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> Sequence[A]:
+        """Every action `seat` may take now, free actions (like signals) included."""
+
+    @abstractmethod
+    def chance_action(self, state: S, rng: random.Random) -> A:
+        """Pick the next chance action; only called when `to_move(state).chance`."""
+
+    def timeout_action(self, state: S) -> A:
+        """The action SYSTEM applies when a timed window closes."""
+        raise NotImplementedError(f"{self.game_id} has no timed windows")
+
+    @abstractmethod
+    def apply(self, state: S, actor: int, action: A) -> Step:
+        """Apply an action by `actor` (a seat, CHANCE or SYSTEM); raise GameError if refused."""
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> V:
+        """What `seat` may see (None: the public). Must not depend on anything it hides."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    @abstractmethod
+    def resample_hidden(self, state: S, seat: int | None, rng: random.Random) -> S:
+        """Re-deal everything `seat` cannot see (None: the public), keeping the rest."""
+
+    @abstractmethod
+    def secret_cards(self, state: S) -> frozenset[int]:
+        """Card ids hidden from the public right now (hands, face-down piles)."""
+
+    @abstractmethod
+    def ai_action(self, view: V, rng: random.Random) -> A:
+        """An AI seat's next action, decided from its view only."""
+
+    # Helpers shared by every game -------------------------------------------------------
+
+    def parse_action(self, data: Any) -> A:
+        return self.action_adapter.validate_python(data)
+
+    def dump_action(self, action: A) -> dict[str, Any]:
+        return self.action_adapter.dump_python(action, mode="json")
+
+    def is_over(self, state: S) -> bool:
+        tm = self.to_move(state)
+        return not tm.seats and not tm.chance

@@ -1,0 +1,54 @@
+"""Session records: what storage keeps about one game table."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from games.engine.contract import Frozen
+
+
+class Status(StrEnum):
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+    @property
+    def live(self) -> bool:
+        return self in (Status.LOBBY, Status.ACTIVE)
+
+
+class Seat(Frozen):
+    """A seat: a Discord user, or an AI when `user_id` is None."""
+
+    user_id: int | None
+    name: str
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+
+class SessionRecord(Frozen):
+    id: str
+    game_id: str
+    rules_version: int
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    locale: str
+    options: dict[str, Any]
+    seed: int
+    status: Status = Status.LOBBY
+    version: int = 0
+    seats: tuple[Seat, ...] = ()
+    config: dict[str, Any] | None = None
+    table_message_id: int | None = None
+    created_at: float = 0.0
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None

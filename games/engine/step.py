@@ -1,0 +1,70 @@
+"""Applying actions with automatic chance resolution, and replaying a log."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from games.engine.contract import CHANCE, Event, Frozen, Rules
+from games.engine.errors import GameError, Reason
+
+
+class LoggedAction(Frozen):
+    """One entry of a session's append-only log. `seq` is the version it produced."""
+
+    seq: int
+    actor: int
+    action: dict[str, Any]
+
+
+def chance_rng(seed: int, seq: int) -> random.Random:
+    """The RNG for the chance action that will become `seq`; only needed when playing live."""
+    return random.Random(f"{seed}:{seq}")
+
+
+class Advance(Frozen):
+    state: Any
+    events: tuple[Event, ...]
+    logged: tuple[LoggedAction, ...]
+
+
+def advance(
+    rules: Rules[Any, Any, Any, Any],
+    state: Any,
+    version: int,
+    actor: int,
+    action: Any,
+    seed: int,
+) -> Advance:
+    """Apply `action` (None: only resolve pending chance), then every chance action it makes due."""
+    events: list[Event] = []
+    logged: list[LoggedAction] = []
+    if action is not None:
+        if rules.is_over(state):
+            raise GameError(Reason.GAME_OVER)
+        step = rules.apply(state, actor, action)
+        state = step.state
+        events.extend(step.events)
+        logged.append(LoggedAction(seq=version + 1, actor=actor, action=rules.dump_action(action)))
+    while rules.to_move(state).chance:
+        seq = version + len(logged) + 1
+        chance = rules.chance_action(state, chance_rng(seed, seq))
+        step = rules.apply(state, CHANCE, chance)
+        state = step.state
+        events.extend(step.events)
+        logged.append(LoggedAction(seq=seq, actor=CHANCE, action=rules.dump_action(chance)))
+    return Advance(state=state, events=tuple(events), logged=tuple(logged))
+
+
+def replay(
+    rules: Rules[Any, Any, Any, Any],
+    config: Any,
+    log: Iterable[LoggedAction],
+    start: Any = None,
+) -> Any:
+    """Rebuild a state from the config (or a snapshot `start`) and the log, without any RNG."""
+    state = rules.setup(config) if start is None else start
+    for entry in log:
+        state = rules.apply(state, entry.actor, rules.parse_action(entry.action)).state
+    return state

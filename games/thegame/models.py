@@ -1,0 +1,163 @@
+"""The Game: config, state, actions and views."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import Field, TypeAdapter
+
+from games.engine.contract import Frozen
+
+CARDS = tuple(range(2, 100))
+BLUE_NUMBERS = frozenset({22, 33, 44, 55, 66, 77})
+PILES = 4
+ASCENDING = (True, True, False, False)
+"""Piles 0 and 1 go up from 1, piles 2 and 3 go down from 100."""
+
+
+def base_of(pile: int) -> int:
+    return 1 if ASCENDING[pile] else 100
+
+
+class SignalKind(StrEnum):
+    NO_PLAY = "no_play"
+    NO_JUMP = "no_jump"
+
+
+class Phase(StrEnum):
+    DEAL = "deal"
+    CHOOSE_FIRST = "choose_first"
+    PLAY = "play"
+    OVER = "over"
+
+
+class EndReason(StrEnum):
+    STUCK = "stuck"
+    BURNED = "burned"
+    ALL_PLAYED = "all_played"
+
+
+class TheGameConfig(Frozen):
+    players: int = Field(ge=1, le=5)
+    on_fire: bool = False
+    min_three: bool = False
+    smaller_hand: bool = False
+    first_player: int | None = None
+
+    @property
+    def hand_size(self) -> int:
+        size = 8 if self.players == 1 else 7 if self.players == 2 else 6
+        return size - 1 if self.smaller_hand else size
+
+    def is_blue(self, card: int) -> bool:
+        return self.on_fire and card in BLUE_NUMBERS
+
+
+# Actions -------------------------------------------------------------------------------------
+
+
+class Deal(Frozen):
+    """Chance: the shuffled order of the 98 cards (first the hands, seat by seat, then the pile)."""
+
+    kind: Literal["deal"] = "deal"
+    order: tuple[int, ...]
+
+
+class ChooseFirst(Frozen):
+    """Chance: the first player when the host left it to random."""
+
+    kind: Literal["choose_first"] = "choose_first"
+    seat: int
+
+
+class Play(Frozen):
+    kind: Literal["play"] = "play"
+    card: int
+    pile: int = Field(ge=0, lt=PILES)
+
+
+class EndTurn(Frozen):
+    kind: Literal["end_turn"] = "end_turn"
+
+
+class Signal(Frozen):
+    """Set or clear a pile signal; any player, any time (seed §7 allows it)."""
+
+    kind: Literal["signal"] = "signal"
+    pile: int = Field(ge=0, lt=PILES)
+    signal: SignalKind
+    on: bool
+
+
+TheGameAction = Annotated[Deal | ChooseFirst | Play | EndTurn | Signal, Field(discriminator="kind")]
+ACTION_ADAPTER: TypeAdapter[TheGameAction] = TypeAdapter(TheGameAction)
+
+
+# State ---------------------------------------------------------------------------------------
+
+
+class TheGameState(Frozen):
+    config: TheGameConfig
+    phase: Phase = Phase.DEAL
+    draw: tuple[int, ...] = ()
+    """Draw pile, next card first."""
+    hands: tuple[tuple[int, ...], ...] = ()
+    piles: tuple[tuple[int, ...], ...] = ((), (), (), ())
+    """Cards placed on each pile, top card last."""
+    top_placed_turn: tuple[int, ...] = (0, 0, 0, 0)
+    """The turn number in which each pile's top card was placed (On Fire burn check)."""
+    signals: tuple[tuple[SignalKind, ...], ...] = ((), (), (), ())
+    turn: int = 0
+    turn_number: int = 0
+    played_this_turn: int = 0
+    end_reason: EndReason | None = None
+
+    def top(self, pile: int) -> int:
+        cards = self.piles[pile]
+        return cards[-1] if cards else base_of(pile)
+
+    @property
+    def minimum(self) -> int:
+        """Cards the player to move must play this turn."""
+        if not self.draw:
+            return 1
+        return 3 if self.config.min_three else 2
+
+    @property
+    def cards_left(self) -> int:
+        return len(self.draw) + sum(len(hand) for hand in self.hands)
+
+
+# Views ---------------------------------------------------------------------------------------
+
+
+class PileView(Frozen):
+    ascending: bool
+    top: int
+    count: int
+    top_blue: bool
+    burns_at_turn_end: bool
+    """A blue top card from an earlier turn: it must be covered before this turn ends."""
+    signals: tuple[SignalKind, ...]
+
+
+class TheGameView(Frozen):
+    seat: int | None
+    config: TheGameConfig
+    phase: Phase
+    piles: tuple[PileView, ...]
+    draw_count: int
+    hand_sizes: tuple[int, ...]
+    hand: tuple[int, ...] | None
+    """The viewer's own hand; None for the public."""
+    turn: int
+    turn_number: int
+    played_this_turn: int
+    minimum: int
+    cards_left: int
+    end_reason: EndReason | None
+
+    @property
+    def still_required(self) -> int:
+        return max(0, self.minimum - self.played_this_turn)

@@ -1,0 +1,357 @@
+"""The Game's rules (seed 000 with the project's rulings)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from games.engine.contract import CHANCE, Event, Outcome, Rules, Step, ToMove
+from games.engine.errors import GameError, Reason, illegal
+from games.thegame.models import (
+    ACTION_ADAPTER,
+    ASCENDING,
+    CARDS,
+    PILES,
+    ChooseFirst,
+    Deal,
+    EndReason,
+    EndTurn,
+    Phase,
+    PileView,
+    Play,
+    Signal,
+    SignalKind,
+    TheGameAction,
+    TheGameConfig,
+    TheGameState,
+    TheGameView,
+)
+
+PERFECT, WIN, LOSS, BURNED = "perfect", "win", "loss", "burned"
+
+
+def fits(top: int, card: int, ascending: bool) -> bool:
+    """The placement rule, with the exact ±10 trick."""
+    if ascending:
+        return card > top or card == top - 10
+    return card < top or card == top + 10
+
+
+def can_place(state: TheGameState, card: int, pile: int) -> bool:
+    return fits(state.top(pile), card, ASCENDING[pile])
+
+
+def placeable(state: TheGameState, hand: Sequence[int]) -> bool:
+    return any(can_place(state, card, pile) for card in hand for pile in range(PILES))
+
+
+def result_of(cards_left: int, end_reason: EndReason | None) -> str:
+    if end_reason is EndReason.BURNED:
+        return BURNED
+    if cards_left == 0:
+        return PERFECT
+    return WIN if cards_left <= 9 else LOSS
+
+
+class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView]):
+    game_id = "thegame"
+    rules_version = 1
+    min_players = 1
+    max_players = 5
+    config_model = TheGameConfig
+    state_model = TheGameState
+    action_adapter = ACTION_ADAPTER
+
+    def make_config(self, players: int, options: dict[str, Any]) -> TheGameConfig:
+        known = {"on_fire", "min_three", "smaller_hand", "first_player"}
+        if set(options) - known:
+            raise GameError(Reason.BAD_OPTION, "unknown_option")
+        try:
+            config = TheGameConfig(players=players, **options)
+        except ValueError:
+            raise GameError(Reason.BAD_OPTION, "invalid") from None
+        if config.first_player is not None and not 0 <= config.first_player < players:
+            raise GameError(Reason.BAD_OPTION, "first_player")
+        return config
+
+    def setup(self, config: TheGameConfig) -> TheGameState:
+        return TheGameState(config=config)
+
+    def to_move(self, state: TheGameState) -> ToMove:
+        if state.phase in (Phase.DEAL, Phase.CHOOSE_FIRST):
+            return ToMove(chance=True)
+        if state.phase is Phase.PLAY:
+            return ToMove(seats=frozenset({state.turn}))
+        return ToMove()
+
+    def chance_action(self, state: TheGameState, rng: random.Random) -> TheGameAction:
+        if state.phase is Phase.DEAL:
+            order = list(CARDS)
+            rng.shuffle(order)
+            return Deal(order=tuple(order))
+        return ChooseFirst(seat=rng.randrange(state.config.players))
+
+    def legal_actions(self, state: TheGameState, seat: int) -> list[TheGameAction]:
+        if state.phase is not Phase.PLAY:
+            return []
+        actions: list[TheGameAction] = []
+        if seat == state.turn:
+            actions += [
+                Play(card=card, pile=pile)
+                for card in state.hands[seat]
+                for pile in range(PILES)
+                if can_place(state, card, pile)
+            ]
+            if state.played_this_turn >= state.minimum:
+                actions.append(EndTurn())
+        actions += [
+            Signal(pile=pile, signal=kind, on=kind not in state.signals[pile])
+            for pile in range(PILES)
+            for kind in SignalKind
+        ]
+        return actions
+
+    def apply(self, state: TheGameState, actor: int, action: TheGameAction) -> Step:
+        if state.phase is Phase.OVER:
+            raise GameError(Reason.GAME_OVER)
+        match action:
+            case Deal() | ChooseFirst() if actor != CHANCE:
+                raise illegal("chance_only")
+            case Deal():
+                return self._deal(state, action)
+            case ChooseFirst():
+                return self._choose_first(state, action)
+            case _ if state.phase is not Phase.PLAY or not 0 <= actor < state.config.players:
+                raise illegal("not_now")
+            case Signal():
+                return self._signal(state, actor, action)
+            case Play():
+                return self._play(state, actor, action)
+            case EndTurn():
+                return self._end_turn(state, actor)
+        raise illegal("unknown_action")
+
+    # Chance ---------------------------------------------------------------------------------
+
+    def _deal(self, state: TheGameState, deal: Deal) -> Step:
+        if state.phase is not Phase.DEAL or sorted(deal.order) != list(CARDS):
+            raise illegal("bad_deal")
+        size, players = state.config.hand_size, state.config.players
+        hands = tuple(tuple(sorted(deal.order[i * size : (i + 1) * size])) for i in range(players))
+        state = state.model_copy(update={"hands": hands, "draw": deal.order[players * size :]})
+        events = [Event(key="thegame.dealt", params={"size": size})]
+        events += [
+            Event(key="thegame.your_hand", audience=(seat,), cards=hand)
+            for seat, hand in enumerate(hands)
+        ]
+        first = state.config.first_player
+        if first is None:
+            return Step(
+                state=state.model_copy(update={"phase": Phase.CHOOSE_FIRST}), events=tuple(events)
+            )
+        return self._begin(state, first, events)
+
+    def _choose_first(self, state: TheGameState, choice: ChooseFirst) -> Step:
+        if state.phase is not Phase.CHOOSE_FIRST or not 0 <= choice.seat < state.config.players:
+            raise illegal("bad_choice")
+        return self._begin(state, choice.seat, [])
+
+    def _begin(self, state: TheGameState, first: int, events: list[Event]) -> Step:
+        events.append(Event(key="thegame.first_player", params={"seat": first}))
+        state = state.model_copy(update={"phase": Phase.PLAY})
+        return self._start_turn(state, first, events)
+
+    # Turns ----------------------------------------------------------------------------------
+
+    def _start_turn(self, state: TheGameState, seat: int, events: list[Event]) -> Step:
+        """Give the turn to `seat` or the next seat holding cards; end the game if stuck."""
+        players = state.config.players
+        for offset in range(players):
+            candidate = (seat + offset) % players
+            if state.hands[candidate]:
+                break
+            events.append(Event(key="thegame.skipped", params={"seat": candidate}))
+        else:
+            return self._finish(state, EndReason.ALL_PLAYED, events)
+        state = state.model_copy(
+            update={
+                "turn": candidate,
+                "turn_number": state.turn_number + 1,
+                "played_this_turn": 0,
+            }
+        )
+        events.append(Event(key="thegame.turn", params={"seat": candidate}))
+        return self._check_stuck(state, events)
+
+    def _check_stuck(self, state: TheGameState, events: list[Event]) -> Step:
+        """(R) The engine ends the game when the player to move cannot reach the minimum."""
+        if state.played_this_turn < state.minimum and not placeable(state, state.hands[state.turn]):
+            events.append(Event(key="thegame.stuck", params={"seat": state.turn}))
+            return self._finish(state, EndReason.STUCK, events)
+        return Step(state=state, events=tuple(events))
+
+    def _finish(self, state: TheGameState, reason: EndReason, events: list[Event]) -> Step:
+        state = state.model_copy(update={"phase": Phase.OVER, "end_reason": reason})
+        events.append(
+            Event(
+                key="thegame.over",
+                params={
+                    "result": result_of(state.cards_left, reason),
+                    "cards_left": state.cards_left,
+                },
+            )
+        )
+        return Step(state=state, events=tuple(events))
+
+    def _require_turn(self, state: TheGameState, seat: int) -> None:
+        if seat != state.turn:
+            raise GameError(Reason.NOT_YOUR_TURN)
+
+    def _play(self, state: TheGameState, seat: int, play: Play) -> Step:
+        self._require_turn(state, seat)
+        hand = state.hands[seat]
+        if play.card not in hand:
+            raise illegal("not_in_hand")
+        if not can_place(state, play.card, play.pile):
+            raise illegal("cannot_place", card=play.card, pile=play.pile)
+        piles = list(state.piles)
+        piles[play.pile] = (*piles[play.pile], play.card)
+        placed = list(state.top_placed_turn)
+        placed[play.pile] = state.turn_number
+        hands = list(state.hands)
+        hands[seat] = tuple(c for c in hand if c != play.card)
+        state = state.model_copy(
+            update={
+                "piles": tuple(piles),
+                "top_placed_turn": tuple(placed),
+                "hands": tuple(hands),
+                "played_this_turn": state.played_this_turn + 1,
+            }
+        )
+        events = [
+            Event(
+                key="thegame.played",
+                params={"seat": seat, "card": play.card, "pile": play.pile},
+                cards=(play.card,),
+            )
+        ]
+        if state.cards_left == 0:
+            return self._end_turn(state, seat, events)
+        return self._check_stuck(state, events)
+
+    def _end_turn(self, state: TheGameState, seat: int, events: list[Event] | None = None) -> Step:
+        self._require_turn(state, seat)
+        events = events or []
+        if state.played_this_turn < state.minimum:
+            raise illegal("minimum_not_met", minimum=state.minimum)
+        config = state.config
+        need = max(0, config.hand_size - len(state.hands[seat]))
+        drawn, draw = state.draw[:need], state.draw[need:]
+        hands = list(state.hands)
+        hands[seat] = tuple(sorted((*state.hands[seat], *drawn)))
+        state = state.model_copy(update={"hands": tuple(hands), "draw": draw})
+        events.append(Event(key="thegame.turn_ended", params={"seat": seat, "drew": len(drawn)}))
+        if drawn:
+            events.append(Event(key="thegame.you_drew", audience=(seat,), cards=drawn))
+        burning = [
+            pile
+            for pile in range(PILES)
+            if config.is_blue(state.top(pile)) and state.top_placed_turn[pile] < state.turn_number
+        ]
+        if burning:
+            for pile in burning:
+                events.append(
+                    Event(key="thegame.burned", params={"pile": pile, "card": state.top(pile)})
+                )
+            return self._finish(state, EndReason.BURNED, events)
+        if state.cards_left == 0:
+            return self._finish(state, EndReason.ALL_PLAYED, events)
+        return self._start_turn(state, (seat + 1) % config.players, events)
+
+    def _signal(self, state: TheGameState, seat: int, signal: Signal) -> Step:
+        current = state.signals[signal.pile]
+        if (signal.signal in current) == signal.on:
+            raise illegal("signal_unchanged")
+        updated = (
+            (*current, signal.signal)
+            if signal.on
+            else tuple(s for s in current if s != signal.signal)
+        )
+        signals = list(state.signals)
+        signals[signal.pile] = updated
+        event = Event(
+            key="thegame.signal",
+            params={
+                "seat": seat,
+                "pile": signal.pile,
+                "signal": signal.signal.value,
+                "on": signal.on,
+            },
+        )
+        return Step(state=state.model_copy(update={"signals": tuple(signals)}), events=(event,))
+
+    # Views and results ----------------------------------------------------------------------
+
+    def view(self, state: TheGameState, seat: int | None) -> TheGameView:
+        config = state.config
+        piles = tuple(
+            PileView(
+                ascending=ASCENDING[pile],
+                top=state.top(pile),
+                count=len(state.piles[pile]),
+                top_blue=config.is_blue(state.top(pile)),
+                burns_at_turn_end=config.is_blue(state.top(pile))
+                and state.top_placed_turn[pile] < state.turn_number,
+                signals=state.signals[pile],
+            )
+            for pile in range(PILES)
+        )
+        own = seat is not None and 0 <= seat < len(state.hands)
+        return TheGameView(
+            seat=seat,
+            config=config,
+            phase=state.phase,
+            piles=piles,
+            draw_count=len(state.draw),
+            hand_sizes=tuple(len(hand) for hand in state.hands),
+            hand=state.hands[seat] if own and seat is not None else None,
+            turn=state.turn,
+            turn_number=state.turn_number,
+            played_this_turn=state.played_this_turn,
+            minimum=state.minimum,
+            cards_left=state.cards_left,
+            end_reason=state.end_reason,
+        )
+
+    def outcome(self, state: TheGameState) -> Outcome | None:
+        if state.phase is not Phase.OVER:
+            return None
+        result = result_of(state.cards_left, state.end_reason)
+        won = result in (PERFECT, WIN)
+        return Outcome(
+            winners=tuple(range(state.config.players)) if won else (),
+            result=result,
+            scores=(state.cards_left,),
+            details={"cards_left": state.cards_left},
+        )
+
+    def resample_hidden(
+        self, state: TheGameState, seat: int | None, rng: random.Random
+    ) -> TheGameState:
+        others = [i for i in range(len(state.hands)) if i != seat]
+        pool = list(state.draw) + [card for i in others for card in state.hands[i]]
+        rng.shuffle(pool)
+        hands = list(state.hands)
+        for i in others:
+            size = len(hands[i])
+            hands[i], pool = tuple(sorted(pool[:size])), pool[size:]
+        return state.model_copy(update={"hands": tuple(hands), "draw": tuple(pool)})
+
+    def secret_cards(self, state: TheGameState) -> frozenset[int]:
+        return frozenset(state.draw).union(*state.hands)
+
+    def ai_action(self, view: TheGameView, rng: random.Random) -> TheGameAction:
+        from games.thegame.ai import decide
+
+        return decide(view, rng)

@@ -109,6 +109,11 @@ class SessionService:
         if session is not None:
             return session
         loaded = await self.store.load(session_id)
+        cached = self._sessions.get(session_id)
+        if cached is not None:
+            # Loaded meanwhile by another caller, maybe already moved on under its lock: a copy
+            # replacing it would hold an old version and refuse every up-to-date click.
+            return cached
         if loaded is None:
             raise GameError(Reason.UNKNOWN_SESSION)
         record = loaded.record
@@ -430,7 +435,9 @@ class SessionService:
                 action = rules.ai_action(rules.view(state, seat), rng)
                 try:
                     change = await self._commit(session, seat, action)
-                except GameError:
+                except GameError as error:
+                    if error.reason is Reason.STALE_VERSION:
+                        continue  # another writer moved on; the next round reloads the session
                     log.exception(
                         "AI chose a refused action in %s; playing a legal one", session_id
                     )

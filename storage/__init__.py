@@ -1,0 +1,67 @@
+"""SQLite persistence: sessions (the engine's SessionStore), preferences, records, DM hands.
+
+Depends on `games.engine` only, never on discord. `open_storage` opens the file, applies the
+pending migrations, and returns one `Storage` holding the single connection.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import TracebackType
+
+from storage.db import Database
+from storage.hands import HandMessage, HandMessages
+from storage.migrations import migrate
+from storage.prefs import Prefs, PrefTable
+from storage.records import GameRecord, GameStats, Records
+from storage.sessions import SqliteSessionStore
+
+__all__ = [
+    "Database",
+    "GameRecord",
+    "GameStats",
+    "HandMessage",
+    "HandMessages",
+    "PrefTable",
+    "Prefs",
+    "Records",
+    "SqliteSessionStore",
+    "Storage",
+    "open_storage",
+]
+
+
+class Storage:
+    """Everything the bot persists, over one connection. Also an async context manager."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.sessions = SqliteSessionStore(db)
+        self.prefs = Prefs(db)
+        self.records = Records(db)
+        self.hand_messages = HandMessages(db)
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def __aenter__(self) -> Storage:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+
+async def open_storage(path: str | Path) -> Storage:
+    """Open (creating it and its directory if needed) and migrate the database at `path`."""
+    db = await Database.open(path)
+    try:
+        await migrate(db)
+    except BaseException:
+        await db.close()
+        raise
+    return Storage(db)

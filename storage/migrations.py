@@ -1,0 +1,158 @@
+"""Numbered schema migrations, applied at start according to `PRAGMA user_version`.
+
+Migration N (1-based) is `MIGRATIONS[N - 1]`. Never edit a released migration: append a new
+one. Each runs in its own BEGIN IMMEDIATE transaction together with the user_version bump, so
+a failed migration leaves the file at the previous version, and two processes opening the
+same file at once apply it once. Write one statement per line group (see `statements`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+
+from storage.db import Database
+
+LIVE = "status IN ('lobby', 'active')"
+"""The live-session predicate; queries repeat it verbatim so the partial indexes apply."""
+
+V1 = f"""
+CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    game_id TEXT NOT NULL,
+    rules_version INTEGER NOT NULL,
+    guild_id INTEGER,
+    channel_id INTEGER NOT NULL,
+    host_id INTEGER NOT NULL,
+    locale TEXT NOT NULL,
+    options TEXT NOT NULL CHECK (json_valid(options)),
+    seed INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'abandoned')),
+    version INTEGER NOT NULL DEFAULT 0 CHECK (version >= 0),
+    config TEXT CHECK (config IS NULL OR json_valid(config)),
+    table_message_id INTEGER,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+
+-- At most one live session per channel: the database backs up the service's channel lock.
+CREATE UNIQUE INDEX sessions_live_channel ON sessions (channel_id) WHERE {LIVE};
+
+CREATE INDEX sessions_live_guild ON sessions (guild_id) WHERE {LIVE};
+
+CREATE TABLE seats (
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL CHECK (seat >= 0),
+    user_id INTEGER,
+    name TEXT NOT NULL,
+    PRIMARY KEY (session_id, seat)
+) WITHOUT ROWID;
+
+CREATE INDEX seats_user ON seats (user_id) WHERE user_id IS NOT NULL;
+
+-- Append-only: (session_id, seq) as the key makes a second writer at one version fail.
+CREATE TABLE actions (
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL CHECK (seq >= 1),
+    actor INTEGER NOT NULL,
+    payload TEXT NOT NULL CHECK (json_valid(payload)),
+    PRIMARY KEY (session_id, seq)
+) WITHOUT ROWID;
+
+CREATE TRIGGER actions_append_only BEFORE UPDATE ON actions
+BEGIN
+    SELECT RAISE(ABORT, 'actions are append-only');
+END;
+
+-- A cache over the log: the latest state of a session, at `version`.
+CREATE TABLE snapshots (
+    session_id TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+    version INTEGER NOT NULL,
+    state TEXT NOT NULL CHECK (json_valid(state))
+);
+
+CREATE TABLE user_prefs (
+    user_id INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (user_id, key)
+) WITHOUT ROWID;
+
+CREATE TABLE guild_prefs (
+    guild_id INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (guild_id, key)
+) WITHOUT ROWID;
+
+-- Finished games; no foreign key, so records outlive pruned sessions. One per session.
+CREATE TABLE records (
+    id INTEGER PRIMARY KEY,
+    guild_id INTEGER,
+    channel_id INTEGER NOT NULL,
+    game_id TEXT NOT NULL,
+    session_id TEXT UNIQUE,
+    result TEXT NOT NULL,
+    score INTEGER,
+    players INTEGER NOT NULL,
+    details TEXT NOT NULL DEFAULT '{{}}' CHECK (json_valid(details)),
+    finished_at REAL NOT NULL
+);
+
+CREATE INDEX records_guild_game ON records (guild_id, game_id);
+
+-- Hands sent by DM are ordinary messages the bot edits later, even after a restart.
+CREATE TABLE hand_messages (
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    user_id INTEGER NOT NULL,
+    channel_id INTEGER NOT NULL,
+    message_id INTEGER NOT NULL,
+    PRIMARY KEY (session_id, user_id)
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1,)
+
+
+def statements(script: str) -> Iterator[str]:
+    """Split a script into statements at line ends where SQLite sees a complete one.
+
+    `executescript` is not used because it commits any open transaction first, which would
+    break the one-transaction-per-migration rule.
+    """
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            yield buffer.strip()
+            buffer = ""
+    leftover = [line for line in buffer.splitlines() if not line.strip().startswith("--")]
+    if "".join(leftover).strip():
+        raise ValueError(f"incomplete SQL statement at the end of a migration: {buffer!r}")
+
+
+async def user_version(db: Database) -> int:
+    async with db.read() as conn, conn.execute("PRAGMA user_version") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def migrate(db: Database, migrations: tuple[str, ...] = MIGRATIONS) -> list[int]:
+    """Apply the migrations the file lacks; returns their numbers (empty when up to date)."""
+    current = await user_version(db)
+    if current > len(migrations):
+        raise RuntimeError(
+            f"database schema version {current} is newer than this code ({len(migrations)})"
+        )
+    applied: list[int] = []
+    for number in range(current + 1, len(migrations) + 1):
+        async with db.transaction() as conn:
+            async with conn.execute("PRAGMA user_version") as cursor:
+                row = await cursor.fetchone()
+            if row is not None and int(row[0]) >= number:
+                continue  # another process applied it while we waited for the lock
+            for statement in statements(migrations[number - 1]):
+                await conn.execute(statement)
+            await conn.execute(f"PRAGMA user_version = {number}")
+        applied.append(number)
+    return applied

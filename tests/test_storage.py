@@ -1,0 +1,408 @@
+"""Storage: migrations, the session store's log/snapshot/concurrency rules, and the bot tables."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from toygame import RULES, Vote
+
+from games.engine import (
+    CHANCE,
+    GameError,
+    Reason,
+    Seat,
+    SessionRecord,
+    SessionStore,
+    Snapshot,
+    Status,
+    VersionConflict,
+    advance,
+    replay,
+)
+from storage import Storage, open_storage
+from storage.db import Database
+from storage.migrations import MIGRATIONS, migrate, statements, user_version
+
+TABLES = {
+    "sessions",
+    "seats",
+    "actions",
+    "snapshots",
+    "user_prefs",
+    "guild_prefs",
+    "records",
+    "hand_messages",
+}
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    opened = await open_storage(tmp_path / "bot.db")
+    yield opened
+    await opened.close()
+
+
+def make_record(id: str = "s1", channel_id: int = 10, guild_id: int | None = 1) -> SessionRecord:
+    return SessionRecord(
+        id=id,
+        game_id=RULES.game_id,
+        rules_version=RULES.rules_version,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        host_id=100,
+        locale="ja",
+        options={"target": 30, "note": {"nested": [1, "二"]}},
+        seed=2**62 + 7,
+        seats=(Seat(user_id=100, name="Alice"), Seat(user_id=None, name="")),
+        created_at=1234.5,
+    )
+
+
+async def start(store: SessionStore, record: SessionRecord) -> tuple[SessionRecord, Any]:
+    """Create and start `record` the way the service does; returns the record and state."""
+    await store.create(record)
+    config = RULES.make_config(len(record.seats), {"target": 30})
+    step = advance(RULES, RULES.setup(config), 0, 0, None, record.seed)
+    update = {"status": Status.ACTIVE, "config": config.model_dump(mode="json")}
+    record = record.model_copy(update={**update, "version": len(step.logged)})
+    await store.append(record, 0, step.logged, None)
+    return record, step.state
+
+
+async def move(
+    store: SessionStore, record: SessionRecord, state: Any, *, snapshot: bool = False
+) -> tuple[SessionRecord, Any]:
+    """Play the lowest seat's last legal action and append it (with chance that follows)."""
+    seat = min(RULES.to_move(state).seats)
+    step = advance(
+        RULES, state, record.version, seat, RULES.legal_actions(state, seat)[-1], record.seed
+    )
+    new = record.model_copy(update={"version": record.version + len(step.logged)})
+    snap = Snapshot(version=new.version, state=step.state.model_dump(mode="json"))
+    await store.append(new, record.version, step.logged, snap if snapshot else None)
+    return new, step.state
+
+
+async def scalar(storage: Storage, sql: str, *params: Any) -> Any:
+    rows = await storage.db.conn.execute_fetchall(sql, params)
+    return rows[0][0]
+
+
+# Migrations and connection ------------------------------------------------------------------
+
+
+async def test_open_empty_file_migrates_and_sets_pragmas(tmp_path: Path) -> None:
+    path = tmp_path / "new" / "dir" / "bot.db"
+    async with await open_storage(path) as storage:
+        assert path.exists()
+        assert await scalar(storage, "PRAGMA user_version") == len(MIGRATIONS)
+        rows = await storage.db.conn.execute_fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table'"
+        )
+        assert {row[0] for row in rows} >= TABLES
+        assert await scalar(storage, "PRAGMA journal_mode") == "wal"
+        assert await scalar(storage, "PRAGMA foreign_keys") == 1
+        assert await scalar(storage, "PRAGMA busy_timeout") == 5000
+        assert await scalar(storage, "PRAGMA synchronous") == 1  # NORMAL
+        assert storage.db.conn.isolation_level is None
+
+
+async def test_reopen_applies_nothing_twice(tmp_path: Path) -> None:
+    path = tmp_path / "bot.db"
+    async with await open_storage(path) as storage:
+        await storage.prefs.user.set(1, "locale", "ja")
+    db = await Database.open(path)
+    try:
+        assert await migrate(db) == []
+        extra = (*MIGRATIONS, "CREATE TABLE extra (x INTEGER);")
+        assert await migrate(db, extra) == [len(extra)]
+        assert await migrate(db, extra) == []
+        assert await user_version(db) == len(extra)
+        with pytest.raises(RuntimeError, match="newer"):
+            await migrate(db)  # code older than the file: refuse rather than guess
+    finally:
+        await db.close()
+    async with await open_storage(tmp_path / "other.db") as storage:
+        assert await storage.prefs.user.get(1, "locale") is None
+    db = await Database.open(path)
+    try:
+        rows = await db.conn.execute_fetchall("SELECT value FROM user_prefs")
+        assert [row[0] for row in rows] == ["ja"]  # data survived the migrations
+    finally:
+        await db.close()
+
+
+async def test_failed_migration_leaves_previous_version(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "bot.db")
+    try:
+        broken = (*MIGRATIONS, "CREATE TABLE half (x INTEGER);\nCREATE TABLE sessions (x);")
+        with pytest.raises(sqlite3.OperationalError):
+            await migrate(db, broken)
+        assert await user_version(db) == len(MIGRATIONS)
+        rows = await db.conn.execute_fetchall("SELECT name FROM sqlite_master WHERE name='half'")
+        assert rows == []
+        assert not db.conn.in_transaction
+    finally:
+        await db.close()
+
+
+def test_statements_split_triggers_whole() -> None:
+    parts = list(statements(MIGRATIONS[0]))
+    trigger = [p for p in parts if p.startswith("CREATE TRIGGER")]
+    assert len(trigger) == 1 and trigger[0].endswith("END;")
+    with pytest.raises(ValueError):
+        list(statements("CREATE TABLE t (x INTEGER)"))
+
+
+# Sessions -----------------------------------------------------------------------------------
+
+
+async def test_create_load_round_trip(storage: Storage) -> None:
+    record = make_record()
+    await storage.sessions.create(record)
+    loaded = await storage.sessions.load(record.id)
+    assert loaded is not None
+    assert loaded.record == record
+    assert loaded.snapshot is None and loaded.log == ()
+    assert await storage.sessions.load("nope") is None
+
+
+async def test_save_record_updates_lobby_but_not_version(storage: Storage) -> None:
+    record = make_record()
+    await storage.sessions.create(record)
+    seats = (*record.seats, Seat(user_id=200, name="Bob"))
+    changed = record.model_copy(
+        update={"seats": seats, "options": {"target": 5}, "table_message_id": 2**60}
+    )
+    await storage.sessions.save_record(changed)
+    loaded = await storage.sessions.load(record.id)
+    assert loaded is not None and loaded.record == changed
+    stale = changed.model_copy(update={"version": 3, "status": Status.ABANDONED})
+    with pytest.raises(VersionConflict):
+        await storage.sessions.save_record(stale)
+    loaded = await storage.sessions.load(record.id)
+    assert loaded is not None and loaded.record == changed
+
+
+async def test_append_then_reload_from_snapshot_and_log(storage: Storage) -> None:
+    store = storage.sessions
+    record, state = await start(store, make_record())
+    snapshot_version = 0
+    for i in range(12):
+        record, state = await move(store, record, state, snapshot=i == 7)
+        if i == 7:
+            snapshot_version = record.version
+    loaded = await store.load(record.id)
+    assert loaded is not None
+    assert loaded.record == record
+    assert loaded.snapshot is not None and loaded.snapshot.version == snapshot_version
+    seqs = [entry.seq for entry in loaded.log]
+    assert seqs == list(range(snapshot_version + 1, record.version + 1))
+    config = RULES.config_model.model_validate(loaded.record.config)
+    start_state = RULES.state_model.model_validate(loaded.snapshot.state)
+    assert replay(RULES, config, loaded.log, start=start_state) == state
+    full = await store.log(record.id)
+    assert [entry.seq for entry in full] == list(range(1, record.version + 1))
+    assert replay(RULES, config, full) == state
+    assert any(entry.actor == CHANCE for entry in full)
+
+
+async def test_stale_append_raises_and_changes_nothing(storage: Storage) -> None:
+    store = storage.sessions
+    record, state = await start(store, make_record())
+    old_record, old_state = record, state
+    record, state = await move(store, record, state)
+    before = await store.load(record.id)
+    with pytest.raises(VersionConflict):
+        await move(store, old_record, old_state, snapshot=True)
+    assert await store.load(record.id) == before
+    # The primary key guards the log even if the version column were behind it.
+    await storage.db.conn.execute("UPDATE sessions SET version = ? WHERE id = ?", (1, record.id))
+    with pytest.raises(VersionConflict):
+        await move(store, old_record, old_state)
+    assert len(await store.log(record.id)) == record.version
+
+
+async def test_append_rejects_broken_bookkeeping(storage: Storage) -> None:
+    record, state = await start(storage.sessions, make_record())
+    seat = min(RULES.to_move(state).seats)
+    action = RULES.legal_actions(state, seat)[0]
+    step = advance(RULES, state, record.version, seat, action, record.seed)
+    with pytest.raises(ValueError):  # record.version not advanced
+        await storage.sessions.append(record, record.version, step.logged, None)
+
+
+async def test_concurrent_appends_from_two_connections(tmp_path: Path) -> None:
+    path = tmp_path / "bot.db"
+    async with await open_storage(path) as one, await open_storage(path) as two:
+        record, state = await start(one.sessions, make_record())
+        record, state = await move(one.sessions, record, state)
+        record, state = await move(one.sessions, record, state)  # both seats moved: vote
+        assert RULES.to_move(state).seats == {0, 1}
+        for _ in range(5):
+            choices = []
+            for seat, yes in ((0, True), (1, False)):
+                step = advance(RULES, state, record.version, seat, Vote(yes=yes), record.seed)
+                new = record.model_copy(update={"version": record.version + len(step.logged)})
+                choices.append((new, step))
+            results = await asyncio.gather(
+                one.sessions.append(choices[0][0], record.version, choices[0][1].logged, None),
+                two.sessions.append(choices[1][0], record.version, choices[1][1].logged, None),
+                return_exceptions=True,
+            )
+            conflicts = [r for r in results if isinstance(r, VersionConflict)]
+            assert len(conflicts) == 1 and results.count(None) == 1
+            winner = choices[results.index(None)]
+            assert await two.sessions.log(record.id, after=record.version) == winner[1].logged
+            # Continue from the winner to the next window where both seats vote.
+            record, state = winner[0], winner[1].state
+            record, state = await move(one.sessions, record, state)
+            while not RULES.is_over(state) and RULES.to_move(state).seats != {0, 1}:
+                record, state = await move(one.sessions, record, state)
+            if RULES.is_over(state):
+                break
+
+
+async def test_foreign_keys_enforced_and_cascade(storage: Storage) -> None:
+    assert await scalar(storage, "PRAGMA foreign_keys") == 1
+    with pytest.raises(sqlite3.IntegrityError):
+        await storage.db.conn.execute(
+            "INSERT INTO actions (session_id, seq, actor, payload) VALUES ('ghost', 1, 0, '{}')"
+        )
+    record, state = await start(storage.sessions, make_record())
+    await move(storage.sessions, record, state, snapshot=True)
+    await storage.hand_messages.upsert(record.id, 100, 5, 6)
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        await storage.db.conn.execute("UPDATE actions SET actor = 3")
+    await storage.db.conn.execute("DELETE FROM sessions WHERE id = ?", (record.id,))
+    for table in ("seats", "actions", "snapshots", "hand_messages"):
+        assert await scalar(storage, f"SELECT COUNT(*) FROM {table}") == 0
+
+
+async def test_live_queries_and_busy_channel(storage: Storage) -> None:
+    store = storage.sessions
+    await store.create(make_record("a", channel_id=10, guild_id=1))
+    await start(store, make_record("b", channel_id=11, guild_id=1))
+    await store.create(make_record("c", channel_id=12, guild_id=2))
+    await store.create(make_record("d", channel_id=13, guild_id=None))
+    with pytest.raises(GameError) as refused:
+        await store.create(make_record("e", channel_id=10))
+    assert refused.value.reason is Reason.CHANNEL_BUSY
+    live = await store.live_in_channel(11)
+    assert live is not None and live.id == "b" and live.status is Status.ACTIVE
+    assert [r.id for r in await store.live_sessions()] == ["a", "b", "c", "d"]
+    assert [r.id for r in await store.live_sessions(1)] == ["a", "b"]
+    loaded = await store.load("a")
+    assert loaded is not None
+    await store.save_record(loaded.record.model_copy(update={"status": Status.ABANDONED}))
+    assert await store.live_in_channel(10) is None
+    assert [r.id for r in await store.live_sessions(1)] == ["b"]
+    await store.create(make_record("e", channel_id=10))  # the channel is free again
+    assert (await store.live_in_channel(10)).id == "e"  # type: ignore[union-attr]
+
+
+# Bot tables ---------------------------------------------------------------------------------
+
+
+async def test_prefs_round_trip(storage: Storage) -> None:
+    user, guild = storage.prefs.user, storage.prefs.guild
+    assert await user.get(1, "locale") is None
+    assert await user.get(1, "locale", "en") == "en"
+    await user.set(1, "locale", "ja")
+    await user.set(1, "hands", "dm")
+    await user.set(1, "locale", "fr")
+    await guild.set(1, "locale", "ja")
+    assert await user.get(1, "locale") == "fr"
+    assert await user.all(1) == {"hands": "dm", "locale": "fr"}
+    assert await guild.all(1) == {"locale": "ja"}
+    assert await user.delete(1, "locale") is True
+    assert await user.delete(1, "locale") is False
+    assert await user.get(1, "locale") is None and await guild.get(1, "locale") == "ja"
+
+
+async def test_records_round_trip_and_stats(storage: Storage) -> None:
+    records = storage.records
+    games = [("s1", "win", 4, 1.0), ("s2", "loss", 20, 2.0), ("s3", "perfect", 0, 3.0)]
+    games += [("s4", "win", 4, 4.0), ("s5", "perfect", 0, 5.0)]
+    for session_id, result, score, at in games:
+        added = await records.add(
+            guild_id=1,
+            channel_id=10,
+            game_id="thegame",
+            session_id=session_id,
+            result=result,
+            score=score,
+            players=2,
+            details={"left": score},
+            finished_at=at,
+        )
+        assert added
+    again = dict(guild_id=1, channel_id=10, game_id="thegame", result="win", score=9, players=2)
+    assert await records.add(session_id="s1", **again) is False  # one record per session
+    await records.add(session_id=None, **{**again, "game_id": "exhaust"})
+    await records.add(session_id="dm", **{**again, "guild_id": None})
+    stats = await records.stats(1, "thegame")
+    assert stats.games == 5
+    assert stats.results == {"perfect": 2, "win": 2, "loss": 1}
+    assert stats.best is not None
+    assert (stats.best.session_id, stats.best.score, stats.best.details) == ("s3", 0, {"left": 0})
+    assert (await records.stats(1, "exhaust")).games == 1
+    assert (await records.stats(None, "thegame")).games == 1
+    empty = await records.stats(2, "thegame")
+    assert empty.games == 0 and empty.best is None and empty.results == {}
+    recent = await records.recent(1, "thegame", limit=2)
+    assert [r.session_id for r in recent] == ["s5", "s4"]
+
+
+async def test_hand_messages_round_trip(storage: Storage) -> None:
+    await storage.sessions.create(make_record("s1"))
+    await storage.sessions.create(make_record("s2", channel_id=11))
+    hands = storage.hand_messages
+    assert await hands.get("s1", 100) is None
+    await hands.upsert("s1", 100, 500, 600)
+    await hands.upsert("s1", 200, 501, 601)
+    await hands.upsert("s2", 100, 500, 602)
+    await hands.upsert("s1", 100, 500, 700)  # a fresh DM replaces the old one
+    found = await hands.get("s1", 100)
+    assert found is not None and (found.channel_id, found.message_id) == (500, 700)
+    assert [(h.user_id, h.message_id) for h in await hands.for_session("s1")] == [
+        (100, 700),
+        (200, 601),
+    ]
+    assert await hands.delete("s1", 200) is True
+    assert await hands.delete("s1", 200) is False
+    assert await hands.clear("s1") == 1
+    assert await hands.for_session("s1") == []
+    assert len(await hands.for_session("s2")) == 1
+    with pytest.raises(sqlite3.IntegrityError):
+        await hands.upsert("ghost", 1, 2, 3)
+
+
+@pytest.mark.parametrize("ticks", range(12))
+async def test_cancelled_append_leaves_a_usable_connection(storage: Storage, ticks: int) -> None:
+    """Shutdown may cancel a move mid-transaction: all or nothing, and the next write works."""
+    record, state = await start(storage.sessions, make_record())
+    task = asyncio.create_task(move(storage.sessions, record, state, snapshot=True))
+    for _ in range(ticks):
+        await asyncio.sleep(0)
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    loaded = await storage.sessions.load(record.id)
+    assert loaded is not None
+    assert len(await storage.sessions.log(record.id)) == loaded.record.version
+    assert loaded.record.version == record.version or loaded.snapshot is not None
+    reader = asyncio.create_task(storage.sessions.load(record.id))
+    for _ in range(ticks):
+        await asyncio.sleep(0)
+    reader.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await reader
+    await storage.prefs.user.set(1, "k", "v")  # the connection is not stuck in a transaction
+    assert not storage.db.conn.in_transaction

@@ -338,6 +338,9 @@ class SessionService:
                 seats = list(record.seats)
                 seats[seat] = Seat(user_id=None, name=seats[seat].name)
                 update = {"seats": tuple(seats)}
+                humans = [s for s in seats if not s.is_ai]
+                if record.host_id == user_id and humans:
+                    update["host_id"] = humans[0].user_id
                 kind = "leave"
             else:
                 raise GameError(Reason.GAME_OVER)

@@ -1,0 +1,20 @@
+# Two stages: build a wheel-installed virtualenv, then copy it into a slim runtime image.
+FROM python:3.11-slim AS build
+WORKDIR /src
+RUN python -m venv /venv
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY games ./games
+COPY storage ./storage
+RUN /venv/bin/pip install --no-cache-dir .
+
+FROM python:3.11-slim
+RUN useradd --create-home --uid 10001 bot && mkdir /data && chown bot:bot /data
+COPY --from=build /venv /venv
+ENV PATH="/venv/bin:$PATH" \
+    PYTHONUNBUFFERED=1 \
+    DATABASE_PATH=/data/bot.sqlite3
+USER bot
+WORKDIR /home/bot
+VOLUME ["/data"]
+CMD ["python", "-m", "bot"]

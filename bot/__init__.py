@@ -1,0 +1,1 @@
+"""The Discord layer: client, settings, cogs, components, rendering, i18n, delivery."""

@@ -1,0 +1,44 @@
+"""/thegame: open a lobby with The Game's options, and read its rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.controller import Controller
+from bot.i18n import cmd
+
+
+class TheGameCog(commands.Cog):
+    group = app_commands.Group(name=cmd("cmd.thegame.name"), description=cmd("cmd.thegame.desc"))
+
+    def __init__(self, controller: Controller) -> None:
+        self.controller = controller
+
+    @group.command(name=cmd("cmd.new.name"), description=cmd("cmd.thegame.new.desc"))
+    @app_commands.describe(
+        on_fire=cmd("cmd.thegame.on_fire"),
+        min_three=cmd("cmd.thegame.min_three"),
+        smaller_hand=cmd("cmd.thegame.smaller_hand"),
+    )
+    @app_commands.rename(
+        on_fire=cmd("cmd.thegame.on_fire.name"),
+        min_three=cmd("cmd.thegame.min_three.name"),
+        smaller_hand=cmd("cmd.thegame.smaller_hand.name"),
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        on_fire: bool = False,
+        min_three: bool = False,
+        smaller_hand: bool = False,
+    ) -> None:
+        options = {"on_fire": on_fire, "min_three": min_three, "smaller_hand": smaller_hand}
+        await self.controller.new_lobby(interaction, "thegame", options)
+
+    @group.command(name=cmd("cmd.rules.name"), description=cmd("cmd.thegame.rules.desc"))
+    async def rules(self, interaction: discord.Interaction[Any]) -> None:
+        await self.controller.rules(interaction, "thegame")

@@ -1,0 +1,1 @@
+"""Per-game rendering and controls; the shared controller drives them."""

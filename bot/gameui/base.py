@@ -1,0 +1,95 @@
+"""What every game's UI supplies to the shared controller."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.ui.screen import Screen
+from games.engine import Event, Session
+
+COLOUR = discord.Colour.blurple()
+
+
+@dataclass(frozen=True)
+class Pick:
+    """A choice that only changes the hand screen (e.g. the selected card), not the game."""
+
+    value: str
+
+
+@dataclass
+class Context:
+    """Everything a render needs: the session, the language, seat names, recent events."""
+
+    session: Session
+    lang: str
+    names: list[str]
+    recent: Sequence[Event] = ()
+    records: dict[str, Any] = field(default_factory=dict)
+    notice: str | None = None
+
+    def t(self, key: str, **params: Any) -> str:
+        return t(self.lang, key, **params)
+
+    @property
+    def sid(self) -> str:
+        return self.session.id
+
+    @property
+    def version(self) -> int:
+        return self.session.record.version
+
+
+class GameUI(ABC):
+    game_id: str
+    table_verbs: frozenset[str] = frozenset()
+    """Game verbs whose controls sit on the public table rather than a hand."""
+    unversioned_verbs: frozenset[str] = frozenset()
+    winning_results: frozenset[str] = frozenset({"win"})
+    """Result codes counted as wins in the server's records."""
+    """Game verbs that stay valid whatever changed since they were drawn (e.g. signals)."""
+
+    @abstractmethod
+    def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:
+        """The lobby's description of the chosen options."""
+
+    @abstractmethod
+    def table(self, ctx: Context) -> Screen:
+        """The public table, in play or finished; it must show only the public view."""
+
+    @abstractmethod
+    def hand(self, ctx: Context, seat: int, pick: str | None) -> Screen:
+        """A seat's private hand with its controls."""
+
+    @abstractmethod
+    def control(
+        self, ctx: Context, seat: int, verb: str, args: list[str], values: Sequence[str]
+    ) -> Any:
+        """Turn a click into an engine action, or a `Pick` that only redraws the hand.
+
+        Raises GameError(BAD_OPTION) for a malformed control.
+        """
+
+    @abstractmethod
+    def event_text(self, event: Event, ctx: Context) -> str | None:
+        """A public event in words (None to leave it out of the table's log)."""
+
+    def private_event_text(self, event: Event, ctx: Context) -> str | None:
+        """A private event in words, for the hand of its audience."""
+        return None
+
+    def record_score(self, session: Session) -> tuple[str, int] | None:
+        """The (result code, score) kept in this server's records; lower score is better."""
+        outcome = session.rules.outcome(session.state)
+        if outcome is None:
+            return None
+        return outcome.result, outcome.scores[0] if outcome.scores else 0
+
+    def rules_text(self, lang: str) -> str:
+        return t(lang, f"{self.game_id}.rules")

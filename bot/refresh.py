@@ -1,0 +1,51 @@
+"""Coalesced redraws: at most one redraw of a session's messages per interval, always of
+the latest state, so fast AI turns never exceed Discord's edit rate."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+log = logging.getLogger(__name__)
+
+
+class Refresher:
+    def __init__(self, interval: float, redraw: Callable[[str], Awaitable[None]]) -> None:
+        self.interval = interval
+        self._redraw = redraw
+        self._dirty: set[str] = set()
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._last: dict[str, float] = {}
+
+    def mark(self, session_id: str) -> None:
+        self._dirty.add(session_id)
+        task = self._tasks.get(session_id)
+        if task is None or task.done():
+            self._tasks[session_id] = asyncio.get_running_loop().create_task(self._run(session_id))
+
+    def touched(self, session_id: str) -> None:
+        """Someone just edited this session's message directly; space the next redraw."""
+        self._last[session_id] = time.monotonic()
+
+    async def _run(self, session_id: str) -> None:
+        while session_id in self._dirty:
+            wait = self._last.get(session_id, 0.0) + self.interval - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._dirty.discard(session_id)
+            self._last[session_id] = time.monotonic()
+            try:
+                await self._redraw(session_id)
+            except Exception:
+                log.exception("redraw of session %s failed", session_id)
+
+    async def idle(self) -> None:
+        """Wait until every pending redraw is done (tests, shutdown)."""
+        while pending := [t for t in self._tasks.values() if not t.done()]:
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    def close(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()

@@ -1,0 +1,1 @@
+"""Discord components and screens shared by every game."""

@@ -1,0 +1,106 @@
+"""The layers only depend downwards (DESIGN.md, "Layers").
+
+`games/` is pure rules: it imports nothing of Discord, databases, `storage` or `bot`.
+`storage/` may use the engine but not Discord or the bot. Every .py file is parsed with `ast`;
+relative imports are resolved to absolute names, and `importlib.import_module("x")` /
+`__import__("x")` calls with a literal name count as imports too.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+FORBIDDEN = {
+    "games": {"discord", "aiosqlite", "sqlite3", "storage", "bot"},
+    "storage": {"discord", "bot"},
+}
+
+
+def python_files(layer: str, root: Path = ROOT) -> list[Path]:
+    directory = root / layer
+    return sorted(directory.rglob("*.py")) if directory.is_dir() else []
+
+
+def imported_modules(path: Path, root: Path = ROOT) -> set[str]:
+    """Absolute names of every module `path` imports."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    # The package relative imports start from: the file's directory, as a dotted path.
+    package = list(path.relative_to(root).parent.parts)
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - (node.level - 1)]
+                prefix = ".".join(base)
+                module = f"{prefix}.{node.module}" if node.module else prefix
+                if not node.module:
+                    names.update(f"{prefix}.{alias.name}".lstrip(".") for alias in node.names)
+                names.add(module.lstrip("."))
+            elif node.module:
+                names.add(node.module)
+        elif isinstance(node, ast.Call) and node.args:
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            first = node.args[0]
+            literal = isinstance(first, ast.Constant) and isinstance(first.value, str)
+            if called in {"import_module", "__import__"} and literal:
+                names.add(first.value)  # type: ignore[attr-defined]
+    return names
+
+
+def violations(layer: str, root: Path = ROOT) -> list[str]:
+    found = []
+    for path in python_files(layer, root):
+        for name in sorted(imported_modules(path, root)):
+            if name.split(".")[0] in FORBIDDEN[layer]:
+                found.append(f"{path.relative_to(root).as_posix()} imports {name}")
+    return found
+
+
+def test_games_layer_has_python_files():
+    assert python_files("games"), "games/ has no Python files: the layer test would be vacuous"
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_layer_imports_only_what_it_may(layer):
+    assert violations(layer) == []
+
+
+def test_the_import_scan_sees_imports_of_every_form(tmp_path):
+    package = tmp_path / "games" / "sub"
+    package.mkdir(parents=True)
+    (tmp_path / "games" / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("from .. import storage\n")
+    (package / "mod.py").write_text(
+        "import os\n"
+        "import discord.ui\n"
+        "from aiosqlite import connect\n"
+        "from ..engine import contract\n"
+        "import importlib\n"
+        "importlib.import_module('bot.cogs')\n"
+        "def f():\n"
+        "    import sqlite3\n"
+    )
+    assert imported_modules(package / "mod.py", tmp_path) == {
+        "os",
+        "discord.ui",
+        "aiosqlite",
+        "games.engine",
+        "importlib",
+        "bot.cogs",
+        "sqlite3",
+    }
+    assert imported_modules(package / "__init__.py", tmp_path) == {"games", "games.storage"}
+    assert violations("games", tmp_path) == [
+        "games/sub/mod.py imports aiosqlite",
+        "games/sub/mod.py imports bot.cogs",
+        "games/sub/mod.py imports discord.ui",
+        "games/sub/mod.py imports sqlite3",
+    ]

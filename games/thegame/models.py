@@ -105,8 +105,9 @@ class TheGameState(Frozen):
     hands: tuple[tuple[int, ...], ...] = ()
     piles: tuple[tuple[int, ...], ...] = ((), (), (), ())
     """Cards placed on each pile, top card last."""
-    top_placed_turn: tuple[int, ...] = (0, 0, 0, 0)
-    """The turn number in which each pile's top card was placed (On Fire burn check)."""
+    blue_since: tuple[int | None, ...] = (None, None, None, None)
+    """On Fire: per pile, the turn in which the oldest blue card not yet covered by a non-blue
+    card was placed (None when the top card is not blue)."""
     signals: tuple[tuple[SignalKind, ...], ...] = ((), (), (), ())
     turn: int = 0
     turn_number: int = 0
@@ -138,7 +139,7 @@ class PileView(Frozen):
     count: int
     top_blue: bool
     burns_at_turn_end: bool
-    """A blue top card from an earlier turn: it must be covered before this turn ends."""
+    """A blue card from an earlier turn is still uncovered: cover it before this turn ends."""
     signals: tuple[SignalKind, ...]
 
 

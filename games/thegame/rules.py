@@ -46,6 +46,12 @@ def placeable(state: TheGameState, hand: Sequence[int]) -> bool:
     return any(can_place(state, card, pile) for card in hand for pile in range(PILES))
 
 
+def _burns(state: TheGameState, pile: int) -> bool:
+    """(R) A blue card placed in an earlier turn is still not covered by a non-blue card."""
+    since = state.blue_since[pile]
+    return since is not None and since < state.turn_number
+
+
 def result_of(cards_left: int, end_reason: EndReason | None) -> str:
     if end_reason is EndReason.BURNED:
         return BURNED
@@ -217,14 +223,17 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             raise illegal("cannot_place", card=play.card, pile=play.pile)
         piles = list(state.piles)
         piles[play.pile] = (*piles[play.pile], play.card)
-        placed = list(state.top_placed_turn)
-        placed[play.pile] = state.turn_number
+        blue_since = list(state.blue_since)
+        if not state.config.is_blue(play.card):
+            blue_since[play.pile] = None
+        elif blue_since[play.pile] is None:
+            blue_since[play.pile] = state.turn_number
         hands = list(state.hands)
         hands[seat] = tuple(c for c in hand if c != play.card)
         state = state.model_copy(
             update={
                 "piles": tuple(piles),
-                "top_placed_turn": tuple(placed),
+                "blue_since": tuple(blue_since),
                 "hands": tuple(hands),
                 "played_this_turn": state.played_this_turn + 1,
             }
@@ -254,11 +263,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         events.append(Event(key="thegame.turn_ended", params={"seat": seat, "drew": len(drawn)}))
         if drawn:
             events.append(Event(key="thegame.you_drew", audience=(seat,), cards=drawn))
-        burning = [
-            pile
-            for pile in range(PILES)
-            if config.is_blue(state.top(pile)) and state.top_placed_turn[pile] < state.turn_number
-        ]
+        burning = [pile for pile in range(PILES) if _burns(state, pile)]
         if burning:
             for pile in burning:
                 events.append(
@@ -301,8 +306,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
                 top=state.top(pile),
                 count=len(state.piles[pile]),
                 top_blue=config.is_blue(state.top(pile)),
-                burns_at_turn_end=config.is_blue(state.top(pile))
-                and state.top_placed_turn[pile] < state.turn_number,
+                burns_at_turn_end=_burns(state, pile),
                 signals=state.signals[pile],
             )
             for pile in range(PILES)

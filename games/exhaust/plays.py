@@ -1,0 +1,126 @@
+"""Legal moves computed from a seat's view alone, for the rules, the UI and the AI.
+
+Because `ExhaustRules.legal_actions` is `legal_plays(view)`, an AI or a UI working from the
+view can never disagree with the rules about what is legal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from pydantic import Field
+
+from games.engine.contract import Frozen
+from games.engine.errors import GameError
+from games.exhaust.combos import (
+    can_play,
+    canonical,
+    check_play,
+    iter_plays,
+    min_count,
+    min_number,
+    playable,
+    table,
+)
+from games.exhaust.models import (
+    Action,
+    ComboView,
+    Config,
+    FlipDepletion,
+    NextGame,
+    PlayCards,
+    Played,
+    UseTime,
+    View,
+)
+
+
+def combo_views(config: Config, stacks: Sequence[Sequence[Played]]) -> tuple[ComboView, ...]:
+    """The table's combos with their stacks and what the next play on each must beat."""
+    out = []
+    for index, (combo, plays) in enumerate(zip(table(config.players), stacks, strict=True)):
+        top = max((p.high for p in plays), default=None)
+        last = len(plays[-1].cards) if plays else None
+        out.append(
+            ComboView(
+                index=index,
+                combo=combo,
+                plays=tuple(plays),
+                top=top if combo.number_rule else None,
+                last=None if combo.number_rule else last,
+                need_number=min_number(top) if combo.number_rule else None,
+                need_count=None if combo.number_rule else min_count(last),
+            )
+        )
+    return tuple(out)
+
+
+def can_act(
+    combos: Iterable[ComboView], hand: Sequence[int], time_cards: int, face_up: int
+) -> bool:
+    """Whether a player may do anything at all (A, B or C); if not, they lose."""
+    if time_cards > 0 or face_up > 0:
+        return True
+    return any(can_play(cv.combo, cv.top, cv.last, hand) for cv in combos)
+
+
+def face_up_depletion(view: View, seat: int) -> int:
+    return view.depletion[seat] - view.flipped[seat] if view.long_game else 0
+
+
+def legal_plays(view: View) -> list[Action]:
+    """Every action the viewer may take now (plays canonicalised and capped, see iter_plays)."""
+    if not view.my_turn or view.hand is None or view.seat is None:
+        return []
+    if view.phase == "next":
+        return [NextGame()]
+    actions: list[Action] = [
+        PlayCards(combo=cv.index, cards=p.cards, copies=p.copies)
+        for cv in view.combos
+        for p in iter_plays(cv.combo, cv.top, cv.last, view.hand)
+    ]
+    if view.time_cards[view.seat] > 0:
+        actions.append(UseTime())
+    if face_up_depletion(view, view.seat) > 0:
+        actions.append(FlipDepletion())
+    return actions
+
+
+class SelectionCheck(Frozen):
+    """The verdict on a set of selected cards for one combo.
+
+    `reason` is an ILLEGAL_MOVE detail code (e.g. `number_too_low`) with `params` (e.g.
+    `need`); when `ok`, `action` is the PlayCards to submit, copy targets filled in.
+    """
+
+    ok: bool
+    reason: str | None = None
+    params: dict[str, Any] = Field(default_factory=dict)
+    action: PlayCards | None = None
+
+
+def check_selection(view: View, combo: int, cards: Iterable[int]) -> SelectionCheck:
+    """Is playing exactly `cards` (copies included) to `combo` legal for the viewer now?"""
+    if not view.my_turn or view.phase != "play" or view.hand is None:
+        return SelectionCheck(ok=False, reason="not_your_turn")
+    if not 0 <= combo < len(view.combos):
+        return SelectionCheck(ok=False, reason="bad_combo")
+    cv = view.combos[combo]
+    play = canonical(set(cards))
+    try:
+        check_play(cv.combo, cv.top, cv.last, view.hand, play.cards, play.copies)
+    except GameError as error:
+        return SelectionCheck(ok=False, reason=error.detail, params=dict(error.params))
+    return SelectionCheck(
+        ok=True, action=PlayCards(combo=combo, cards=play.cards, copies=play.copies)
+    )
+
+
+def playable_cards(view: View, combo: int) -> tuple[int, ...]:
+    """The viewer's cards that take part in some legal play on `combo` (for a multi-select)."""
+    if view.hand is None or not 0 <= combo < len(view.combos):
+        return ()
+    cv = view.combos[combo]
+    usable = playable(cv.combo, cv.top, cv.last, view.hand)
+    return tuple(c for c in view.hand if c in usable)

@@ -1,0 +1,500 @@
+"""Exhaust's rules (seed 001 with the RULINGS): the `Rules` the engine drives.
+
+Chance deals, picks the first player and, in solo, plays the NPC: while the NPC is to act,
+`to_move` is chance and `chance_action` returns the NPC's concrete move (random only among
+the options its procedure leaves equal), so a log replays without any RNG. After every turn
+the next player is checked: one who can do nothing at all loses at once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from games.engine.contract import CHANCE, Event, Outcome, Rules, Step, ToMove
+from games.engine.errors import GameError, Reason, illegal
+from games.exhaust.cards import DECK
+from games.exhaust.combos import REWARDS, Combo, Play, check_play, faces, table
+from games.exhaust.models import (
+    ACTION_ADAPTER,
+    DEPLETION_CARDS,
+    MATCH_DEPLETION,
+    NPC,
+    TIME_CARDS,
+    Action,
+    ComboView,
+    Config,
+    Deal,
+    FlipDepletion,
+    NextGame,
+    NpcOut,
+    NpcPlay,
+    NpcState,
+    NpcUseTime,
+    NpcView,
+    PickFirst,
+    PlayCards,
+    Played,
+    State,
+    UseTime,
+    View,
+)
+from games.exhaust.npc import accepts, choose, pick, plan_turn
+from games.exhaust.plays import (
+    SelectionCheck,
+    can_act,
+    check_selection,
+    combo_views,
+    legal_plays,
+    playable_cards,
+)
+
+OPTIONS = frozenset({"long_game", "npc_size", "first_player"})
+CHANCE_KINDS = frozenset({"deal", "first", "npc_play", "npc_time", "npc_out"})
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _without(hand: Sequence[int], cards: Sequence[int]) -> tuple[int, ...]:
+    gone = set(cards)
+    return tuple(c for c in hand if c not in gone)
+
+
+def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+class ExhaustRules(Rules[Config, State, Action, View]):
+    game_id = "exhaust"
+    min_players = 1
+    max_players = 5
+    config_model = Config
+    state_model = State
+    action_adapter = ACTION_ADAPTER
+
+    # Config and setup -------------------------------------------------------------------
+
+    def make_config(self, players: int, options: dict[str, Any]) -> Config:
+        """Validate; the long variant is ignored in solo (the seed's solo rules have none)."""
+        if set(options) - OPTIONS:
+            raise GameError(Reason.BAD_OPTION, "unknown_option")
+        if not _int(players) or not self.min_players <= players <= self.max_players:
+            raise GameError(Reason.BAD_OPTION, "players")
+        long_game = options.get("long_game", False)
+        if not isinstance(long_game, bool):
+            raise GameError(Reason.BAD_OPTION, "long_game")
+        npc_size = options.get("npc_size", 15)
+        if not _int(npc_size) or not 5 <= npc_size <= 49:
+            raise GameError(Reason.BAD_OPTION, "npc_size")
+        first = options.get("first_player")
+        if first is not None and (not _int(first) or not 0 <= first < players):
+            raise GameError(Reason.BAD_OPTION, "first_player")
+        return Config(
+            players=players,
+            long_game=long_game and players > 1,
+            npc_size=npc_size,
+            first_player=first,
+        )
+
+    def setup(self, config: Config) -> State:
+        zeros = (0,) * config.players
+        return State(
+            config=config,
+            hands=((),) * config.players,
+            time_cards=zeros,
+            depletion=zeros,
+            flipped=zeros,
+            stacks=((),) * len(table(config.players)),
+            npc=NpcState() if config.solo else None,
+        )
+
+    # Whose move ---------------------------------------------------------------------------
+
+    def to_move(self, state: State) -> ToMove:
+        if state.phase in ("deal", "first"):
+            return ToMove(chance=True)
+        if state.phase == "over":
+            return ToMove()
+        if self._npc_turn(state):
+            return ToMove(chance=True)
+        return ToMove(seats=frozenset({state.turn}))
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if state.phase not in ("play", "next") or seat != state.turn or self._npc_turn(state):
+            return []
+        return legal_plays(self.view(state, seat))
+
+    def chance_action(self, state: State, rng: random.Random) -> Action:
+        if state.phase == "deal":
+            order = list(DECK)
+            rng.shuffle(order)
+            return Deal(order=tuple(order))
+        if state.phase == "first":
+            return PickFirst(seat=rng.randrange(state.config.players))
+        if not self._npc_turn(state):
+            raise GameError(Reason.NOT_YOUR_TURN, "no_chance_due")
+        assert state.npc is not None
+        turn = plan_turn(state.npc, self._combos(state))
+        if turn.choice is not None:
+            play = pick(turn.choice, rng)
+            return NpcPlay(combo=turn.choice.combo, cards=play.cards, copies=play.copies)
+        return NpcUseTime() if turn.npc.time_cards > 0 else NpcOut()
+
+    # Applying -----------------------------------------------------------------------------
+
+    def apply(self, state: State, actor: int, action: Action) -> Step:
+        if state.phase == "over":
+            raise GameError(Reason.GAME_OVER)
+        if action.kind in CHANCE_KINDS:
+            if actor != CHANCE or not self.to_move(state).chance:
+                raise GameError(Reason.NOT_YOUR_TURN)
+        elif state.phase not in ("play", "next") or actor != state.turn or self._npc_turn(state):
+            raise GameError(Reason.NOT_YOUR_TURN)
+        elif (state.phase == "next") != isinstance(action, NextGame):
+            raise illegal("not_now")
+        events: list[Event] = []
+        match action:
+            case Deal():
+                state = self._deal(state, action, events)
+            case PickFirst():
+                if state.phase != "first" or not 0 <= action.seat < state.config.players:
+                    raise illegal("bad_chance")
+                state = self._begin(state, action.seat, events)
+            case PlayCards():
+                state = self._play(state, actor, action, events)
+            case UseTime():
+                state = self._use_time(state, actor, events)
+            case FlipDepletion():
+                state = self._flip(state, actor, events)
+            case NextGame():
+                state = state.model_copy(update={"phase": "deal"})
+                params = {"game": state.game_no + 1, "seat": actor}
+                events.append(Event(key="exhaust.next_game", params=params))
+            case NpcPlay() | NpcUseTime() | NpcOut():
+                state = self._npc(state, action, events)
+        return Step(state=state, events=tuple(events))
+
+    def _deal(self, state: State, deal: Deal, events: list[Event]) -> State:
+        if state.phase != "deal" or sorted(deal.order) != list(DECK):
+            raise illegal("bad_chance")
+        cfg, size = state.config, state.config.hand_size
+        hands = tuple(
+            tuple(sorted(deal.order[i * size : (i + 1) * size])) for i in range(cfg.players)
+        )
+        rest = deal.order[cfg.players * size :]
+        npc_pile = rest[: cfg.npc_size] if cfg.solo else ()
+        refill = rest[len(npc_pile) :]
+        zeros = (0,) * cfg.players
+        state = state.model_copy(
+            update={
+                "game_no": state.game_no + 1,
+                "hands": hands,
+                "refill": refill,
+                "time_pile": TIME_CARDS,
+                "time_cards": zeros,
+                "stacks": ((),) * len(table(cfg.players)),
+                "npc": NpcState(pile=npc_pile) if cfg.solo else None,
+            }
+        )
+        params = {"game": state.game_no, "hand": size, "refill": len(refill)}
+        if cfg.solo:
+            params["npc_pile"] = len(npc_pile)
+        events.append(Event(key="exhaust.dealt", params=params))
+        for seat, hand in enumerate(hands):
+            events.append(
+                Event(key="exhaust.hand", params={"seat": seat}, audience=(seat,), cards=hand)
+            )
+        if state.losers:
+            return self._begin(state, state.losers[-1], events)
+        if cfg.solo:
+            return self._begin(state, 0, events)
+        if cfg.first_player is not None:
+            return self._begin(state, cfg.first_player, events)
+        return state.model_copy(update={"phase": "first"})
+
+    def _begin(self, state: State, seat: int, events: list[Event]) -> State:
+        events.append(
+            Event(key="exhaust.first_player", params={"seat": seat, "game": state.game_no})
+        )
+        return self._check_stuck(state.model_copy(update={"phase": "play", "turn": seat}), events)
+
+    def _play(self, state: State, seat: int, action: PlayCards, events: list[Event]) -> State:
+        cv = self._combo(state, action.combo)
+        play_faces = check_play(
+            cv.combo, cv.top, cv.last, state.hands[seat], action.cards, action.copies
+        )
+        hands = _put(state.hands, seat, _without(state.hands[seat], action.cards))
+        state = self._stack(state, seat, action.combo, action, max(n for _, n in play_faces))
+        state = state.model_copy(update={"hands": hands})
+        events.append(self._played_event("exhaust.played", cv.combo, action, seat))
+        state = self._reward(state, seat, cv.combo, events)
+        return self._next(state, events)
+
+    def _use_time(self, state: State, seat: int, events: list[Event]) -> State:
+        if state.time_cards[seat] < 1:
+            raise illegal("no_time_card")
+        state = state.model_copy(
+            update={
+                "time_cards": _put(state.time_cards, seat, state.time_cards[seat] - 1),
+                "time_pile": state.time_pile + 1,
+            }
+        )
+        events.append(Event(key="exhaust.used_time", params={"seat": seat}))
+        return self._next(state, events)
+
+    def _flip(self, state: State, seat: int, events: list[Event]) -> State:
+        if not state.config.long_game or state.depletion[seat] <= state.flipped[seat]:
+            raise illegal("no_depletion_card")
+        state = state.model_copy(
+            update={"flipped": _put(state.flipped, seat, state.flipped[seat] + 1)}
+        )
+        events.append(Event(key="exhaust.flipped", params={"seat": seat}))
+        return self._next(state, events)
+
+    def _npc(
+        self, state: State, action: NpcPlay | NpcUseTime | NpcOut, events: list[Event]
+    ) -> State:
+        if not self._npc_turn(state) or state.npc is None:
+            raise illegal("bad_chance")
+        combos = self._combos(state)
+        turn = plan_turn(state.npc, combos)
+        npc = turn.npc
+        if turn.filled:
+            events.append(
+                Event(
+                    key="exhaust.npc_filled", params={"count": len(turn.filled)}, cards=turn.filled
+                )
+            )
+        events.extend(Event(key="exhaust.npc_drew", cards=(c,)) for c in turn.drawn)
+        if isinstance(action, NpcPlay):
+            play = Play(action.cards, action.copies)
+            if turn.choice is None or not accepts(
+                turn.choice, combos, npc.hand, action.combo, play
+            ):
+                raise illegal("bad_chance")
+            high = max(n for _, n in faces(action.cards, action.copies))
+            state = self._stack(state, NPC, action.combo, action, high)
+            state = state.model_copy(
+                update={"npc": npc.model_copy(update={"hand": _without(npc.hand, action.cards)})}
+            )
+            combo = combos[action.combo].combo
+            events.append(self._played_event("exhaust.npc_played", combo, action, None))
+            return self._next(self._reward(state, NPC, combo, events), events)
+        if turn.choice is not None:
+            raise illegal("bad_chance")
+        if isinstance(action, NpcUseTime):
+            if npc.time_cards < 1:
+                raise illegal("bad_chance")
+            npc = npc.model_copy(update={"time_cards": npc.time_cards - 1})
+            state = state.model_copy(update={"npc": npc, "time_pile": state.time_pile + 1})
+            events.append(Event(key="exhaust.npc_used_time"))
+            return self._next(state, events)
+        if npc.time_cards > 0:
+            raise illegal("bad_chance")
+        return self._lose(state.model_copy(update={"npc": npc}), NPC, events)
+
+    # Turn helpers ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _played_event(
+        key: str, combo: Combo, action: PlayCards | NpcPlay, seat: int | None
+    ) -> Event:
+        params: dict[str, Any] = {"combo": action.combo, "kind": combo.kind.value}
+        if seat is not None:
+            params["seat"] = seat
+        if action.copies:
+            params["copies"] = [list(pair) for pair in action.copies]
+        return Event(key=key, params=params, cards=action.cards)
+
+    @staticmethod
+    def _stack(state: State, by: int, combo: int, action: PlayCards | NpcPlay, high: int) -> State:
+        played = Played(by=by, cards=action.cards, copies=action.copies, high=high)
+        stacks = _put(state.stacks, combo, (*state.stacks[combo], played))
+        return state.model_copy(update={"stacks": stacks})
+
+    def _reward(self, state: State, who: int, combo: Combo, events: list[Event]) -> State:
+        """Pay the combo's reward; none if its pile is empty; (R) 2 due and 1 left: take 1."""
+        if combo.kind not in REWARDS:
+            return state
+        what, due = REWARDS[combo.kind]
+        npc = state.config.solo and who == NPC
+        prefix = "exhaust.npc_" if npc else "exhaust."
+        named = {} if npc else {"seat": who}
+        if what == "spell" and state.refill:
+            card, refill = state.refill[0], state.refill[1:]
+            state = state.model_copy(update={"refill": refill})
+            if npc:
+                assert state.npc is not None
+                pile = (card, *state.npc.pile)
+                state = state.model_copy(
+                    update={"npc": state.npc.model_copy(update={"pile": pile})}
+                )
+            else:
+                hand = tuple(sorted((*state.hands[who], card)))
+                state = state.model_copy(update={"hands": _put(state.hands, who, hand)})
+                events.append(
+                    Event(key="exhaust.reward_card", params=named, audience=(who,), cards=(card,))
+                )
+            events.append(Event(key=prefix + "reward_spell", params=named))
+            return state
+        got = min(due, state.time_pile) if what == "time" else 0
+        if not got:
+            events.append(Event(key=prefix + "reward_none", params={**named, "reward": what}))
+            return state
+        state = state.model_copy(update={"time_pile": state.time_pile - got})
+        if npc:
+            assert state.npc is not None
+            npc_state = state.npc.model_copy(update={"time_cards": state.npc.time_cards + got})
+            state = state.model_copy(update={"npc": npc_state})
+        else:
+            times = _put(state.time_cards, who, state.time_cards[who] + got)
+            state = state.model_copy(update={"time_cards": times})
+        events.append(Event(key=prefix + "reward_time", params={**named, "count": got, "due": due}))
+        return state
+
+    def _next(self, state: State, events: list[Event]) -> State:
+        state = state.model_copy(update={"turn": (state.turn + 1) % state.config.positions})
+        return self._check_stuck(state, events)
+
+    def _check_stuck(self, state: State, events: list[Event]) -> State:
+        """A player who can do neither A nor B (nor C) loses at once (the NPC: by chance)."""
+        if self._npc_turn(state):
+            return state
+        seat = state.turn
+        face_up = state.depletion[seat] - state.flipped[seat] if state.config.long_game else 0
+        if can_act(self._combos(state), state.hands[seat], state.time_cards[seat], face_up):
+            return state
+        return self._lose(state, seat, events)
+
+    def _lose(self, state: State, loser: int, events: list[Event]) -> State:
+        cfg = state.config
+        state = state.model_copy(update={"losers": (*state.losers, loser), "phase": "over"})
+        if cfg.solo and loser == NPC:
+            events.append(Event(key="exhaust.npc_lost"))
+            return state
+        events.append(Event(key="exhaust.loser", params={"seat": loser, "game": state.game_no}))
+        if not cfg.long_game:
+            return state
+        held = state.depletion[loser] + 1
+        state = state.model_copy(update={"depletion": _put(state.depletion, loser, held)})
+        events.append(Event(key="exhaust.depletion", params={"seat": loser, "count": held}))
+        if held >= MATCH_DEPLETION:
+            events.append(Event(key="exhaust.match_loser", params={"seat": loser}))
+            return state
+        return state.model_copy(update={"phase": "next", "turn": loser})
+
+    # Reading the state ------------------------------------------------------------------------
+
+    @staticmethod
+    def _npc_turn(state: State) -> bool:
+        return state.phase == "play" and state.config.solo and state.turn == NPC
+
+    @staticmethod
+    def _combos(state: State) -> tuple[ComboView, ...]:
+        return combo_views(state.config, state.stacks)
+
+    def _combo(self, state: State, index: int) -> ComboView:
+        combos = self._combos(state)
+        if not 0 <= index < len(combos):
+            raise illegal("bad_combo")
+        return combos[index]
+
+    def view(self, state: State, seat: int | None) -> View:
+        cfg = state.config
+        own = seat if seat is not None and 0 <= seat < cfg.players else None
+        npc = state.npc
+        return View(
+            seat=own,
+            players=cfg.players,
+            solo=cfg.solo,
+            long_game=cfg.long_game,
+            phase=state.phase,
+            game_no=state.game_no,
+            turn=state.turn if state.phase in ("play", "next") else None,
+            combos=self._combos(state),
+            refill=len(state.refill),
+            time_pile=state.time_pile,
+            hand_sizes=tuple(len(h) for h in state.hands),
+            time_cards=state.time_cards,
+            depletion=state.depletion,
+            flipped=state.flipped,
+            depletion_pile=DEPLETION_CARDS - sum(state.depletion),
+            losers=state.losers,
+            hand=state.hands[own] if own is not None else None,
+            npc=None
+            if npc is None
+            else NpcView(hand=npc.hand, pile=len(npc.pile), time_cards=npc.time_cards),
+        )
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        cfg, loser = state.config, state.losers[-1]
+        if cfg.solo:
+            won = loser == NPC
+            return Outcome(
+                winners=(0,) if won else (),
+                result="win" if won else "loss",
+                details={"npc_size": cfg.npc_size},
+            )
+        winners = tuple(s for s in range(cfg.players) if s != loser)
+        if cfg.long_game:
+            return Outcome(
+                winners=winners,
+                result="match_loser",
+                scores=state.depletion,
+                details={"loser": loser, "games": state.game_no},
+            )
+        return Outcome(winners=winners, result="loser", details={"loser": loser})
+
+    def resample_hidden(self, state: State, seat: int | None, rng: random.Random) -> State:
+        hidden = [s for s in range(state.config.players) if s != seat]
+        npc_pile = state.npc.pile if state.npc is not None else ()
+        pool = [c for s in hidden for c in state.hands[s]] + list(state.refill) + list(npc_pile)
+        rng.shuffle(pool)
+        hands = list(state.hands)
+        for s in hidden:
+            hands[s], pool = tuple(sorted(pool[: len(hands[s])])), pool[len(hands[s]) :]
+        refill, pool = tuple(pool[: len(state.refill)]), pool[len(state.refill) :]
+        update: dict[str, Any] = {"hands": tuple(hands), "refill": refill}
+        if state.npc is not None:
+            update["npc"] = state.npc.model_copy(update={"pile": tuple(pool)})
+        return state.model_copy(update=update)
+
+    def secret_cards(self, state: State) -> frozenset[int]:
+        npc_pile = state.npc.pile if state.npc is not None else ()
+        return frozenset(c for h in state.hands for c in h) | set(state.refill) | set(npc_pile)
+
+    def ai_action(self, view: View, rng: random.Random) -> Action:
+        """A simple baseline: the NPC's procedure among the listed plays, else B, else C."""
+        if not view.my_turn or view.hand is None or view.seat is None:
+            raise GameError(Reason.NOT_YOUR_TURN)
+        actions = legal_plays(view)
+        choice = choose(view.combos, view.hand) if view.phase == "play" else None
+        if choice is not None:
+            best = [
+                a
+                for a in actions
+                if isinstance(a, PlayCards)
+                and accepts(choice, view.combos, view.hand, a.combo, Play(a.cards, a.copies))
+            ]
+            if best:
+                return rng.choice(best)
+        if not actions:
+            raise GameError(Reason.ILLEGAL_MOVE, "no_action")
+        return next((a for a in actions if not isinstance(a, PlayCards)), actions[0])
+
+    # Helpers for the UI -------------------------------------------------------------------------
+
+    def check_selection(
+        self, state: State, seat: int, combo: int, cards: Sequence[int]
+    ) -> SelectionCheck:
+        """Whether `seat` may play exactly `cards` to `combo` now, and why not (detail code)."""
+        return check_selection(self.view(state, seat), combo, cards)
+
+    def playable_cards(self, state: State, seat: int, combo: int) -> tuple[int, ...]:
+        """`seat`'s cards that take part in some legal play on `combo`."""
+        return playable_cards(self.view(state, seat), combo)

@@ -143,8 +143,8 @@ class Controller:
                 return
             await self.reply_error(interaction, error)
             return
-        await interaction.response.send_message(t(lang, "lobby.opened"), ephemeral=True)
         await self._post_table(session)
+        await self.reply(interaction, t(lang, "lobby.opened", link=jump_url(session)))
 
     async def show_hand(self, interaction: discord.Interaction[Any], *, dm: bool) -> None:
         lang = self._lang(interaction)

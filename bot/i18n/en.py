@@ -79,7 +79,7 @@ CATALOG: dict[str, str] = {
     "lobby.start_random": "Start (random first player)",
     "lobby.abandoned": "This game was abandoned.",
     "lobby.closed": "This lobby is closed.",
-    "lobby.opened": "Lobby opened. Press Start when everyone has joined.",
+    "lobby.opened": "Lobby opened: {link} — press Start when everyone has joined.",
     "lobby.started": "The game has started.",
     # Shared table and hand
     "table.recent": "Last events",

@@ -79,7 +79,7 @@ CATALOG: dict[str, str] = {
     "lobby.start_random": "開始（スタートプレイヤーはランダム）",
     "lobby.abandoned": "このゲームは中止されました。",
     "lobby.closed": "このロビーは閉じられました。",
-    "lobby.opened": "ロビーを開きました。全員そろったら「開始」を押してください。",
+    "lobby.opened": "ロビーを開きました：{link} — 全員そろったら「開始」を押してください。",
     "lobby.started": "ゲームが始まりました。",
     # 卓と手札（共通）
     "table.recent": "最近の出来事",

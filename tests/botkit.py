@@ -1,0 +1,72 @@
+"""Helpers for tests that drive the bot through the local Discord emulator."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from bot.client import TableBot, create_bot
+from bot.settings import Settings
+from games.engine import Session
+from tests.emulator import Emulator
+from tests.emulator.models import EmuMessage, EmuUser
+
+
+def settings_for(emu: Emulator, db: Path, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "discord_token": emu.bot_token,
+        "database_path": db,
+        "discord_api_base": emu.api_base,
+        "discord_gateway_url": emu.gateway_url,
+        "ai_delay": 0.02,
+        "table_edit_interval": 1.1,
+        "default_locale": "en",
+        **overrides,
+    }
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+@asynccontextmanager
+async def running_bot(emu: Emulator, db: Path, **overrides: Any) -> AsyncIterator[TableBot]:
+    bot = await create_bot(settings_for(emu, db, **overrides))
+    async with emu.run_bot(bot):
+        yield bot
+
+
+def custom_ids(message: EmuMessage, pattern: str = "") -> list[str]:
+    """The custom_ids of a message's controls whose action matches `pattern`."""
+    ids = [c["custom_id"] for c in _walk(message.components) if "custom_id" in c]
+    return [i for i in ids if re.search(pattern, i)]
+
+
+def _walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    found = []
+    for component in components:
+        found.append(component)
+        found += _walk(component.get("components", []))
+    return found
+
+
+def select_options(message: EmuMessage, custom_id: str) -> list[str]:
+    component = message.component(custom_id)
+    assert component is not None, custom_id
+    return [o["value"] for o in component["options"]]
+
+
+async def session_in(bot: TableBot, emu: Emulator) -> Session:
+    session = await bot.service.live_in_channel(emu.general.id)
+    assert session is not None
+    return session
+
+
+def table_message(emu: Emulator, session: Session) -> EmuMessage:
+    message_id = session.record.table_message_id
+    assert message_id is not None
+    return next(m for m in emu.channel_messages(emu.general) if m.id == message_id)
+
+
+def everything_seen_by(user: EmuUser) -> str:
+    return "\n".join(m.text for m in user.visible_messages())

@@ -456,6 +456,7 @@ class Controller:
                     self._private[(session.id, seat)].append(event)
         if session.record.status is Status.FINISHED and change.kind == "move":
             await self._record_result(session)
+            await self.uis[session.record.game_id].after_finish(session, self.storage)
         await self._notify_turn(session, change)
         self.refresher.mark(session.id)
 

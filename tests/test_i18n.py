@@ -5,9 +5,7 @@ import string
 
 import pytest
 
-from bot.i18n import CATALOGS, lang_of, t
-from bot.i18n.en import CATALOG as EN
-from bot.i18n.ja import CATALOG as JA
+from bot.i18n import CATALOGS, EN, JA, lang_of, t
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
 

@@ -91,5 +91,9 @@ class GameUI(ABC):
             return None
         return outcome.result, outcome.scores[0] if outcome.scores else 0
 
+    async def after_finish(self, session: Session, storage: Any) -> None:
+        """Game-specific bookkeeping when a game ends (e.g. a remembered solo level)."""
+        return None
+
     def rules_text(self, lang: str) -> str:
         return t(lang, f"{self.game_id}.rules")

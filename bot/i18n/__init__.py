@@ -8,12 +8,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.i18n.en import CATALOG as EN
-from bot.i18n.ja import CATALOG as JA
+from bot.i18n import en, exhaust_en, exhaust_ja, ja
 
 log = logging.getLogger(__name__)
 
-LANGS = ("en", "ja")
+EN: dict[str, str] = {**en.CATALOG, **exhaust_en.CATALOG}
+JA: dict[str, str] = {**ja.CATALOG, **exhaust_ja.CATALOG}
 CATALOGS: dict[str, dict[str, str]] = {"en": EN, "ja": JA}
 
 

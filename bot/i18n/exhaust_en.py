@@ -1,0 +1,3 @@
+"""English catalog of Exhaust. Keys must match exhaust_ja.py exactly."""
+
+CATALOG: dict[str, str] = {}

@@ -70,3 +70,55 @@ def table_message(emu: Emulator, session: Session) -> EmuMessage:
 
 def everything_seen_by(user: EmuUser) -> str:
     return "\n".join(m.text for m in user.visible_messages())
+
+
+async def open_lobby(
+    emu: Emulator, bot: TableBot, host: EmuUser, command: str = "thegame new", **options: Any
+) -> tuple[Session, EmuMessage]:
+    await host.slash(emu.general, command, **options)
+    session = await session_in(bot, emu)
+    return session, table_message(emu, session)
+
+
+async def start_game(
+    emu: Emulator,
+    bot: TableBot,
+    host: EmuUser,
+    *,
+    joiners: tuple[EmuUser, ...] = (),
+    ai: int = 0,
+    first: str = "r",
+    command: str = "thegame new",
+    **options: Any,
+) -> tuple[Session, EmuMessage]:
+    """Open a lobby, seat everyone, and start with `first` ("r" random or a seat index)."""
+    session, table = await open_lobby(emu, bot, host, command, **options)
+    for user in joiners:
+        await user.click(table, custom_ids(table, ":join$")[0])
+    for _ in range(ai):
+        await host.click(table, custom_ids(table, ":addai$")[0])
+    res = await host.click(table, custom_ids(table, ":start$")[0])
+    await host.select(res.message, custom_ids(res.message, ":first$")[0], [first])
+    assert session.state is not None
+    await emu.wait_for(
+        lambda: (
+            bool(custom_ids(table, ":(hand|rematch)$")) or session.record.status.value != "active"
+        )
+    )
+    return session, table
+
+
+async def open_hand(user: EmuUser, table: EmuMessage) -> EmuMessage:
+    res = await user.click(table, custom_ids(table, ":hand$")[0])
+    assert res.ephemeral
+    return res.message
+
+
+async def wait_current(emu: Emulator, message: EmuMessage, session: Session) -> None:
+    """Wait until a hand message has been redrawn at the session's current version."""
+    await emu.wait_for(
+        lambda: (
+            any(f":{session.record.version}:" in i for i in custom_ids(message))
+            or session.record.status.value != "active"
+        )
+    )

@@ -1,0 +1,420 @@
+"""The Game played through the real discord.py client against the local Discord emulator."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from bot.i18n import t
+from games.engine import Session, Status
+from games.engine.step import chance_rng
+from games.thegame import RULES
+from games.thegame.models import EndTurn, Play, Signal, TheGameState
+from tests.botkit import (
+    custom_ids,
+    open_hand,
+    open_lobby,
+    running_bot,
+    session_in,
+    start_game,
+    table_message,
+    wait_current,
+)
+from tests.emulator import Emulator, EmuMessage, EmuUser, RateLimit
+
+FAST = {"table_edit_interval": 0.2}
+CARD_TOKEN = re.compile(r"`🔵?(\d+)`")
+
+
+def seen_cards(user: EmuUser) -> set[int]:
+    """Every card number this user is shown as a card of a hand (hand lines, selects, buttons)."""
+    cards: set[int] = set()
+    for message in user.visible_messages():
+        cards |= {int(n) for n in CARD_TOKEN.findall(message.text)}
+        for custom_id in custom_ids(message, r":pick$"):
+            component = message.component(custom_id)
+            assert component is not None
+            cards |= {int(o["value"]) for o in component["options"]}
+        for custom_id in custom_ids(message, r":play\."):
+            cards.add(int(custom_id.split(":")[3].split(".")[1]))
+    return cards
+
+
+def assert_hidden(session: Session, users: dict[int, EmuUser]) -> None:
+    """Nobody sees a card that is in another seat's hand or in the draw pile."""
+    state: TheGameState = session.state
+    secret = RULES.secret_cards(state)
+    for seat, user in users.items():
+        leaked = seen_cards(user) & (secret - set(state.hands[seat]))
+        assert not leaked, f"{user.name} sees hidden cards {sorted(leaked)}"
+
+
+async def play_turn(
+    emu: Emulator,
+    session: Session,
+    user: EmuUser,
+    hand: EmuMessage,
+    table: EmuMessage,
+    seat: int,
+    users: dict[int, EmuUser],
+) -> None:
+    """Play the seat's whole turn by clicks; the planning AI chooses what to click."""
+    rng = random.Random(0)
+    turn = session.state.turn_number
+    while (
+        session.record.status is Status.ACTIVE
+        and session.state.turn == seat
+        and session.state.turn_number == turn
+    ):
+        await wait_current(emu, hand, session)
+        action = RULES.ai_action(RULES.view(session.state, seat), rng)
+        version = session.record.version
+        match action:
+            case Play(card=card, pile=pile):
+                await user.select(hand, custom_ids(hand, ":pick$")[0], [str(card)])
+                await user.click(hand, custom_ids(hand, rf":play\.{card}\.{pile}$")[0])
+            case EndTurn():
+                await user.click(hand, custom_ids(hand, r":end$")[0])
+            case Signal(pile=pile, signal=kind):
+                await emu.wait_for(lambda: bool(custom_ids(table, ":sig$")))
+                await user.select(table, custom_ids(table, ":sig$")[0], [f"{pile}.{kind.value}"])
+        assert session.record.version > version
+        assert_hidden(session, users)
+
+
+async def play_to_the_end(
+    emu: Emulator, session: Session, table: EmuMessage, users: dict[int, EmuUser]
+) -> None:
+    hands = {seat: await open_hand(user, table) for seat, user in users.items()}
+    assert_hidden(session, users)
+    while session.record.status is Status.ACTIVE:
+        seat = session.state.turn
+        if seat in users:
+            await play_turn(emu, session, users[seat], hands[seat], table, seat, users)
+        else:
+            await emu.wait_for(
+                lambda: session.state.turn in users or session.record.status is not Status.ACTIVE
+            )
+
+
+async def test_two_players_play_a_whole_game_with_clicks(tmp_path: Path) -> None:
+    async with Emulator.running(rate_limit=RateLimit(5, 1.0)) as emu:
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            session, table = await start_game(emu, bot, alice, joiners=(bob,))
+            await play_to_the_end(emu, session, table, {0: alice, 1: bob})
+            outcome = RULES.outcome(session.state)
+            assert outcome is not None
+            result = t("en", f"thegame.result.{outcome.result}", left=outcome.details["cards_left"])
+            await emu.wait_for(lambda: result in table.text)
+            assert custom_ids(table, ":rematch$")
+            assert "Records in this server" in table.text
+            assert not emu.rate_limit_hits
+
+
+async def test_a_solo_game_runs_to_its_end(tmp_path: Path) -> None:
+    async with Emulator.running(rate_limit=RateLimit(5, 1.0)) as emu:
+        alice = emu.add_user("alice")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            session, table = await start_game(emu, bot, alice)
+            assert session.config.hand_size == 8
+            await play_to_the_end(emu, session, table, {0: alice})
+            assert session.record.status is Status.FINISHED
+            await emu.wait_for(lambda: custom_ids(table, ":rematch$") != [])
+
+
+async def test_a_game_with_an_ai_seat_reaches_its_end(tmp_path: Path) -> None:
+    async with Emulator.running(rate_limit=RateLimit(5, 1.0)) as emu:
+        alice = emu.add_user("alice")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            session, table = await start_game(emu, bot, alice, ai=1, first="1")
+            await emu.wait_for(
+                lambda: session.state.turn == 0 or session.record.status is not Status.ACTIVE
+            )
+            assert session.state.turn_number >= 2  # the AI seat took the first turn itself
+            await play_to_the_end(emu, session, table, {0: alice})
+            assert session.record.status is Status.FINISHED
+
+
+async def test_ai_only_table_never_exceeds_the_edit_rate(tmp_path: Path) -> None:
+    # Real pacing: Discord's 5 edits per 5 s, and 429s are answered rather than pre-announced.
+    async with Emulator.running(rate_limit=RateLimit(5, 5.0), rate_limit_headers=False) as emu:
+        alice = emu.add_user("alice")
+        async with running_bot(emu, tmp_path / "db.sqlite3", ai_delay=0.0) as bot:
+            session, table = await start_game(emu, bot, alice, ai=2)
+            res = await alice.slash(emu.general, "leave")
+            assert "AI plays your seat" in res.text
+            await bot.service.settle()
+            assert session.record.status is Status.FINISHED
+            await bot.controller.refresher.idle()
+            assert "Result" in table.text
+            assert not emu.rate_limit_hits
+
+
+def _seed_with_blue_in_solo_hand() -> int:
+    """A seed whose solo deal gives the player a blue card that fits the first up pile."""
+    config = RULES.make_config(1, {"on_fire": True, "first_player": 0})
+    for seed in range(1000):
+        deal = RULES.chance_action(RULES.setup(config), chance_rng(seed, 1))
+        hand = sorted(deal.order[:8])
+        blues = [c for c in hand if config.is_blue(c)]
+        others = [c for c in hand if not config.is_blue(c)]
+        if blues and len(others) >= 3:
+            return seed
+    raise AssertionError("no seed found")
+
+
+async def test_on_fire_an_uncovered_blue_card_burns_the_table(tmp_path: Path) -> None:
+    async with Emulator.running(rate_limit=RateLimit(5, 1.0)) as emu:
+        alice = emu.add_user("alice")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            seed = _seed_with_blue_in_solo_hand()
+            bot.service._seed_source = lambda: seed
+            session, table = await start_game(emu, bot, alice, first="0", on_fire=True)
+            hand = await open_hand(alice, table)
+            state = session.state
+            blue = next(c for c in state.hands[0] if state.config.is_blue(c))
+            others = [c for c in state.hands[0] if c != blue]
+
+            async def play(card: int, pile: int) -> None:
+                await user_select_and_click(alice, hand, card, pile)
+
+            await play(blue, 0)  # blue on Up 1
+            await play(max(others), 2)  # a high card on Down 1 ...
+            await alice.click(hand, custom_ids(hand, ":end$")[0])
+            assert "🔵" in hand.text
+            # Next turn: play two cards elsewhere, never covering the blue card.
+            for _ in range(2):
+                card, pile = next(
+                    (c, p)
+                    for c in session.state.hands[0]
+                    for p in (2, 3, 1)
+                    if RULES.legal_actions(session.state, 0).count(Play(card=c, pile=p))
+                )
+                await play(card, pile)
+            await alice.click(hand, custom_ids(hand, ":end$")[0])
+            assert session.state.end_reason is not None
+            assert RULES.outcome(session.state).result == "burned"
+            await emu.wait_for(lambda: "Burned" in table.text)
+
+
+async def user_select_and_click(user: EmuUser, hand: EmuMessage, card: int, pile: int) -> None:
+    await user.select(hand, custom_ids(hand, ":pick$")[0], [str(card)])
+    await user.click(hand, custom_ids(hand, rf":play\.{card}\.{pile}$")[0])
+
+
+async def test_a_stale_hand_control_is_refused_with_the_current_table(tmp_path: Path) -> None:
+    async with Emulator.running() as emu:
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            session, table = await start_game(emu, bot, alice, joiners=(bob,), first="0")
+            old = await open_hand(alice, table)  # an older copy of alice's hand
+            hand = await open_hand(alice, table)
+            card, pile = next(
+                (a.card, a.pile)
+                for a in RULES.legal_actions(session.state, 0)
+                if isinstance(a, Play)
+            )
+            await user_select_and_click(alice, hand, card, pile)
+            version, state = session.record.version, session.state
+            stale_pick = custom_ids(old, ":pick$")[0]
+            still_held = next(
+                c
+                for c in session.state.hands[0]
+                if str(c) in [o["value"] for o in old.component(stale_pick)["options"]]
+            )
+            res = await alice.select(old, stale_pick, [str(still_held)])
+            assert "This table has changed" in res.text
+            assert (session.record.version, session.state) == (version, state)
+            assert f":{version}:" in " ".join(custom_ids(res.message))  # redrawn current
+
+
+async def test_a_control_from_an_earlier_turn_cannot_move_out_of_turn(tmp_path: Path) -> None:
+    async with Emulator.running() as emu:
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            session, table = await start_game(emu, bot, alice, joiners=(bob,), first="0")
+            alice_hand = await open_hand(alice, table)
+            for _ in range(2):
+                card, pile = next(
+                    (a.card, a.pile)
+                    for a in RULES.legal_actions(session.state, 0)
+                    if isinstance(a, Play)
+                )
+                await user_select_and_click(alice, alice_hand, card, pile)
+            end_turn = custom_ids(alice_hand, ":end$")[0]
+            await alice.click(alice_hand, end_turn)
+            assert session.state.turn == 1
+            version = session.record.version
+            bob_hand = await open_hand(bob, table)
+            assert custom_ids(bob_hand, ":pick$")  # bob's turn: he has controls
+            await emu.wait_for(lambda: not custom_ids(alice_hand, ":pick$"))
+            assert not custom_ids(alice_hand, r":(pick|end)$")  # alice sees no play controls now
+            assert "Waiting for bob" in alice_hand.text
+            assert session.record.version == version
+
+
+async def test_non_players_and_non_hosts_are_refused(tmp_path: Path) -> None:
+    async with Emulator.running() as emu:
+        alice, bob, carol = emu.add_user("alice"), emu.add_user("bob"), emu.add_user("carol")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            session, table = await open_lobby(emu, bot, alice)
+            await bob.click(table, custom_ids(table, ":join$")[0])
+            res = await bob.click(table, custom_ids(table, ":start$")[0])
+            assert res.ephemeral and "Only the host" in res.text
+            assert session.record.status is Status.LOBBY
+            res = await bob.click(table, custom_ids(table, ":join$")[0])
+            assert "already have a seat" in res.text
+            res = await carol.click(table, custom_ids(table, ":cancel$")[0])
+            assert "Only the host" in res.text
+            res = await alice.click(table, custom_ids(table, ":start$")[0])
+            await alice.select(res.message, custom_ids(res.message, ":first$")[0], ["r"])
+            await emu.wait_for(lambda: bool(custom_ids(table, ":sig$")))
+            version = session.record.version
+            res = await carol.click(table, custom_ids(table, ":hand$")[0])
+            assert res.ephemeral and "not playing in this game" in res.text
+            res = await carol.select(table, custom_ids(table, ":sig$")[0], ["0.no_play"])
+            assert "not playing in this game" in res.text
+            res = await carol.slash(emu.general, "abandon")
+            assert "Only the host" in res.text
+            assert session.record.version == version
+            assert session.record.status is Status.ACTIVE
+
+
+async def test_a_second_game_in_the_same_channel_is_refused(tmp_path: Path) -> None:
+    async with Emulator.running() as emu:
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3") as bot:
+            session, _ = await open_lobby(emu, bot, alice)
+            res = await bob.slash(emu.general, "thegame new")
+            assert "already open in this channel" in res.text
+            assert res.ephemeral
+            live = await bot.service.live_sessions(emu.guild.id)
+            assert [s.id for s in live] == [session.id]
+
+
+async def test_hand_in_dms_is_edited_after_every_change(tmp_path: Path) -> None:
+    async with Emulator.running(rate_limit=RateLimit(5, 1.0)) as emu:
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            session, table = await start_game(emu, bot, alice, joiners=(bob,), first="0")
+            res = await bob.slash(emu.general, "hand", dm=True)
+            assert "in your DMs" in res.text
+            dm = bob.dms()[-1]
+            assert "Waiting for alice" in dm.text
+            assert not alice.can_see(dm)
+            hand = await open_hand(alice, table)
+            for _ in range(2):
+                card, pile = next(
+                    (a.card, a.pile)
+                    for a in RULES.legal_actions(session.state, 0)
+                    if isinstance(a, Play)
+                )
+                await user_select_and_click(alice, hand, card, pile)
+            await alice.click(hand, custom_ids(hand, ":end$")[0])
+            await emu.wait_for(lambda: "Your turn" in dm.text)
+            card, pile = next(
+                (a.card, a.pile)
+                for a in RULES.legal_actions(session.state, 1)
+                if isinstance(a, Play)
+            )
+            await user_select_and_click(bob, dm, card, pile)  # plays from the DM
+            assert card in session.state.piles[pile]
+            assert_hidden(session, {0: alice, 1: bob})
+
+
+async def test_closed_dms_fall_back_to_a_private_reply(tmp_path: Path) -> None:
+    async with Emulator.running() as emu:
+        alice = emu.add_user("alice", dms_open=False)
+        async with running_bot(emu, tmp_path / "db.sqlite3") as bot:
+            _, table = await start_game(emu, bot, alice)
+            res = await alice.click(table, custom_ids(table, ":dm$")[0])
+            assert res.ephemeral
+            assert "DMs are closed" in res.text and "Your hand" in res.text
+            assert not alice.dms()
+
+
+async def test_a_restart_mid_game_keeps_the_game_and_its_buttons(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite3"
+    async with Emulator.running() as emu:
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        async with running_bot(emu, db, **FAST) as bot:
+            session, table = await start_game(emu, bot, alice, joiners=(bob,), first="0")
+            hand = await open_hand(alice, table)
+            card, pile = next(
+                (a.card, a.pile)
+                for a in RULES.legal_actions(session.state, 0)
+                if isinstance(a, Play)
+            )
+            await user_select_and_click(alice, hand, card, pile)
+            before = (session.record.version, session.state)
+        async with running_bot(emu, db, **FAST) as bot:
+            restored = await session_in(bot, emu)
+            assert (restored.record.version, restored.state) == before
+            card, pile = next(
+                (a.card, a.pile)
+                for a in RULES.legal_actions(restored.state, 0)
+                if isinstance(a, Play)
+            )
+            await user_select_and_click(alice, hand, card, pile)  # the old message still works
+            assert restored.record.version > before[0]
+            await alice.click(hand, custom_ids(hand, ":end$")[0])
+            assert restored.state.turn == 1
+            await emu.wait_for(lambda: "▶ bob" in table_message(emu, restored).text)
+
+
+async def test_japanese_users_get_japanese_and_the_table_follows_the_server(
+    tmp_path: Path,
+) -> None:
+    async with Emulator.running() as emu:
+        hana = emu.add_user("hana", locale="ja", admin=True)
+        bob = emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3") as bot:
+            res = await hana.slash(emu.general, "thegame rules")
+            assert "10戻し" in res.text
+            res = await bob.slash(emu.general, "thegame rules")
+            assert "±10 trick" in res.text
+            res = await hana.slash(emu.general, "language", language="ja")
+            assert "日本語" in res.text
+            _, table = await start_game(emu, bot, hana, joiners=(bob,))
+            await emu.wait_for(lambda: "昇順1" in table.text)
+            hand = await open_hand(hana, table)
+            assert "あなたの手札" in hand.text
+            hand = await open_hand(bob, table)
+            assert "Your hand" in hand.text
+            res = await bob.slash(emu.general, "thegame new")
+            assert "already open" in res.text
+
+
+async def test_abandon_by_an_admin_closes_the_table(tmp_path: Path) -> None:
+    async with Emulator.running() as emu:
+        alice, admin = emu.add_user("alice"), emu.add_user("mod", admin=True)
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            session, table = await start_game(emu, bot, alice, ai=1)
+            res = await admin.slash(emu.general, "abandon")
+            assert "abandoned" in res.text
+            assert session.record.status is Status.ABANDONED
+            await emu.wait_for(lambda: "abandoned" in table.text and not custom_ids(table))
+            res = await admin.slash(emu.general, "games")
+            assert "No game" in res.text
+
+
+async def test_rematch_starts_a_new_table_with_the_same_seats(tmp_path: Path) -> None:
+    async with Emulator.running(rate_limit=RateLimit(5, 1.0)) as emu:
+        alice, carol = emu.add_user("alice"), emu.add_user("carol")
+        async with running_bot(emu, tmp_path / "db.sqlite3", ai_delay=0.0, **FAST) as bot:
+            session, table = await start_game(emu, bot, alice, ai=1, smaller_hand=True)
+            await play_to_the_end(emu, session, table, {0: alice})
+            await emu.wait_for(lambda: bool(custom_ids(table, ":rematch$")))
+            res = await carol.click(table, custom_ids(table, ":rematch$")[0])
+            assert "not playing in this game" in res.text
+            res = await alice.click(table, custom_ids(table, ":rematch$")[0])
+            assert "Rematch started" in res.text
+            new = await session_in(bot, emu)
+            assert new.id != session.id
+            assert new.record.options == session.record.options
+            assert [s.user_id for s in new.record.seats] == [alice.id, None]
+            assert new.config.smaller_hand
+            await emu.wait_for(lambda: new.record.table_message_id is not None)
+            assert table_message(emu, new).id != table.id

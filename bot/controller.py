@@ -27,6 +27,8 @@ log = logging.getLogger(__name__)
 
 LOBBY_VERBS = frozenset({"join", "leave", "addai", "rmai", "start", "first", "cancel"})
 RECENT_EVENTS = 6
+LOST_RESPONSE = frozenset({10062, 40060, 50027})
+"""Unknown interaction, already acknowledged, invalid webhook token: the reply is lost."""
 
 
 def error_text(lang: str, error: GameError) -> str:
@@ -229,6 +231,22 @@ class Controller:
     # Controls -------------------------------------------------------------------------------
 
     async def on_control(
+        self,
+        interaction: discord.Interaction[Any],
+        sid: str,
+        ver: str,
+        act: str,
+        values: Sequence[str],
+    ) -> None:
+        try:
+            await self._control(interaction, sid, ver, act, values)
+        except discord.HTTPException as error:
+            if error.code not in LOST_RESPONSE:
+                raise
+            # The move (if any) is already stored; the table redraw will show it.
+            log.warning("could not answer a click in %s: %s", sid, error)
+
+    async def _control(
         self,
         interaction: discord.Interaction[Any],
         sid: str,

@@ -1,0 +1,82 @@
+"""Starting the bot, command localization, turn pings, and replies Discord no longer accepts."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from games.engine import Status
+from games.thegame import RULES
+from games.thegame.models import Play
+from tests.botkit import custom_ids, open_hand, running_bot, start_game
+from tests.emulator import Emulator, InteractionFailed
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_without_a_token_the_bot_exits_naming_the_variable(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env["PYTHONPATH"] = str(ROOT)
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0
+    assert "DISCORD_TOKEN" in result.stderr
+    assert "discord.com/developers/applications" in result.stderr
+
+
+async def test_commands_are_registered_with_japanese_names(tmp_path: Path) -> None:
+    async with Emulator.running() as emu, running_bot(emu, tmp_path / "db.sqlite3"):
+        commands = {c["name"]: c for c in emu.commands()}
+    assert {"thegame", "hand", "leave", "abandon", "games", "notify", "language"} <= set(commands)
+    thegame = commands["thegame"]
+    assert thegame["name_localizations"]["ja"] == "ザゲーム"
+    assert thegame["description_localizations"]["ja"].startswith("ザ・ゲーム")
+    new = next(o for o in thegame["options"] if o["name"] == "new")
+    assert {o["name_localizations"]["ja"] for o in new["options"]} == {
+        "オンファイア",
+        "最低3枚",
+        "手札1枚減",
+    }
+
+
+async def test_players_who_asked_get_a_dm_when_their_turn_comes(tmp_path: Path) -> None:
+    async with Emulator.running() as emu:
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", table_edit_interval=0.2) as bot:
+            res = await bob.slash(emu.general, "notify", on=True)
+            assert "DM" in res.text
+            session, table = await start_game(emu, bot, alice, joiners=(bob,), first="0")
+            hand = await open_hand(alice, table)
+            for _ in range(2):
+                play = next(a for a in RULES.legal_actions(session.state, 0) if isinstance(a, Play))
+                await alice.select(hand, custom_ids(hand, ":pick$")[0], [str(play.card)])
+                await alice.click(hand, custom_ids(hand, rf":play\.{play.card}\.{play.pile}$")[0])
+            assert not bob.dms()
+            await alice.click(hand, custom_ids(hand, ":end$")[0])
+            await emu.wait_for(lambda: any("your turn" in m.text for m in bob.dms()))
+            assert not alice.dms()
+
+
+async def test_a_move_whose_reply_comes_too_late_is_still_played(tmp_path: Path) -> None:
+    async with Emulator.running() as emu:
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", table_edit_interval=0.2) as bot:
+            session, table = await start_game(emu, bot, alice, joiners=(bob,), first="0")
+            hand = await open_hand(alice, table)
+            play = next(a for a in RULES.legal_actions(session.state, 0) if isinstance(a, Play))
+            await alice.select(hand, custom_ids(hand, ":pick$")[0], [str(play.card)])
+            emu.interaction_deadline = 0.0  # every answer now arrives too late (10062)
+            with pytest.raises(InteractionFailed):
+                await alice.click(hand, custom_ids(hand, rf":play\.{play.card}\.{play.pile}$")[0])
+            await emu.wait_for(lambda: play.card in session.state.piles[play.pile])
+            assert session.record.status is Status.ACTIVE

@@ -95,6 +95,11 @@ class SessionService:
                 await listener(change)
             except Exception:
                 log.exception("listener failed for session %s", change.session.id)
+        session = change.session
+        if not session.record.status.live and self._sessions.get(session.id) is session:
+            # Over: stop holding it in memory; a later look (rematch, redraw) reloads it.
+            del self._sessions[session.id]
+            self._tasks.pop(session.id, None)
 
     # Loading --------------------------------------------------------------------------------
 

@@ -69,6 +69,7 @@ class Controller:
         )
         self._user_lang: dict[int, str] = {}
         self._waiting: dict[str, frozenset[int]] = {}
+        self._table_prints: dict[str, str] = {}
         service.subscribe(self.on_change)
 
     # Context --------------------------------------------------------------------------------
@@ -294,6 +295,8 @@ class Controller:
                 await self.service.remove_ai(sid, user.id)
             case "cancel":
                 await self.service.abandon(sid, user.id, admin=_is_admin(interaction))
+                await self._answer_with_table(interaction, await self.service.get(sid))
+                return
             case "start":
                 if session.record.host_id != user.id:
                     raise GameError(Reason.NOT_HOST)
@@ -312,7 +315,16 @@ class Controller:
                     content=t(lang, "lobby.started"), embeds=[], view=None
                 )
                 return
-        await interaction.response.defer()
+        await self._answer_with_table(interaction, session)
+
+    async def _answer_with_table(
+        self, interaction: discord.Interaction[Any], session: Session
+    ) -> None:
+        """Redraw the public table as the answer to a click on it: instant, and not counted
+        against the channel's edit rate."""
+        screen = await self._table_now(session)
+        await interaction.response.edit_message(**screen.kwargs())
+        self._table_prints[session.id] = screen.fingerprint()
 
     async def _deliver_hand(
         self, interaction: discord.Interaction[Any], session: Session, lang: str, *, dm: bool
@@ -387,7 +399,7 @@ class Controller:
             return
         await self.service.submit(session.id, interaction.user.id, result, record.version)
         if on_table:
-            await interaction.response.defer()
+            await self._answer_with_table(interaction, session)
         else:
             await self._hand_control(interaction, session, lang, None, None)
 
@@ -532,6 +544,7 @@ class Controller:
         channel = self.client.get_partial_messageable(session.record.channel_id)
         message = await channel.send(**screen.kwargs())
         await self.service.set_table_message(session.id, message.id)
+        self._table_prints[session.id] = screen.fingerprint()
         self.refresher.touched(session.id)
 
     async def _redraw(self, sid: str) -> None:
@@ -540,10 +553,12 @@ class Controller:
             await self._post_table(session)
         else:
             screen = await self._table_now(session)
-            channel = self.client.get_partial_messageable(session.record.channel_id)
-            await channel.get_partial_message(session.record.table_message_id).edit(
-                **screen.kwargs()
-            )
+            if self._table_prints.get(sid) != screen.fingerprint():
+                channel = self.client.get_partial_messageable(session.record.channel_id)
+                await channel.get_partial_message(session.record.table_message_id).edit(
+                    **screen.kwargs()
+                )
+                self._table_prints[sid] = screen.fingerprint()
         if session.state is None:
             return
         users = [s.user_id for s in session.record.seats if s.user_id is not None]

@@ -11,6 +11,8 @@ from typing import Any
 from bot.client import TableBot, create_bot
 from bot.settings import Settings
 from games.engine import Session
+from games.thegame import RULES
+from games.thegame.models import Play
 from tests.emulator import Emulator
 from tests.emulator.models import EmuMessage, EmuUser
 
@@ -122,3 +124,15 @@ async def wait_current(emu: Emulator, message: EmuMessage, session: Session) -> 
             or session.record.status.value != "active"
         )
     )
+
+
+async def play_a_card(user: EmuUser, hand: EmuMessage, session: Session, seat: int) -> Play:
+    """The Game: pick the seat's first legal card in the hand's select, then click its pile."""
+    play = next(a for a in RULES.legal_actions(session.state, seat) if isinstance(a, Play))
+    await click_play(user, hand, play)
+    return play
+
+
+async def click_play(user: EmuUser, hand: EmuMessage, play: Play) -> None:
+    await user.select(hand, custom_ids(hand, ":pick$")[0], [str(play.card)])
+    await user.click(hand, custom_ids(hand, rf":play\.{play.card}\.{play.pile}$")[0])

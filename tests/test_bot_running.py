@@ -12,7 +12,7 @@ import pytest
 from games.engine import Status
 from games.thegame import RULES
 from games.thegame.models import Play
-from tests.botkit import custom_ids, open_hand, running_bot, start_game
+from tests.botkit import custom_ids, open_hand, play_a_card, running_bot, start_game
 from tests.emulator import Emulator, InteractionFailed
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,9 +58,7 @@ async def test_players_who_asked_get_a_dm_when_their_turn_comes(tmp_path: Path) 
             session, table = await start_game(emu, bot, alice, joiners=(bob,), first="0")
             hand = await open_hand(alice, table)
             for _ in range(2):
-                play = next(a for a in RULES.legal_actions(session.state, 0) if isinstance(a, Play))
-                await alice.select(hand, custom_ids(hand, ":pick$")[0], [str(play.card)])
-                await alice.click(hand, custom_ids(hand, rf":play\.{play.card}\.{play.pile}$")[0])
+                await play_a_card(alice, hand, session, 0)
             assert not bob.dms()
             await alice.click(hand, custom_ids(hand, ":end$")[0])
             await emu.wait_for(lambda: any("your turn" in m.text for m in bob.dms()))

@@ -12,9 +12,11 @@ from games.engine.step import chance_rng
 from games.thegame import RULES
 from games.thegame.models import EndTurn, Play, Signal, TheGameState
 from tests.botkit import (
+    click_play,
     custom_ids,
     open_hand,
     open_lobby,
+    play_a_card,
     running_bot,
     session_in,
     start_game,
@@ -178,7 +180,7 @@ async def test_on_fire_an_uncovered_blue_card_burns_the_table(tmp_path: Path) ->
             others = [c for c in state.hands[0] if c != blue]
 
             async def play(card: int, pile: int) -> None:
-                await user_select_and_click(alice, hand, card, pile)
+                await click_play(alice, hand, Play(card=card, pile=pile))
 
             await play(blue, 0)  # blue on Up 1
             await play(max(others), 2)  # a high card on Down 1 ...
@@ -199,11 +201,6 @@ async def test_on_fire_an_uncovered_blue_card_burns_the_table(tmp_path: Path) ->
             await emu.wait_for(lambda: "Burned" in table.text)
 
 
-async def user_select_and_click(user: EmuUser, hand: EmuMessage, card: int, pile: int) -> None:
-    await user.select(hand, custom_ids(hand, ":pick$")[0], [str(card)])
-    await user.click(hand, custom_ids(hand, rf":play\.{card}\.{pile}$")[0])
-
-
 async def test_a_stale_hand_control_is_refused_with_the_current_table(tmp_path: Path) -> None:
     async with Emulator.running() as emu:
         alice, bob = emu.add_user("alice"), emu.add_user("bob")
@@ -211,12 +208,7 @@ async def test_a_stale_hand_control_is_refused_with_the_current_table(tmp_path: 
             session, table = await start_game(emu, bot, alice, joiners=(bob,), first="0")
             old = await open_hand(alice, table)  # an older copy of alice's hand
             hand = await open_hand(alice, table)
-            card, pile = next(
-                (a.card, a.pile)
-                for a in RULES.legal_actions(session.state, 0)
-                if isinstance(a, Play)
-            )
-            await user_select_and_click(alice, hand, card, pile)
+            await play_a_card(alice, hand, session, 0)
             version, state = session.record.version, session.state
             stale_pick = custom_ids(old, ":pick$")[0]
             still_held = next(
@@ -237,12 +229,7 @@ async def test_a_control_from_an_earlier_turn_cannot_move_out_of_turn(tmp_path: 
             session, table = await start_game(emu, bot, alice, joiners=(bob,), first="0")
             alice_hand = await open_hand(alice, table)
             for _ in range(2):
-                card, pile = next(
-                    (a.card, a.pile)
-                    for a in RULES.legal_actions(session.state, 0)
-                    if isinstance(a, Play)
-                )
-                await user_select_and_click(alice, alice_hand, card, pile)
+                await play_a_card(alice, alice_hand, session, 0)
             end_turn = custom_ids(alice_hand, ":end$")[0]
             await alice.click(alice_hand, end_turn)
             assert session.state.turn == 1
@@ -306,21 +293,11 @@ async def test_hand_in_dms_is_edited_after_every_change(tmp_path: Path) -> None:
             assert not alice.can_see(dm)
             hand = await open_hand(alice, table)
             for _ in range(2):
-                card, pile = next(
-                    (a.card, a.pile)
-                    for a in RULES.legal_actions(session.state, 0)
-                    if isinstance(a, Play)
-                )
-                await user_select_and_click(alice, hand, card, pile)
+                played = await play_a_card(alice, hand, session, 0)
             await alice.click(hand, custom_ids(hand, ":end$")[0])
             await emu.wait_for(lambda: "Your turn" in dm.text)
-            card, pile = next(
-                (a.card, a.pile)
-                for a in RULES.legal_actions(session.state, 1)
-                if isinstance(a, Play)
-            )
-            await user_select_and_click(bob, dm, card, pile)  # plays from the DM
-            assert card in session.state.piles[pile]
+            played = await play_a_card(bob, dm, session, 1)  # plays from the DM
+            assert played.card in session.state.piles[played.pile]
             assert_hidden(session, {0: alice, 1: bob})
 
 
@@ -342,22 +319,12 @@ async def test_a_restart_mid_game_keeps_the_game_and_its_buttons(tmp_path: Path)
         async with running_bot(emu, db, **FAST) as bot:
             session, table = await start_game(emu, bot, alice, joiners=(bob,), first="0")
             hand = await open_hand(alice, table)
-            card, pile = next(
-                (a.card, a.pile)
-                for a in RULES.legal_actions(session.state, 0)
-                if isinstance(a, Play)
-            )
-            await user_select_and_click(alice, hand, card, pile)
+            await play_a_card(alice, hand, session, 0)
             before = (session.record.version, session.state)
         async with running_bot(emu, db, **FAST) as bot:
             restored = await session_in(bot, emu)
             assert (restored.record.version, restored.state) == before
-            card, pile = next(
-                (a.card, a.pile)
-                for a in RULES.legal_actions(restored.state, 0)
-                if isinstance(a, Play)
-            )
-            await user_select_and_click(alice, hand, card, pile)  # the old message still works
+            await play_a_card(alice, hand, restored, 0)  # the old message still works
             assert restored.record.version > before[0]
             await alice.click(hand, custom_ids(hand, ":end$")[0])
             assert restored.state.turn == 1

@@ -14,6 +14,7 @@ from typing import Any
 
 from games.engine.contract import CHANCE, Event, Outcome, Rules, Step, ToMove
 from games.engine.errors import GameError, Reason, illegal
+from games.exhaust.ai import decide
 from games.exhaust.cards import DECK
 from games.exhaust.combos import REWARDS, Combo, Play, check_play, faces, table
 from games.exhaust.models import (
@@ -40,7 +41,7 @@ from games.exhaust.models import (
     UseTime,
     View,
 )
-from games.exhaust.npc import accepts, choose, pick, plan_turn
+from games.exhaust.npc import accepts, pick, plan_turn
 from games.exhaust.plays import (
     SelectionCheck,
     can_act,
@@ -469,23 +470,8 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         return frozenset(c for h in state.hands for c in h) | set(state.refill) | set(npc_pile)
 
     def ai_action(self, view: View, rng: random.Random) -> Action:
-        """A simple baseline: the NPC's procedure among the listed plays, else B, else C."""
-        if not view.my_turn or view.hand is None or view.seat is None:
-            raise GameError(Reason.NOT_YOUR_TURN)
-        actions = legal_plays(view)
-        choice = choose(view.combos, view.hand) if view.phase == "play" else None
-        if choice is not None:
-            best = [
-                a
-                for a in actions
-                if isinstance(a, PlayCards)
-                and accepts(choice, view.combos, view.hand, a.combo, Play(a.cards, a.copies))
-            ]
-            if best:
-                return rng.choice(best)
-        if not actions:
-            raise GameError(Reason.ILLEGAL_MOVE, "no_action")
-        return next((a for a in actions if not isinstance(a, PlayCards)), actions[0])
+        """The AI seat's action, decided from its view only (games/exhaust/ai.py)."""
+        return decide(view, rng)
 
     # Helpers for the UI -------------------------------------------------------------------------
 

@@ -1,0 +1,125 @@
+"""Bench the Exhaust AI: full games through the real rules and engine stepping.
+
+Usage (from the repo root):
+    python bench/exhaust_ai.py [--games N] [--jobs 2] [--seed S] [--param name=value ...]
+
+Prints one line of `key=value` figures per setting:
+    solo npc_size=15 games=N ai_win=63.2% us_per_decision=900
+        the AI seat against the solo NPC (the human's seat), for NPC piles of 15, 20 and 25;
+    table=npc players=4 games=N ai_loss=12.0% (neutral 25%) us_per_decision=900
+        one AI seat among 3 seats playing the NPC's preference order (`npc_policy`), and
+    table=random players=4 ...
+        among 3 seats playing uniformly random legal actions. A game has one loser, so a seat
+        no better than the others loses 25% of 4-player games: lower is better.
+The AI's seat goes round the table (game i: seat i mod 4); the first player is random.
+`--param` overrides a field of `games.exhaust.ai.Params` (for tuning).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from dataclasses import fields, replace
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.engine.step import advance
+from games.exhaust import RULES
+from games.exhaust.ai import PARAMS, Params, decide
+from games.exhaust.ai_policies import npc_policy, random_policy
+
+POLICIES = {"npc": npc_policy, "random": random_policy}
+
+
+def play_game(
+    players: int, table: str, npc_size: int, seed: int, params: Params
+) -> tuple[bool, int, float]:
+    """One game; returns (the AI seat lost, AI decisions, seconds spent deciding)."""
+    options = {"npc_size": npc_size} if players == 1 else {}
+    config = RULES.make_config(players, options)
+    result = advance(RULES, RULES.setup(config), 0, -1, None, seed)
+    state, version = result.state, len(result.logged)
+    ai_seat = seed % players
+    other = POLICIES[table]
+    rng = random.Random(seed)
+    decisions, thinking = 0, 0.0
+    while not RULES.is_over(state):
+        seat = next(iter(RULES.to_move(state).seats))
+        view = RULES.view(state, seat)
+        if seat == ai_seat:
+            start = time.perf_counter()
+            action = decide(view, rng, params)
+            thinking += time.perf_counter() - start
+            decisions += 1
+        else:
+            action = other(view, rng)
+        result = advance(RULES, state, version, seat, action, seed)
+        state, version = result.state, version + len(result.logged)
+    outcome = RULES.outcome(state)
+    assert outcome is not None
+    return ai_seat not in outcome.winners, decisions, thinking
+
+
+def _run(args: tuple[int, str, int, int, Params]) -> tuple[bool, int, float]:
+    return play_game(*args)
+
+
+def bench(
+    players: int, table: str, npc_size: int, games: int, seed: int, jobs: int, params: Params
+) -> tuple[float, float]:
+    """Play `games` games (seeds seed..seed+games-1): (AI loss rate %, µs per decision)."""
+    tasks = [(players, table, npc_size, seed + i, params) for i in range(games)]
+    if jobs > 1:
+        with Pool(jobs) as pool:
+            results = pool.map(_run, tasks, chunksize=max(1, games // (jobs * 20)))
+    else:
+        results = [_run(task) for task in tasks]
+    lost = sum(1 for lose, _, _ in results if lose)
+    decisions = sum(d for _, d, _ in results)
+    thinking = sum(t for _, _, t in results)
+    return 100 * lost / games, 1e6 * thinking / max(1, decisions)
+
+
+def parse_params(pairs: list[str]) -> Params:
+    types = {f.name: type(getattr(PARAMS, f.name)) for f in fields(Params)}
+    changes = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        if name not in types:
+            raise SystemExit(f"unknown parameter {name!r}")
+        changes[name] = types[name](value)
+    return replace(PARAMS, **changes)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--sizes", type=int, nargs="*", default=[15, 20, 25], help="NPC piles")
+    parser.add_argument("--tables", nargs="*", default=["npc", "random"], choices=POLICIES)
+    args = parser.parse_args(argv)
+    params = parse_params(args.param)
+    for size in args.sizes:
+        loss, speed = bench(1, "npc", size, args.games, args.seed, args.jobs, params)
+        print(
+            f"solo npc_size={size} games={args.games} ai_win={100 - loss:.1f}% "
+            f"us_per_decision={speed:.0f}",
+            flush=True,
+        )
+    for table in args.tables:
+        loss, speed = bench(4, table, 15, args.games, args.seed, args.jobs, params)
+        print(
+            f"table={table} players=4 games={args.games} ai_loss={loss:.1f}% (neutral 25%) "
+            f"us_per_decision={speed:.0f}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

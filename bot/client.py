@@ -10,9 +10,11 @@ import yarl
 from discord.ext import commands
 
 from bot.cogs.common import Common
+from bot.cogs.exhaust import ExhaustCog
 from bot.cogs.thegame import TheGameCog
 from bot.controller import Controller
 from bot.gameui.base import GameUI
+from bot.gameui.exhaust import ExhaustUI
 from bot.gameui.thegame import TheGameUI
 from bot.i18n import CatalogTranslator
 from bot.settings import Settings
@@ -23,8 +25,8 @@ from storage import Storage, open_storage
 
 log = logging.getLogger(__name__)
 
-UIS: dict[str, GameUI] = {ui.game_id: ui for ui in (TheGameUI(),)}
-COGS = (TheGameCog,)
+UIS: dict[str, GameUI] = {ui.game_id: ui for ui in (TheGameUI(), ExhaustUI())}
+COGS = (TheGameCog, ExhaustCog)
 
 
 def point_at(settings: Settings) -> None:

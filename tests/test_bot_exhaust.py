@@ -1,0 +1,652 @@
+"""Exhaust played through the real discord.py client against the local Discord emulator.
+
+The tests read the engine state (`bot.service`) only to decide what to click; every move goes
+through clicks and selects like a Discord client's.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.gameui.base import Context, GameUI, Pick
+from bot.gameui.exhaust import (
+    ALPHABET,
+    COLOUR_EMOJI,
+    SOLO_LEVEL_KEY,
+    ExhaustUI,
+    decode,
+    encode,
+)
+from bot.i18n import EN, JA, has, t
+from bot.ui.controls import ControlSelect
+from games.engine import GameError, Reason, Session, SessionRecord, Status
+from games.engine.contract import CHANCE
+from games.engine.step import advance
+from games.exhaust import RULES, legal_plays
+from games.exhaust.cards import card_id, is_copy
+from games.exhaust.models import (
+    Action,
+    FlipDepletion,
+    NextGame,
+    PlayCards,
+    State,
+    UseTime,
+    View,
+)
+from tests.botkit import (
+    custom_ids,
+    open_hand,
+    open_lobby,
+    running_bot,
+    session_in,
+    start_game,
+    table_message,
+)
+from tests.emulator import Emulator, EmuMessage, EmuUser, InvalidInteraction, RateLimit
+
+FAST = {"table_edit_interval": 0.2}
+LABEL = re.compile("(" + "|".join(map(re.escape, COLOUR_EMOJI)) + r")(\d+)")
+CARDS_IN_ID = re.compile(r":(?:pc|cpy|crd)\.\d+\.([\w-]*)")
+Policy = Callable[[View, random.Random], Action]
+
+# Seeing ------------------------------------------------------------------------------------
+
+
+def cards_in(messages: list[EmuMessage]) -> set[int]:
+    """Every number card shown as a card label, or carried by a play control's custom_id."""
+    cards: set[int] = set()
+    for message in messages:
+        for emoji, number in LABEL.findall(message.text):
+            if 1 <= int(number) <= 15:
+                cards.add(card_id(COLOUR_EMOJI.index(emoji), int(number)))
+        for custom_id in custom_ids(message):
+            for code in CARDS_IN_ID.findall(custom_id):
+                cards |= {c for c in decode(code) if not is_copy(c)}
+    return cards
+
+
+def assert_hidden(
+    session: Session,
+    users: dict[int, EmuUser],
+    messages: dict[int, list[EmuMessage]] | None = None,
+) -> None:
+    """Nobody sees a card of another hand, of the refill pile or of the NPC's face-down pile.
+
+    Looks at everything each user can see from this session's table on (older messages belong
+    to earlier sessions, whose cards are dealt again), or at `messages` when given.
+    """
+    state: State = session.state
+    secret = RULES.secret_cards(state)
+    since = session.record.table_message_id or 0
+    for seat, user in users.items():
+        shown = (
+            messages[seat] if messages else [m for m in user.visible_messages() if m.id >= since]
+        )
+        leaked = cards_in(shown) & (secret - set(state.hands[seat]))
+        assert not leaked, f"{user.name} sees hidden cards {sorted(leaked)}"
+
+
+def select_values(message: EmuMessage, pattern: str) -> list[str]:
+    component = message.component(custom_ids(message, pattern)[0])
+    assert component is not None
+    return [o["value"] for o in component["options"]]
+
+
+# Clicking ------------------------------------------------------------------------------------
+
+
+async def play_by_clicks(
+    user: EmuUser, hand: EmuMessage, action: PlayCards, targets: dict[int, int] | None = None
+) -> None:
+    """Combo select, card select, one copy-target select per copy (if asked), then Play."""
+    await user.select(hand, custom_ids(hand, ":cmb$")[0], [str(action.combo)])
+    await user.select(hand, custom_ids(hand, r":crd\.")[0], [ALPHABET[c] for c in action.cards])
+    wanted = dict(action.copies) | (targets or {})
+    copies = sorted(c for c in action.cards if is_copy(c))
+    while step := custom_ids(hand, r":cpy\."):
+        chosen = step[0].split(":")[3].split(".")[3:]
+        index = len(decode(chosen[0])) if chosen else 0
+        await user.select(hand, step[0], [ALPHABET[wanted[copies[index]]]])
+    await user.click(hand, custom_ids(hand, r":pc\.")[0])
+
+
+async def act(
+    emu: Emulator, session: Session, user: EmuUser, hand: EmuMessage, action: Action
+) -> None:
+    version = session.record.version
+    match action:
+        case PlayCards():
+            await play_by_clicks(user, hand, action)
+        case UseTime():
+            await user.click(hand, custom_ids(hand, ":time$")[0])
+        case FlipDepletion():
+            await user.click(hand, custom_ids(hand, ":flip$")[0])
+        case NextGame():
+            await user.click(hand, custom_ids(hand, ":next$")[0])
+    assert session.record.version > version, action
+
+
+def random_policy(view: View, rng: random.Random) -> Action:
+    """Any legal action: plays with copy cards and passes get extra weight."""
+    actions = legal_plays(view)
+    passes = [a for a in actions if not isinstance(a, PlayCards)]
+    with_copies = [a for a in actions if isinstance(a, PlayCards) and a.copies]
+    if passes and rng.random() < 0.2:
+        return rng.choice(passes)
+    if with_copies and rng.random() < 0.5:
+        return rng.choice(with_copies)
+    return rng.choice(actions)
+
+
+def thrifty_policy(view: View, rng: random.Random) -> Action:
+    """Spend as few cards as possible (beats a small NPC pile)."""
+    actions = legal_plays(view)
+    plays = [a for a in actions if isinstance(a, PlayCards)]
+    if plays:
+        return min(plays, key=lambda a: (len(a.cards), a.combo, a.cards))
+    return actions[0]
+
+
+def reckless_policy(view: View, rng: random.Random) -> Action:
+    """Spend as many cards as possible (loses to the NPC)."""
+    actions = legal_plays(view)
+    plays = [a for a in actions if isinstance(a, PlayCards)]
+    if plays:
+        return max(plays, key=lambda a: (len(a.cards), a.combo, a.cards))
+    return actions[0]
+
+
+def flip_first(view: View, rng: random.Random) -> Action:
+    """Flip a face-up depletion card at once, else play thriftily."""
+    flip = [a for a in legal_plays(view) if isinstance(a, FlipDepletion)]
+    return flip[0] if flip else thrifty_policy(view, rng)
+
+
+async def play_to_the_end(
+    emu: Emulator,
+    session: Session,
+    table: EmuMessage,
+    users: dict[int, EmuUser],
+    policy: Policy,
+    *,
+    check_hidden: bool = True,
+    on_turn: Callable[[int, EmuMessage], Any] | None = None,
+    in_dms: frozenset[int] = frozenset(),
+) -> None:
+    """Every turn of the seats in `users`: open the hand (or get it in DMs), then click."""
+    rng = random.Random(7)
+    while session.record.status is Status.ACTIVE:
+        await emu.wait_for(
+            lambda: session.record.status is not Status.ACTIVE or session.state.turn in users,
+            timeout=20,
+        )
+        if session.record.status is not Status.ACTIVE:
+            break
+        seat = session.state.turn
+        if seat in in_dms:
+            res = await users[seat].click(table, custom_ids(table, ":dm$")[0])
+            assert "in your DMs" in res.text
+            hand = users[seat].dms()[-1]
+        else:
+            hand = await open_hand(users[seat], table)
+        if on_turn is not None:
+            await on_turn(seat, hand)
+        await act(emu, session, users[seat], hand, policy(RULES.view(session.state, seat), rng))
+        if check_hidden:
+            assert_hidden(session, users)
+
+
+def simulate(players: int, options: dict[str, Any], policy: Policy, seed: int) -> State:
+    """The game the bot would run with `seed`: seat 0 by `policy`, other seats by the AI."""
+    config = RULES.make_config(players, {**options, "first_player": 0})
+    rng = random.Random(7)
+    step = advance(RULES, RULES.setup(config), 0, CHANCE, None, seed)
+    state, version = step.state, len(step.logged)
+    while not RULES.is_over(state):
+        seat = min(RULES.to_move(state).seats)
+        view = RULES.view(state, seat)
+        if seat == 0:
+            action = policy(view, rng)
+        else:
+            action = RULES.ai_action(view, random.Random(f"{seed}:ai:{version}"))
+        step = advance(RULES, state, version, seat, action, seed)
+        state, version = step.state, version + len(step.logged)
+    return state
+
+
+def seed_where(
+    players: int, options: dict[str, Any], policy: Policy, wanted: Callable[[State], bool]
+) -> int:
+    """A seed whose game, with seat 0 played by `policy`, ends as `wanted`."""
+    for seed in range(300):
+        if wanted(simulate(players, options, policy, seed)):
+            return seed
+    raise AssertionError("no seed found")
+
+
+def solo_result(result: str) -> Callable[[State], bool]:
+    return lambda state: RULES.outcome(state).result == result
+
+
+# Full games -----------------------------------------------------------------------------------
+
+
+async def test_three_players_with_an_ai_seat_play_a_whole_game_by_clicks(tmp_path: Path) -> None:
+    async with Emulator.running(rate_limit=RateLimit(5, 1.0)) as emu:
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            session, table = await start_game(
+                emu, bot, alice, joiners=(bob,), ai=1, command="exhaust new"
+            )
+            users = {0: alice, 1: bob}
+            assert session.config.players == 3 and session.config.hand_size == 15
+            await emu.wait_for(lambda: "Refill pile" in table.text)
+            assert "Single 🔥🌪️" in table.text and "Single 💧🌱" in table.text
+            assert_hidden(session, users)
+            await play_to_the_end(emu, session, table, users, random_policy, in_dms=frozenset({1}))
+            assert session.record.status is Status.FINISHED
+            assert bob.dms() and not alice.can_see(bob.dms()[-1])
+            outcome = RULES.outcome(session.state)
+            assert outcome is not None and outcome.result == "loser"
+            loser = outcome.details["loser"]
+            names = ["alice", "bob", "🤖 AI 3"]
+            await emu.wait_for(lambda: "could not cast a spell" in table.text, timeout=5)
+            assert f"**{names[loser]}** could not cast a spell" in table.text
+            winners = ", ".join(n for i, n in enumerate(names) if i != loser)
+            assert f"Winners: {winners}." in table.text
+            assert custom_ids(table, ":rematch$") and not custom_ids(table, ":hand$")
+            assert "Records in this server" in table.text
+            assert not emu.rate_limit_hits
+
+
+async def test_copy_targets_are_chosen_explicitly(tmp_path: Path) -> None:
+    """A play with a copy card asks which card it copies; the stack shows the choice."""
+    config = RULES.make_config(2, {"first_player": 0})
+    seed = next(
+        s
+        for s in range(500)
+        if any(
+            isinstance(a, PlayCards)
+            and a.copies
+            and len({c for c in a.cards if not is_copy(c)}) > 1
+            for a in legal_plays(
+                RULES.view(advance(RULES, RULES.setup(config), 0, CHANCE, None, s).state, 0)
+            )
+        )
+    )
+    async with Emulator.running() as emu:
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            bot.service._seed_source = lambda: seed
+            session, table = await start_game(
+                emu, bot, alice, joiners=(bob,), first="0", command="exhaust new"
+            )
+            hand = await open_hand(alice, table)
+            action = next(
+                a
+                for a in legal_plays(RULES.view(session.state, 0))
+                if isinstance(a, PlayCards)
+                and a.copies
+                and len({c for c in a.cards if not is_copy(c)}) > 1
+            )
+            reals = [c for c in action.cards if not is_copy(c)]
+            await alice.select(hand, custom_ids(hand, ":cmb$")[0], [str(action.combo)])
+            res = await alice.select(
+                hand, custom_ids(hand, r":crd\.")[0], [ALPHABET[c] for c in action.cards]
+            )
+            assert "Choose which card copy card 1" in res.text
+            assert not custom_ids(hand, r":pc\.")  # no Play before every copy has a target
+            targets = {copy: reals[-1] for copy, _ in action.copies}
+            await play_by_clicks(alice, hand, action, targets)
+            played = session.state.stacks[action.combo][-1]
+            assert played.by == 0 and dict(played.copies) == targets
+            assert_hidden(session, {0: alice, 1: bob})
+
+
+async def test_solo_win_raises_the_remembered_level(tmp_path: Path) -> None:
+    async with Emulator.running(rate_limit=RateLimit(5, 1.0)) as emu:
+        alice = emu.add_user("alice")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            prefs = bot.storage.prefs.user
+            assert await prefs.get(alice.id, SOLO_LEVEL_KEY) is None
+            # A first lobby without npc_size offers the default level 15.
+            session, table = await open_lobby(emu, bot, alice, "exhaust new")
+            assert session.record.options["npc_size"] == 15
+            assert "pile of 15 cards" in table.text
+            await alice.click(table, custom_ids(table, ":cancel$")[0])
+
+            seed = seed_where(1, {"npc_size": 5}, thrifty_policy, solo_result("win"))
+            bot.service._seed_source = lambda: seed
+            session, table = await start_game(emu, bot, alice, command="exhaust new", npc_size=5)
+            assert session.config.solo and session.state.npc is not None
+            await emu.wait_for(lambda: "🤖 NPC" in table.text)
+            assert "hand space" in table.text
+            await play_to_the_end(emu, session, table, {0: alice}, thrifty_policy)
+            assert RULES.outcome(session.state).result == "win"
+            await emu.wait_for(lambda: "You beat the NPC" in table.text)
+            assert "Next time: **6** cards" in table.text
+            assert "The NPC cannot act any more" in table.text
+            assert await prefs.get(alice.id, SOLO_LEVEL_KEY) == "6"
+
+            # The next lobby defaults to the new level; a loss keeps it.
+            seed = seed_where(1, {"npc_size": 6}, reckless_policy, solo_result("loss"))
+            bot.service._seed_source = lambda: seed
+            session, table = await start_game(emu, bot, alice, command="exhaust new")
+            assert session.record.options["npc_size"] == 6 and session.config.npc_size == 6
+            await play_to_the_end(emu, session, table, {0: alice}, reckless_policy)
+            assert RULES.outcome(session.state).result == "loss"
+            await emu.wait_for(lambda: "The NPC outlasted you" in table.text)
+            assert "Next time: **6** cards" in table.text
+            assert await prefs.get(alice.id, SOLO_LEVEL_KEY) == "6"
+            assert custom_ids(table, ":rematch$")
+
+
+async def test_long_variant_deals_new_games_until_two_depletion_cards(tmp_path: Path) -> None:
+    async with Emulator.running(rate_limit=RateLimit(5, 1.0)) as emu:
+        alice = emu.add_user("alice")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            # A match where alice loses the first game, flips her depletion card, and more.
+            seed = seed_where(
+                2,
+                {"long_game": True},
+                flip_first,
+                lambda state: state.losers[0] == 0 and state.flipped[0] == 1,
+            )
+            bot.service._seed_source = lambda: seed
+            session, table = await start_game(
+                emu, bot, alice, ai=1, first="0", command="exhaust new", long_game=True
+            )
+            assert session.config.long_game
+            await emu.wait_for(lambda: "game 1" in table.text)
+            seen_next: list[int] = []
+
+            async def on_turn(seat: int, hand: EmuMessage) -> None:
+                state = session.state
+                # Only what this game can see: the table (once redrawn for this game) and the
+                # hand just opened; earlier hands show cards that were dealt again.
+                await emu.wait_for(lambda: f"Exhaust — game {state.game_no}" in table.text)
+                assert_hidden(session, {0: alice}, {0: [table_message(emu, session), hand]})
+                if state.phase == "next":
+                    seen_next.append(state.game_no)
+                    text = f"alice lost game {state.game_no} and starts game {state.game_no + 1}"
+                    await emu.wait_for(lambda: text in table.text)
+                    assert f"Start game {state.game_no + 1}" in hand.text
+
+            await play_to_the_end(
+                emu, session, table, {0: alice}, flip_first, check_hidden=False, on_turn=on_turn
+            )
+            assert seen_next and seen_next[0] == 1
+            assert session.state.flipped[0] == 1
+            state: State = session.state
+            outcome = RULES.outcome(state)
+            assert outcome is not None and outcome.result == "match_loser"
+            assert max(state.depletion) == 2 and state.game_no >= 2
+            await emu.wait_for(lambda: "loses the match" in table.text)
+            assert "Depletion cards:" in table.text and "1 flipped" in table.text
+            loser = outcome.details["loser"]
+            assert state.losers.count(loser) == 2
+
+
+@pytest.mark.skipif(
+    not hasattr(GameUI, "rematch_options"), reason="needs the GameUI.rematch_options hook"
+)
+async def test_a_solo_rematch_after_a_win_is_played_at_the_next_level(tmp_path: Path) -> None:
+    async with Emulator.running(rate_limit=RateLimit(5, 1.0)) as emu:
+        alice = emu.add_user("alice")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            seed = seed_where(1, {"npc_size": 5}, thrifty_policy, solo_result("win"))
+            bot.service._seed_source = lambda: seed
+            session, table = await start_game(emu, bot, alice, command="exhaust new", npc_size=5)
+            await play_to_the_end(emu, session, table, {0: alice}, thrifty_policy)
+            await emu.wait_for(lambda: bool(custom_ids(table, ":rematch$")))
+            res = await alice.click(table, custom_ids(table, ":rematch$")[0])
+            assert "Rematch started" in res.text
+            new = await session_in(bot, emu)
+            assert new.id != session.id and new.config.npc_size == 6
+
+
+# Refusals -------------------------------------------------------------------------------------
+
+
+async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    async with Emulator.running() as emu:
+        alice, bob, carol = emu.add_user("alice"), emu.add_user("bob"), emu.add_user("carol")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            session, table = await start_game(
+                emu, bot, alice, joiners=(bob,), first="0", command="exhaust new"
+            )
+            users = {0: alice, 1: bob}
+
+            def snapshot() -> tuple[int, Any]:
+                return session.record.version, session.state
+
+            before = snapshot()
+            # A non-player.
+            res = await carol.click(table, custom_ids(table, ":hand$")[0])
+            assert res.ephemeral and "not playing in this game" in res.text
+            assert snapshot() == before
+            # Out of turn: bob's hand has no play controls at all.
+            bob_hand = await open_hand(bob, table)
+            assert "Waiting for alice" in bob_hand.text
+            assert not custom_ids(bob_hand, r":(cmb|crd|cpy|pc|time|flip|next)\b")
+            # An illegal selection: two cards on Any (needs 3) → the reason, no Play button.
+            old = await open_hand(alice, table)
+            hand = await open_hand(alice, table)
+            any_combo = len(session.state.stacks) - 1
+            await alice.select(hand, custom_ids(hand, ":cmb$")[0], [str(any_combo)])
+            two = sorted(session.state.hands[0])[:2]
+            res = await alice.select(
+                hand, custom_ids(hand, r":crd\.")[0], [ALPHABET[c] for c in two]
+            )
+            assert "Too few cards: this combo needs at least 3." in res.text
+            assert not custom_ids(hand, r":pc\.")
+            assert custom_ids(hand, r":clr\.")  # and a way to start over
+            # Two different numbers on Pair.
+            combos = RULES.view(session.state, 0).combos
+            pair = next(cv.index for cv in combos if cv.combo.kind.value == "pair")
+            reals = sorted(c for c in session.state.hands[0] if not is_copy(c))
+            a = reals[0]
+            b = next(c for c in reals if c % 15 != a % 15)
+            offered = select_values(hand, ":cmb$")
+            if str(pair) in offered:
+                await alice.select(hand, custom_ids(hand, ":cmb$")[0], [str(pair)])
+                cards = select_values(hand, r":crd\.")
+                if ALPHABET[a] in cards and ALPHABET[b] in cards:
+                    res = await alice.select(
+                        hand, custom_ids(hand, r":crd\.")[0], [ALPHABET[a], ALPHABET[b]]
+                    )
+                    assert "must show the same number" in res.text
+                    assert not custom_ids(hand, r":pc\.")
+            assert snapshot() == before
+            # A real play, then a click on the older copy of the hand: stale.
+            action = thrifty_policy(RULES.view(session.state, 0), random.Random(0))
+            await act(emu, session, alice, hand, action)
+            before = snapshot()
+            res = await alice.select(old, custom_ids(old, ":cmb$")[0], [str(any_combo)])
+            assert "This table has changed" in res.text
+            assert snapshot() == before
+            assert f":{before[0]}:" in " ".join(custom_ids(res.message))  # redrawn current
+            assert "Waiting for bob" in res.text
+            assert_hidden(session, users)
+
+
+async def test_npc_size_outside_the_rules_is_refused_by_the_command(tmp_path: Path) -> None:
+    async with Emulator.running() as emu:
+        alice = emu.add_user("alice")
+        async with running_bot(emu, tmp_path / "db.sqlite3"):
+            for size in (4, 50):
+                with pytest.raises(InvalidInteraction):
+                    await alice.slash(emu.general, "exhaust new", npc_size=size)
+            res = await alice.slash(emu.general, "exhaust rules")
+            assert res.ephemeral
+            for ruling in (
+                "if 2 are due and only 1 is left, you take 1",
+                "Several copies in one play are allowed",
+                "5 players 12",
+                "The first player is random",
+                "A flipped card stays flipped for the rest of the match",
+                "previous game's loser starts the next game",
+                "the minimum count on Straight/Flush/Any",
+                "a copy card only when nothing else can be played",
+                "picked at random",
+            ):
+                assert ruling in res.text, ruling
+
+
+# Languages ------------------------------------------------------------------------------------
+
+
+async def test_japanese_users_get_japanese(tmp_path: Path) -> None:
+    async with Emulator.running() as emu:
+        hana = emu.add_user("hana", locale="ja", admin=True)
+        bob = emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            res = await hana.slash(emu.general, "exhaust rules")
+            assert "イグゾースト" in res.text and "枯渇カード" in res.text
+            res = await bob.slash(emu.general, "exhaust rules")
+            assert "depletion card" in res.text
+            await hana.slash(emu.general, "language", language="ja")
+            session, table = await start_game(
+                emu, bot, hana, joiners=(bob,), first="0", command="exhaust new"
+            )
+            await emu.wait_for(lambda: "補充用カードの山" in table.text)
+            hand = await open_hand(hana, table)
+            assert "あなたの手札" in hand.text and "あなたの手番" in hand.text
+            any_combo = len(session.state.stacks) - 1
+            await hana.select(hand, custom_ids(hand, ":cmb$")[0], [str(any_combo)])
+            card = sorted(session.state.hands[0])[0]
+            res = await hana.select(hand, custom_ids(hand, r":crd\.")[0], [ALPHABET[card]])
+            assert "枚数が足りません" in res.text
+            hand = await open_hand(bob, table)
+            assert "Your hand" in hand.text and "Waiting for hana" in hand.text
+
+
+# Rendering limits and catalog -------------------------------------------------------------------
+
+
+def _context(state: State, lang: str = "en", names: list[str] | None = None) -> Context:
+    players = state.config.players
+    record = SessionRecord(
+        id="0123abcd",
+        game_id="exhaust",
+        rules_version=1,
+        guild_id=1,
+        channel_id=2,
+        host_id=3,
+        locale=lang,
+        options={},
+        seed=0,
+        status=Status.ACTIVE,
+        version=12345,
+    )
+    session = Session(record=record, rules=RULES, config=state.config, state=state)
+    return Context(session=session, lang=lang, names=names or [f"p{i}" for i in range(players)])
+
+
+async def test_a_huge_hand_fits_discord_limits() -> None:
+    """Hands never exceed 15 in play, but even 40 cards with 4 copies fit the components."""
+    config = RULES.make_config(2, {"first_player": 0})
+    state = advance(RULES, RULES.setup(config), 0, CHANCE, None, 1).state
+    everything = tuple(range(64))
+    big = (*everything[:36], 60, 61, 62, 63)
+    state = state.model_copy(update={"hands": (big, tuple(c for c in everything if c not in big))})
+    ui = ExhaustUI()
+    ctx = _context(state)
+    any_combo = len(state.stacks) - 1
+    picks = [None, str(any_combo), f"{any_combo}.{encode(big)}", f"{any_combo}.{encode(big)}.00"]
+    for pick in picks:
+        screen = ui.hand(ctx, 0, pick)
+        view = screen.view()
+        assert view is not None
+        rows = view.to_components()
+        assert len(rows) <= 5
+        for item in screen.items:
+            assert len(item.item.custom_id) <= 100
+            if isinstance(item, ControlSelect):
+                assert 1 <= len(item.item.options) <= 25
+                assert item.item.max_values <= len(item.item.options)
+    selects = [
+        i
+        for i in ui.hand(ctx, 0, f"{any_combo}.{encode(big)}").items
+        if isinstance(i, ControlSelect)
+    ]
+    offered = sum(len(s.item.options) for s in selects if ":crd." in s.item.custom_id)
+    assert offered == 40  # split over two selects, nothing left out
+
+
+def _events_of_random_games() -> list[tuple[State, Any]]:
+    """(state after, event) for every event of a few random games of each kind."""
+    events: list[tuple[State, Any]] = []
+    for players, options in ((1, {"npc_size": 20}), (3, {}), (2, {"long_game": True}), (5, {})):
+        config = RULES.make_config(players, options)
+        for seed in range(4):
+            rng = random.Random(seed)
+            step = advance(RULES, RULES.setup(config), 0, CHANCE, None, seed)
+            state, version = step.state, len(step.logged)
+            events += [(state, e) for e in step.events]
+            while not RULES.is_over(state):
+                seat = min(RULES.to_move(state).seats)
+                action = random_policy(RULES.view(state, seat), rng)
+                step = advance(RULES, state, version, seat, action, seed)
+                state, version = step.state, version + len(step.logged)
+                events += [(state, e) for e in step.events]
+    return events
+
+
+def test_every_event_has_text_in_both_languages() -> None:
+    ui = ExhaustUI()
+    keys = set()
+    for state, event in _events_of_random_games():
+        keys.add(event.key)
+        for lang in ("en", "ja"):
+            ctx = _context(state, lang)
+            text = ui.event_text(event, ctx) if event.public else ui.private_event_text(event, ctx)
+            if event.key == "exhaust.hand":
+                assert text is None
+                continue
+            assert text and "exhaust." not in text and "{" not in text, (event, text)
+    for key in ("npc_filled", "npc_played", "loser", "match_loser", "depletion", "reward_time"):
+        assert f"exhaust.{key}" in keys
+
+
+def test_every_illegal_reason_of_the_rules_has_text() -> None:
+    package = Path(__file__).resolve().parents[1] / "games" / "exhaust"
+    source = "".join(p.read_text() for p in package.glob("*.py"))
+    codes = set(re.findall(r'illegal\("(\w+)"', source))
+    assert {"copy_alone", "number_too_low", "too_few_cards", "no_cards"} <= codes
+    for code in codes:
+        assert has(f"error.illegal_move.{code}"), code
+        assert EN[f"error.illegal_move.{code}"] != JA[f"error.illegal_move.{code}"]
+    assert "{need}" in t("en", "error.illegal_move.number_too_low")
+
+
+def test_controls_refuse_out_of_turn_and_malformed_clicks() -> None:
+    config = RULES.make_config(2, {"first_player": 0})
+    state = advance(RULES, RULES.setup(config), 0, CHANCE, None, 3).state
+    ui, ctx = ExhaustUI(), _context(state)
+    assert state.turn == 0
+    for verb, args, values in (("cmb", [], ["0"]), ("time", [], []), ("pc", ["0", "0"], [])):
+        with pytest.raises(GameError) as refused:
+            ui.control(ctx, 1, verb, args, values)
+        assert refused.value.reason is Reason.NOT_YOUR_TURN
+    with pytest.raises(GameError) as refused:
+        ui.control(ctx, 0, "next", [], [])
+    assert refused.value.reason is Reason.NOT_YOUR_TURN
+    for verb, args, values in (("cmb", [], ["x"]), ("pc", ["0", "!"], []), ("zzz", [], [])):
+        with pytest.raises(GameError) as refused:
+            ui.control(ctx, 0, verb, args, values)
+        assert refused.value.reason is Reason.BAD_OPTION
+    # A copy without a chosen target is not a play.
+    with pytest.raises(GameError):
+        ui.control(ctx, 0, "pc", ["3", encode((0, 60))], [])
+    assert ui.control(ctx, 0, "cmb", [], ["3"]) == Pick("3")
+    # A pick naming cards that are not offered is shown without them.
+    other = state.hands[1][0]
+    screen = ui.hand(ctx, 0, f"{len(state.stacks) - 1}.{encode((other,))}")
+    assert not any(":pc." in i.item.custom_id for i in screen.items)

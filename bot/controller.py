@@ -68,6 +68,9 @@ class Controller:
             lambda: deque(maxlen=3)
         )
         self._user_lang: dict[int, str] = {}
+        self._hand_versions: dict[tuple[str, int], int] = {}
+        """The version each open hand was last drawn at: a redraw at the same version would
+        wipe a choice in progress (see `_redraw`)."""
         self._waiting: dict[str, frozenset[int]] = {}
         self._table_prints: dict[str, str] = {}
         service.subscribe(self.on_change)
@@ -337,6 +340,7 @@ class Controller:
         if dm:
             screen = self.hand_screen(session, interaction.user.id, lang, None)
             if await self.hands.send_dm(interaction.user, session.id, screen):
+                self._hand_versions[(session.id, interaction.user.id)] = session.record.version
                 await self.reply(interaction, t(lang, "hand.sent_dm"))
                 return
             notice = t(lang, "hand.dms_closed")
@@ -347,6 +351,7 @@ class Controller:
         await interaction.response.send_message(**screen.kwargs(), ephemeral=True)
         self.hands.remember(session.id, interaction.user.id, interaction)
         self.hands.sent(session.id, interaction.user.id, screen)
+        self._hand_versions[(session.id, interaction.user.id)] = session.record.version
 
     async def _hand_control(
         self,
@@ -365,6 +370,7 @@ class Controller:
         if interaction.guild_id is not None or not await self.hands.is_dm(session.id, user_id):
             self.hands.remember(session.id, user_id, interaction)
         self.hands.sent(session.id, user_id, screen)
+        self._hand_versions[(session.id, user_id)] = session.record.version
 
     async def _game_control(
         self,
@@ -406,7 +412,9 @@ class Controller:
     async def _rematch(
         self, interaction: discord.Interaction[Any], session: Session, lang: str
     ) -> None:
-        await self.service.rematch(session.id, interaction.user.id)
+        ui = self.uis[session.record.game_id]
+        options = await ui.rematch_options(session, self.storage)
+        await self.service.rematch(session.id, interaction.user.id, options)
         await self.reply(interaction, t(lang, "rematch.started"))
 
     # Screens --------------------------------------------------------------------------------
@@ -564,6 +572,9 @@ class Controller:
         users = [s.user_id for s in session.record.seats if s.user_id is not None]
 
         async def render(user_id: int) -> Screen | None:
+            if self._hand_versions.get((sid, user_id)) == session.record.version:
+                return None  # already drawn at this version, maybe with a choice in progress
+            self._hand_versions[(sid, user_id)] = session.record.version
             return self.hand_screen(
                 session, user_id, self.user_lang(user_id, session.record.locale), None
             )

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bot.gameui.base import Context, GameUI, Pick
+from bot.gameui.base import Context, Pick
 from bot.gameui.exhaust import (
     ALPHABET,
     COLOUR_EMOJI,
@@ -393,9 +393,6 @@ async def test_long_variant_deals_new_games_until_two_depletion_cards(tmp_path: 
             assert state.losers.count(loser) == 2
 
 
-@pytest.mark.skipif(
-    not hasattr(GameUI, "rematch_options"), reason="needs the GameUI.rematch_options hook"
-)
 async def test_a_solo_rematch_after_a_win_is_played_at_the_next_level(tmp_path: Path) -> None:
     async with Emulator.running(rate_limit=RateLimit(5, 1.0)) as emu:
         alice = emu.add_user("alice")

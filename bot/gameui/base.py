@@ -91,6 +91,10 @@ class GameUI(ABC):
             return None
         return outcome.result, outcome.scores[0] if outcome.scores else 0
 
+    async def rematch_options(self, session: Session, storage: Any) -> dict[str, Any]:
+        """The options of a rematch of this finished session (by default, the same)."""
+        return dict(session.record.options)
+
     async def after_finish(self, session: Session, storage: Any) -> None:
         """Game-specific bookkeeping when a game ends (e.g. a remembered solo level)."""
         return None

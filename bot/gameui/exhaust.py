@@ -156,10 +156,6 @@ class ExhaustUI(GameUI):
     def __init__(self) -> None:
         self._next_level: dict[str, int] = {}
         """Solo: the player's level after a finished session, as stored by `after_finish`."""
-        self._picks: dict[tuple[str, int], tuple[int, str]] = {}
-        """(session, seat) → (version, pick): the choice in progress, so that a background
-        redraw of the hand at the same version (which passes no pick) does not wipe it. Only a
-        display hint: every control still carries the whole choice in its custom_id."""
 
     def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:
         lines = []
@@ -384,13 +380,6 @@ class ExhaustUI(GameUI):
     # Private hand -----------------------------------------------------------------------------
 
     def hand(self, ctx: Context, seat: int, pick: str | None) -> Screen:
-        key = (ctx.sid, seat)
-        if pick is not None:
-            self._picks[key] = (ctx.version, pick)
-        elif key in self._picks and self._picks[key][0] == ctx.version:
-            pick = self._picks[key][1]
-        else:
-            self._picks.pop(key, None)
         view = self._view(ctx, seat)
         hand = hand_order(view.hand or ())
         embed = discord.Embed(title=ctx.t("exhaust.hand.title"), colour=COLOUR)
@@ -747,8 +736,6 @@ class ExhaustUI(GameUI):
 
     async def after_finish(self, session: Session, storage: Any) -> None:
         """Solo: after a win the player's level becomes N+1; remember it for the table."""
-        for key in [k for k in self._picks if k[0] == session.id]:
-            del self._picks[key]
         config = session.state.config
         if not config.solo:
             return

@@ -372,7 +372,9 @@ class SessionService:
         await self._notify(change)
         return change
 
-    async def rematch(self, session_id: str, by: int) -> Change:
+    async def rematch(
+        self, session_id: str, by: int, options: Mapping[str, Any] | None = None
+    ) -> Change:
         """A new session with the same seats and options, started at once."""
         old = await self.get(session_id)
         if old.record.status.live:
@@ -387,7 +389,7 @@ class SessionService:
             host_id=by,
             host_name=host.name,
             locale=old.record.locale,
-            options=old.record.options,
+            options=old.record.options if options is None else options,
         )
         record = session.record.model_copy(update={"seats": old.record.seats})
         await self.store.save_record(record)

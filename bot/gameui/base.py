@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.i18n import t
+from bot.ui.controls import ControlButton
 from bot.ui.screen import Screen
 from games.engine import Event, Session
 
@@ -44,6 +45,34 @@ class Context:
     @property
     def version(self) -> int:
         return self.session.record.version
+
+
+def table_controls(ctx: Context, finished: bool) -> list[discord.ui.Item[discord.ui.View]]:
+    """The public table's own buttons: Rematch once finished, else the ways to see a hand."""
+    if finished:
+        return [
+            ControlButton(
+                ctx.sid,
+                ctx.version,
+                "rematch",
+                label=ctx.t("table.rematch"),
+                emoji="🔁",
+                style=discord.ButtonStyle.primary,
+                row=0,
+            )
+        ]
+    return [
+        ControlButton(
+            ctx.sid,
+            ctx.version,
+            "hand",
+            label=ctx.t("table.show_hand"),
+            emoji="🃏",
+            style=discord.ButtonStyle.primary,
+            row=0,
+        ),
+        ControlButton(ctx.sid, ctx.version, "dm", label=ctx.t("table.hand_dm"), emoji="✉️", row=0),
+    ]
 
 
 class GameUI(ABC):

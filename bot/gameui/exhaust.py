@@ -19,7 +19,7 @@ from typing import Any
 
 import discord
 
-from bot.gameui.base import COLOUR, Context, GameUI, Pick
+from bot.gameui.base import COLOUR, Context, GameUI, Pick, table_controls
 from bot.i18n import has, t
 from bot.ui.controls import ControlButton, ControlSelect
 from bot.ui.screen import Screen
@@ -304,30 +304,8 @@ class ExhaustUI(GameUI):
                     ),
                     inline=False,
                 )
-            rematch = ControlButton(
-                ctx.sid,
-                ctx.version,
-                "rematch",
-                label=ctx.t("table.rematch"),
-                emoji="🔁",
-                style=discord.ButtonStyle.primary,
-                row=0,
-            )
-            return Screen(embeds=[embed], items=[rematch])
-        items: list[discord.ui.Item[discord.ui.View]] = [
-            ControlButton(
-                ctx.sid,
-                ctx.version,
-                "hand",
-                label=ctx.t("table.show_hand"),
-                emoji="🃏",
-                style=discord.ButtonStyle.primary,
-                row=0,
-            ),
-            ControlButton(
-                ctx.sid, ctx.version, "dm", label=ctx.t("table.hand_dm"), emoji="✉️", row=0
-            ),
-        ]
+            return Screen(embeds=[embed], items=table_controls(ctx, finished=True))
+        items = table_controls(ctx, finished=False)
         return Screen(embeds=[embed], items=items)
 
     @staticmethod

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot.gameui.base import COLOUR, Context, GameUI, Pick
+from bot.gameui.base import COLOUR, Context, GameUI, Pick, table_controls
 from bot.i18n import t
 from bot.ui.controls import ControlButton, ControlSelect
 from bot.ui.screen import Screen
@@ -102,7 +102,6 @@ class TheGameUI(GameUI):
             embed.add_field(name=ctx.t("table.recent"), value="\n".join(log)[-1000:], inline=False)
         options = self.option_lines(ctx.session.record.options, ctx.lang)
         embed.set_footer(text=" · ".join([ctx.t("thegame.table.legend"), *options]))
-        items: list[discord.ui.Item[discord.ui.View]] = []
         if outcome is not None:
             embed.colour = (
                 discord.Colour.green() if outcome.result in (PERFECT, WIN) else discord.Colour.red()
@@ -119,32 +118,8 @@ class TheGameUI(GameUI):
                     value=ctx.t("thegame.records", **ctx.records),
                     inline=False,
                 )
-            items.append(
-                ControlButton(
-                    ctx.sid,
-                    ctx.version,
-                    "rematch",
-                    label=ctx.t("table.rematch"),
-                    emoji="🔁",
-                    style=discord.ButtonStyle.primary,
-                    row=0,
-                )
-            )
-            return Screen(embeds=[embed], items=items)
-        items += [
-            ControlButton(
-                ctx.sid,
-                ctx.version,
-                "hand",
-                label=ctx.t("table.show_hand"),
-                emoji="🃏",
-                style=discord.ButtonStyle.primary,
-                row=0,
-            ),
-            ControlButton(
-                ctx.sid, ctx.version, "dm", label=ctx.t("table.hand_dm"), emoji="✉️", row=0
-            ),
-        ]
+            return Screen(embeds=[embed], items=table_controls(ctx, finished=True))
+        items = table_controls(ctx, finished=False)
         options_ = []
         for pile in range(PILES):
             for kind in SignalKind:

@@ -243,6 +243,19 @@ def test_plays_a_cheap_single_rather_than_spend_a_time_card():
     assert cards_of(ai(state)) == set(cs("y2"))
 
 
+def test_plays_a_card_nobody_can_pass_rather_than_a_time_card_of_equal_worth():
+    # green 15 is as sure a turn as a time card, and a spent time card feeds the others
+    stacks = {0: played("r15"), 1: played("b15"), 2: played("y15"), 3: played("g13")}
+    state = make(("r11 g15", "b3", "y3", "g3"), players=4, stacks=stacks, time_cards=(2, 0, 0, 0))
+    assert cards_of(ai(state)) == set(cs("g15"))
+
+
+def test_keeps_its_time_cards_while_a_threatened_card_can_still_be_played():
+    stacks = {0: played("r15"), 1: played("b15"), 2: played("y15"), 3: played("g9")}
+    state = make(("g11 g14", "b3", "y3", "g3"), players=4, stacks=stacks, time_cards=(3, 0, 0, 0))
+    assert cards_of(ai(state)) == set(cs("g11"))
+
+
 # Rewards ---------------------------------------------------------------------------------
 
 

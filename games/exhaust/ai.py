@@ -1,27 +1,36 @@
 """Exhaust AI: picks the action that leaves the seat the most future turns, from its view only.
 
-How it decides:
-- Every action costs this turn, so actions are compared by what they leave: `value` estimates
-  how many more turns the hand, the time cards and the face-up depletion card are worth on
-  the table the action leaves behind.
-- A time card is worth one sure turn. A Pair/Three/Four of number n is worth its turn plus its
-  reward (a spell card for a Pair, 1 or 2 time cards), a card fitting a Single one turn, each
-  discounted by how likely the combo's bar is still below n when the seat gets to play it
-  (`durable`: the more room above the bar, the safer). Cards with no better role are fuel for
-  Any (and Flush/Straight): every `need` of them make a play worth a turn plus a time card.
-- So the cost of a play is what it spends (the cards, and the cards of our own hand a higher
-  bar strands), minus what it earns; playing the lowest number that fits, the minimum count,
-  and dumping dead cards on Any come out of the same sum. A time card (action B) is spent when
-  every play would cost more than a sure turn, and whenever nothing else is legal.
-- Flip (action C, long variant) is kept until every play costs more than a time card would:
-  unlike a time card it survives the game, so it is the last resort.
-- A play after which the seat could do nothing at all on the current bars is penalised: it
-  loses at its next turn unless another player breaks first.
+How it decides (`scored_actions`, then `decide` takes the best that `legal_plays` lists):
+- Every action costs this turn, so actions are compared by what they leave: `Evaluator.value`
+  estimates how many more turns the hand is worth on the table the action leaves behind, plus
+  the time cards (one sure turn each), the earned reward (time cards; a Pair's spell card at
+  a fraction of a turn) and a face-up depletion card.
+- The hand is split, number by number, into units: a Four/Three/Pair (worth its turn plus its
+  reward) or Single cards (one turn), copies joining a set where that gains most. The rest is
+  fuel for Any: each `need` fuel cards make a play worth a turn plus a time card, later plays
+  discounted as the count rises.
+- Units perish: a unit is passed once another player plays a higher number on its combo.
+  `Threats` counts, from the cards the seat can't see (and the solo NPC's face-up hand), how
+  many of the others' cards or sets could pass each number. Units are played one per turn,
+  most threatened first, and each survives to its turn with exp(-hazard × position); a unit
+  that is passed falls back to fuel. A card nobody can pass is as sure as a time card.
+- So a play costs what it spends plus the units of our own hand it strands by raising a bar
+  (playing 15 on a Single strands our 9 and 12), minus what it earns: the lowest number that
+  fits, the minimum count, the most threatened card first, and dead cards dumped on Any for a
+  time card all come out of that one sum, as does how much a play escalates for ourselves.
+- Time cards never perish, cards do: action B wins only when every play costs more than a
+  sure turn (rare), when nothing else is legal, or on a tie with a card nobody can pass (a
+  spent time card goes back to the pile, where the others may earn it, so the card is played).
+  Action C (long variant) is worth a little more than a time card: unlike a time card it
+  survives the game, so it comes last. A play that leaves the seat with nothing it could do
+  next turn is penalised.
+- Phase `next`: the last loser sends NextGame.
 
-Candidate plays are generated here rather than taken from `legal_plays` (which caps Any):
-every Single, every Pair/Three/Four card choice, minimum-count Straights, Flushes and Anys
-made of the cards the hand misses least. Each is checked with `check_play`, so the AI never
-returns an illegal action.
+Candidates: every Single, every Pair/Three/Four card choice, minimum-count Straights, and the
+Flushes and Anys made of the cards the hand misses least (Any restricted to the plays
+`legal_plays` lists: one-colour plays and the lowest-ranked ones). Each is checked with
+`check_play` and the chosen one against the listing, so the AI only returns legal actions.
+Weights are in `Params`, tuned on bench/exhaust_ai.py.
 """
 
 from __future__ import annotations
@@ -59,17 +68,19 @@ class Params:
     """The Pair reward: one unknown card from the refill pile."""
     hazard_single: float = 0.15
     """Chance per round and per threatening card that a Single unit gets passed..."""
-    hazard_single_solo: float = 0.4
-    """...in solo, where the NPC plays a Single whenever it can..."""
+    hazard_single_one: float = 0.4
+    """...with 1–2 players, whose one Single combo takes every colour..."""
     hazard_set: float = 0.5
     """...and per threatening set of others, that a Pair/Three/Four unit gets passed."""
     fuel_discount: float = 0.6
     """Each further Any play of the fuel is worth this much of the one before."""
     partial: float = 0.5
     """Credit for fuel short of the next Any play, per missing fraction."""
-    flush: float = 0.0
-    """Bonus (times a turn plus reward) for a colour that can still make a Flush."""
-    straight: float = 0.0
+    fallback: float = 1.0
+    """Weight of the fuel a passed unit leaves behind."""
+    feed: float = 0.02
+    """A spent time card goes back to the pile, where the others may earn it: between a sure
+    card and a time card, play the card."""
     stuck: float = 3.0
     """Penalty for leaving the seat with nothing it could do on the current bars."""
 
@@ -155,11 +166,10 @@ class Threats:
     card counts with the chance that it sits in another player's hand (not the refill pile).
     """
 
-    __slots__ = ("sets", "single", "solo")
+    __slots__ = ("sets", "single")
 
     def __init__(self, view: View, single_colours: Sequence[Sequence[int]]) -> None:
         assert view.hand is not None and view.seat is not None
-        self.solo = view.solo
         seen = set(view.hand)
         for cv in view.combos:
             for played in cv.plays:
@@ -227,14 +237,11 @@ class Evaluator:
         p = self.p
         by_number: list[list[int]] = [[] for _ in range(HIGHEST + 1)]
         copies = 0
-        colours = [0, 0, 0, 0]
         for c in hand:
             if c >= NUMBER_CARDS:
                 copies += 1
             else:
-                col = COLOUR[c]
-                by_number[NUMBER[c]].append(col)
-                colours[col] += 1
+                by_number[NUMBER[c]].append(COLOUR[c])
         time_reward = p.time if t.time_left > 0 else 0.0
         fuel_each = (1.0 + time_reward) / t.any_need * p.partial
         set_worth = (
@@ -244,13 +251,13 @@ class Evaluator:
             1.0 + time_reward,
             1.0 + p.time * min(2, t.time_left),
         )
-        units: list[tuple[float, float]] = []
-        """(hazard per round, worth) of every number-combo unit we mean to play."""
+        units: list[tuple[float, float, int]] = []
+        """(hazard per round, worth, real cards) of every number-combo unit we mean to play."""
         fuel, spare = 0, copies
         single_need, single_of = t.single_need, t.single_of
         set_need = t.set_need
         single_threat, set_threat = threats.single, threats.sets
-        h_single = p.hazard_single_solo if threats.solo else p.hazard_single
+        h_single = p.hazard_single_one if len(single_need) == 1 else p.hazard_single
         h_set = p.hazard_set
         exp = math.exp
         lowest_set = min(set_need.values())
@@ -273,7 +280,7 @@ class Evaluator:
                     if keep > fuel_each:
                         ranked.append((keep, hazard))
             if r + spare < 2 or n < lowest_set:
-                units.extend((h, 1.0) for _, h in ranked)
+                units.extend((h, 1.0, 1) for _, h in ranked)
                 fuel += r - len(ranked)
                 continue
             if len(ranked) > 1:
@@ -295,29 +302,22 @@ class Evaluator:
                         best, best_size, best_copies, best_kept = v, size, used, len(kept)
                         best_hazard = hazard
             if best_size:
-                units.append((best_hazard, set_worth[best_size]))
+                units.append((best_hazard, set_worth[best_size], best_size - best_copies))
                 spare -= best_copies
                 fuel += r - (best_size - best_copies) - best_kept
             else:
                 fuel += r - best_kept
-            units.extend((h, 1.0) for _, h in ranked[:best_kept])
+            units.extend((h, 1.0, 1) for _, h in ranked[:best_kept])
         # One unit per turn, most threatened first: the later it comes, the likelier it's passed.
         units.sort(reverse=True)
         total = 0.0
-        for position, (hazard, worth) in enumerate(units, 1):
-            total += worth * exp(-hazard * position)
+        # A unit that gets passed leaves its cards as fuel for Any.
+        fallback = fuel_each * p.fallback
+        for position, (hazard, worth, cards) in enumerate(units, 1):
+            survive = exp(-hazard * position)
+            total += worth * survive + (1.0 - survive) * cards * fallback
         fuel += spare
         total += self._fuel(fuel, t)
-        reward = 1.0 + time_reward
-        if max(colours) + copies >= t.flush_need:
-            total += p.flush * reward
-        if t.straight_need <= HIGHEST:
-            run = longest = 0
-            for n in range(1, HIGHEST + 1):
-                run = run + 1 if by_number[n] else 0
-                longest = max(longest, run)
-            if longest >= t.straight_need:
-                total += p.straight * reward
         return total
 
 
@@ -515,7 +515,7 @@ def scored_actions(view: View, params: Params = PARAMS) -> list[tuple[float, Act
         out.append((v, PlayCards(combo=index, cards=play.cards, copies=play.copies)))
     stuck = 0.0 if _can_act_on(hand, t) else p.stuck
     if time:
-        v = base + reserve - p.time
+        v = base + reserve - p.time - p.feed
         if time == 1 and not flip:
             v -= stuck
         out.append((v, UseTime()))

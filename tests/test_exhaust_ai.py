@@ -15,7 +15,7 @@ from games.engine.step import advance
 from games.exhaust import RULES
 from games.exhaust.ai import decide
 from games.exhaust.ai_policies import npc_policy, random_policy
-from games.exhaust.cards import COPY_CARDS, DECK, card_id, is_copy, number
+from games.exhaust.cards import DECK, is_copy, number
 from games.exhaust.combos import table
 from games.exhaust.models import (
     NPC,
@@ -28,19 +28,7 @@ from games.exhaust.models import (
     State,
     UseTime,
 )
-
-SINGLE, PAIR, THREE, FOUR, STRAIGHT, FLUSH, ANY = range(7)
-LETTERS = {"r": 0, "b": 1, "y": 2, "g": 3}
-
-
-def c(spec: str) -> int:
-    if spec[0] == "x":
-        return COPY_CARDS[int(spec[1:])]
-    return card_id(LETTERS[spec[0]], int(spec[1:]))
-
-
-def cs(specs: str) -> tuple[int, ...]:
-    return tuple(c(s) for s in specs.split())
+from tests.exhaust_cards import ANY, FLUSH, FOUR, PAIR, SINGLE, STRAIGHT, THREE, cs
 
 
 def played(specs: str, by: int = 1) -> tuple[Played, ...]:

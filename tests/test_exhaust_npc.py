@@ -16,7 +16,7 @@ from games.engine.contract import CHANCE, Step
 from games.engine.errors import GameError
 from games.engine.step import advance, replay
 from games.exhaust import RULES
-from games.exhaust.cards import COPY_CARDS, card_id, is_copy, number
+from games.exhaust.cards import is_copy, number
 from games.exhaust.models import (
     NPC,
     NpcOut,
@@ -27,19 +27,7 @@ from games.exhaust.models import (
     Played,
     State,
 )
-
-SINGLE, PAIR, THREE, FOUR, STRAIGHT, FLUSH, ANY = range(7)
-LETTERS = {"r": 0, "b": 1, "y": 2, "g": 3}
-
-
-def c(spec: str) -> int:
-    if spec[0] == "x":
-        return COPY_CARDS[int(spec[1:])]
-    return card_id(LETTERS[spec[0]], int(spec[1:]))
-
-
-def cs(specs: str) -> tuple[int, ...]:
-    return tuple(c(s) for s in specs.split())
+from tests.exhaust_cards import ANY, FLUSH, FOUR, PAIR, SINGLE, STRAIGHT, THREE, c, cs
 
 
 def played(specs: str) -> tuple[Played, ...]:

@@ -18,7 +18,7 @@ from games.engine.contract import CHANCE, Event, Step
 from games.engine.errors import GameError, Reason
 from games.engine.step import LoggedAction, advance, replay
 from games.exhaust import RULES
-from games.exhaust.cards import COPY_CARDS, DECK, card_id, colour, is_copy, number
+from games.exhaust.cards import COPY_CARDS, DECK, colour, is_copy, number
 from games.exhaust.combos import ComboKind, canonical, check_play, iter_plays, playable, table
 from games.exhaust.models import (
     Deal,
@@ -31,20 +31,7 @@ from games.exhaust.models import (
     UseTime,
 )
 from games.exhaust.plays import check_selection, legal_plays, playable_cards
-
-SINGLE, PAIR, THREE, FOUR, STRAIGHT, FLUSH, ANY = range(7)
-LETTERS = {"r": 0, "b": 1, "y": 2, "g": 3}
-
-
-def c(spec: str) -> int:
-    """`r7` is red 7, `x2` the third copy card."""
-    if spec[0] == "x":
-        return COPY_CARDS[int(spec[1:])]
-    return card_id(LETTERS[spec[0]], int(spec[1:]))
-
-
-def cs(specs: str) -> tuple[int, ...]:
-    return tuple(c(s) for s in specs.split())
+from tests.exhaust_cards import ANY, FLUSH, FOUR, PAIR, SINGLE, STRAIGHT, THREE, c, cs
 
 
 def played(specs: str, by: int = 1) -> Played:

@@ -1,23 +1,504 @@
-"""The Game AI (interim greedy version; replaced by the planning AI)."""
+"""The Game AI: plans the whole turn from the seat's view, then returns its next action.
+
+Why it plays well:
+- A play's cost is the *live* cards it skips: numbers between the old and the new top that
+  may still be in someone's hand or the draw pile (estimated from the view), and our own hand
+  cards it strands, weighted down when the card still fits another pile. A ±10 trick is a gain:
+  it gives the skipped numbers back. Jumps of several plays on one pile telescope, so the search
+  compares whole turns, tricks and trick chains included (play 67, then 57, then 47 ...).
+- The turn plan (a depth-first search over the plays, in a canonical pile order) meets the
+  minimum at the smallest cost and adds extra plays only while each is cheaper than a bonus.
+- Signals: other players' "no_play" piles cost a big penalty (used only when nothing else
+  meets the minimum), "no_jump" piles cost extra per skipped number. With several players it
+  asks others not to play on a pile where it keeps a trick card, and clears a "no_play" just
+  before it plays on that pile itself. At most one signal change happens per step, and it is
+  always followed by a play or the end of the turn, so there is no loop.
+- On Fire: a burning blue top must be covered this turn (plans that don't are dropped); a blue
+  card left on top costs the estimated chance that the next player cannot cover it.
+
+`decide` is a pure function of the view (memoised), so the same view gives the same action.
+"""
 
 from __future__ import annotations
 
 import random
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate
+from operator import mul
 
-from games.thegame.models import ASCENDING, PILES, EndTurn, Play, TheGameAction, TheGameView
-from games.thegame.rules import fits
+from games.thegame.models import (
+    ASCENDING,
+    BLUE_NUMBERS,
+    EndTurn,
+    Play,
+    Signal,
+    SignalKind,
+    TheGameAction,
+    TheGameView,
+)
+
+INF = float("inf")
+NO_GAP = 102
+OTHER = (1, 0, 3, 2)
+"""The other pile of the same direction (piles 0, 1 go up; 2, 3 go down)."""
+
+
+@dataclass(frozen=True)
+class Params:
+    """Weights of the turn evaluation, tuned on bench/thegame_ai.py."""
+
+    density: bool = False
+    """Weight skipped numbers by the estimated chance they are still live."""
+    density_endgame: bool = False
+    """...but only once the draw pile is empty (when unseen cards are other players' hands)."""
+    endgame_extra: float = -1.0
+    """Extra-play bonus once the draw pile is empty (negative: same as `extra`)."""
+    alt_floor: float = 0.35
+    """Skip weight of a live number that still fits another pile right next to it..."""
+    alt_span: float = 50.0
+    """...rising linearly to 1 when the other pile is this far away (or none takes it)."""
+    own: float = 1.3
+    """Weight of one of our own hand cards skipped (it certainly exists)."""
+    dead: float = 6.0
+    """Extra cost of a hand card left fitting no pile."""
+    extra: float = 1.2
+    """Bonus per card beyond the minimum: an extra play is made when it costs less."""
+    no_play: float = 60.0
+    """Penalty per non-trick play on a pile another player asked us to avoid."""
+    no_jump: float = 1.0
+    """Penalty per skipped number beyond `no_jump_free` on a "no big jump" pile."""
+    no_jump_free: int = 2
+    fire: float = 80.0
+    """Cost of losing the game by a burning blue card, times its estimated chance."""
+    save_tricks: bool = False
+    """Multiplayer: keep a trick card for the next turn (with a signal) instead of an extra play."""
+    max_extra: int = 5
+    width: int = 6
+    """Costly plays tried per step of the search (cheapest first)."""
+    max_nodes: int = 3000
+    endgame_nodes: int = 20000
+    """Budget (memoised states) of the exact search once we alone hold cards."""
+
+
+PARAMS = Params()
+
+
+def fits(top: int, card: int, ascending: bool) -> bool:
+    """The placement rule (same as rules.fits, kept local for speed)."""
+    if ascending:
+        return card > top or card == top - 10
+    return card < top or card == top + 10
 
 
 def decide(view: TheGameView, rng: random.Random) -> TheGameAction:
-    hand = view.hand or ()
-    best: tuple[int, Play] | None = None
-    for card in hand:
-        for pile in range(PILES):
-            top = view.piles[pile].top
-            if fits(top, card, ASCENDING[pile]):
-                cost = card - top if ASCENDING[pile] else top - card
-                if best is None or cost < best[0]:
-                    best = (cost, Play(card=card, pile=pile))
-    if best is not None and (view.still_required > 0 or best[0] < 0):
-        return best[1]
+    """The next action of the seat to move (deterministic; `rng` is unused)."""
+    del rng
+    piles = view.piles
+    key = _Key(
+        hand=tuple(view.hand or ()),
+        tops=tuple(p.top for p in piles),
+        burning=tuple(p.burns_at_turn_end for p in piles),
+        signals=tuple(frozenset(p.signals) for p in piles),
+        required=view.still_required,
+        players=view.config.players,
+        on_fire=view.config.on_fire,
+        draw=view.draw_count,
+        unseen=view.cards_left - len(view.hand or ()),
+        next_hand=_next_hand_size(view),
+        hand_size=view.config.hand_size,
+        params=PARAMS,
+    )
+    return _decide(key)
+
+
+@dataclass(frozen=True)
+class _Key:
+    """Everything a decision depends on (hashable, for the memo)."""
+
+    hand: tuple[int, ...]
+    tops: tuple[int, ...]
+    burning: tuple[bool, ...]
+    signals: tuple[frozenset[SignalKind], ...]
+    required: int
+    players: int
+    on_fire: bool
+    draw: int
+    unseen: int
+    next_hand: int
+    """Cards held by whoever takes the next turn; 0 when that is ourselves (solo)."""
+    hand_size: int
+    params: Params
+
+
+def _next_hand_size(view: TheGameView) -> int:
+    players = len(view.hand_sizes)
+    seat = view.seat if view.seat is not None else view.turn
+    for offset in range(1, players):
+        size = view.hand_sizes[(seat + offset) % players]
+        if size:
+            return size
+    return 0
+
+
+@lru_cache(maxsize=2048)
+def _decide(key: _Key) -> TheGameAction:
+    plan = None
+    if key.draw == 0 and key.next_hand == 0:
+        # Nobody else holds a card and nothing is left to draw: the longest run of plays wins.
+        plan = _longest_run(key.hand, key.tops, key.params.endgame_nodes)
+    if plan is None:
+        plan = _Planner(key).search()
+    multi = key.players > 1
+    if plan:
+        card, pile = plan[0]
+        if multi and SignalKind.NO_PLAY in key.signals[pile]:
+            final = list(key.tops)
+            for c, p in plan:
+                final[p] = c
+            rest = set(key.hand) - {c for c, _ in plan}
+            if not _holds_trick(rest, final[pile], pile):
+                return Signal(pile=pile, signal=SignalKind.NO_PLAY, on=False)
+        return Play(card=card, pile=pile)
+    if multi:
+        target = _signal_target(key.hand, key.tops)
+        if target is not None and SignalKind.NO_PLAY not in key.signals[target]:
+            return Signal(pile=target, signal=SignalKind.NO_PLAY, on=True)
     return EndTurn()
+
+
+def _longest_run(
+    hand: tuple[int, ...], tops: tuple[int, ...], limit: int
+) -> tuple[tuple[int, int], ...] | None:
+    """The longest sequence of plays from here (exact, memoised); None past `limit` states."""
+    memo: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, int], ...]] = {}
+    n = len(hand)
+
+    def run(mask: int, state: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+        key = (mask, state)
+        found = memo.get(key)
+        if found is not None:
+            return found
+        if len(memo) >= limit:
+            raise _TooBig
+        best: tuple[tuple[int, int], ...] = ()
+        remaining = n - mask.bit_count()
+        for i in range(n):
+            if mask >> i & 1:
+                continue
+            card = hand[i]
+            for p in range(4):
+                if fits(state[p], card, ASCENDING[p]):
+                    nxt = list(state)
+                    nxt[p] = card
+                    rest = run(mask | 1 << i, tuple(nxt))
+                    if len(rest) + 1 > len(best):
+                        best = ((card, p), *rest)
+                        if len(best) == remaining:
+                            memo[key] = best
+                            return best
+        memo[key] = best
+        return best
+
+    try:
+        return run(0, tops)
+    except _TooBig:
+        return None
+
+
+class _TooBig(Exception):
+    """The endgame search went past its budget."""
+
+
+def _holds_trick(hand: set[int] | tuple[int, ...], top: int, pile: int) -> bool:
+    return (top - 10 if ASCENDING[pile] else top + 10) in hand
+
+
+def _signal_target(hand: tuple[int, ...], tops: tuple[int, ...]) -> int | None:
+    """The one pile worth protecting at the end of our turn: where we keep a trick card."""
+    for pile, top in enumerate(tops):
+        if _holds_trick(hand, top, pile):
+            return pile
+    return None
+
+
+class _Planner:
+    """Depth-first search over this turn's plays with an incrementally updated score."""
+
+    def __init__(self, key: _Key) -> None:
+        params = key.params
+        self.key = key
+        self.params = params
+        hand, tops = key.hand, key.tops
+        self.hand = hand
+        self.start = tops
+        self.blue = BLUE_NUMBERS if key.on_fire else frozenset()
+        endgame = key.draw == 0
+        density = params.density or (endgame and params.density_endgame)
+        self.weights = weights = _live_weights(hand, tops, key.unseen, density)
+        self.bonus = params.extra
+        if endgame and params.endgame_extra >= 0:
+            self.bonus = params.endgame_extra
+        floor, slope = params.alt_floor, (1.0 - params.alt_floor) / params.alt_span
+        table = [min(1.0, floor + slope * (g - 1)) for g in range(NO_GAP)] + [1.0]
+        # value[p][t]: live weight still reachable on pile p when its top is t, each number
+        # weighted by how badly it needs pile p (less when another pile takes it cheaply).
+        self.value = []
+        self.alt = []
+        for pile, gaps in enumerate(_alt_gaps(tops)):
+            alt = list(map(table.__getitem__, gaps))
+            self.alt.append(alt)
+            contrib = list(map(mul, weights, alt))
+            if ASCENDING[pile]:
+                v = [*reversed(list(accumulate(reversed(contrib[1:])))), 0.0]
+            else:
+                v = [0.0, *accumulate(contrib[:-1])]
+            self.value.append(v)
+        own = params.own
+        self.own = [[own * self.alt[pile][x] for pile in range(4)] for x in hand]
+        multi = key.players > 1
+        self.play_pen = tuple(
+            params.no_play
+            if multi and SignalKind.NO_PLAY in s and not _holds_trick(hand, tops[i], i)
+            else 0.0
+            for i, s in enumerate(key.signals)
+        )
+        self.jump_pen = tuple(
+            params.no_jump if multi and SignalKind.NO_JUMP in s else 0.0 for s in key.signals
+        )
+
+    def search(self) -> tuple[tuple[int, int], ...]:
+        """The best plan of plays (card, pile) for the rest of this turn; () ends the turn.
+
+        Plans are sets of plays: they are searched in pile order (plays on one pile in their
+        own order), with at most `required` plays that cost more than the extra-play bonus;
+        cheap plays, tricks and the setup of a trick may come on top.
+        """
+        key, params = self.key, self.params
+        hand = self.hand
+        n = len(hand)
+        tops = list(self.start)
+        fitcount = [sum(1 for p in range(4) if fits(tops[p], x, ASCENDING[p])) for x in hand]
+        alive0 = [c > 0 for c in fitcount]
+        used = [False] * n
+        index = {x: i for i, x in enumerate(hand)}
+        value, own, blue = self.value, self.own, self.blue
+        play_pen, jump_pen = self.play_pen, self.jump_pen
+        burning, start = key.burning, self.start
+        required = key.required
+        max_depth = required + params.max_extra
+        bonus, dead_w, width = self.bonus, params.dead, params.width
+        save_tricks = params.save_tricks and key.players > 1
+        jump_free = params.no_jump_free
+        same = [
+            False,
+            play_pen[0] == play_pen[1] and jump_pen[0] == jump_pen[1] and not any(burning[:2]),
+            False,
+            play_pen[2] == play_pen[3] and jump_pen[2] == jump_pen[3] and not any(burning[2:]),
+        ]
+        moves: list[tuple[int, int]] = []
+        best: list[object] = [INF, (), -1]  # score, plan, length
+        nodes = [0]
+
+        def score_of(base: float, depth: int) -> float:
+            score = base - bonus * (depth - required)
+            if blue:
+                for p in range(4):
+                    top = tops[p]
+                    if top in blue:
+                        if burning[p] and top == start[p]:
+                            return INF
+                        score += params.fire * self._burn_chance(tops, p, used)
+            return score
+
+        def rec(last: int, base: float, acc: list[float], counts: list[int]) -> None:
+            depth = len(moves)
+            nodes[0] += 1
+            if depth >= required:
+                score = score_of(base, depth)
+                if best[2] < required or score < best[0]:  # type: ignore[operator]
+                    best[0], best[1], best[2] = score, tuple(moves), depth
+            elif depth > best[2]:  # type: ignore[operator]
+                best[0], best[1], best[2] = INF, tuple(moves), depth
+            if depth >= max_depth or nodes[0] > params.max_nodes:
+                return
+            extra = depth >= required
+            candidates = []
+            for i in range(n):
+                if used[i]:
+                    continue
+                card = hand[i]
+                for p in range(last, 4):
+                    top = tops[p]
+                    if p in (1, 3) and tops[p - 1] == top and same[p]:
+                        continue  # identical to the pile before it
+                    up = ASCENDING[p]
+                    if up:
+                        trick = card == top - 10
+                        if not trick:
+                            if card <= top:
+                                continue
+                            other = OTHER[p]
+                            if top < tops[other] < card and not play_pen[other]:
+                                continue
+                        lo, hi = (top, card) if card > top else (card, top)
+                        flips = (top - 10, card - 10)
+                    else:
+                        trick = card == top + 10
+                        if not trick:
+                            if card >= top:
+                                continue
+                            other = OTHER[p]
+                            if card < tops[other] < top and not play_pen[other]:
+                                continue
+                        lo, hi = (card, top) if card < top else (top, card)
+                        flips = (top + 10, card + 10)
+                    if trick and save_tricks and depth >= required:
+                        continue
+                    cost = value[p][top] - value[p][card] - acc[i]
+                    if not trick:
+                        cost += play_pen[p]
+                        if jump_pen[p]:
+                            skipped = (card - top if up else top - card) - 1
+                            if skipped > jump_free:
+                                cost += jump_pen[p] * (skipped - jump_free)
+                    setup = covers = False
+                    if not trick:
+                        partner = card - 10 if up else card + 10
+                        setup = partner in index and not used[index[partner]]
+                        covers = burning[p] and top == start[p]
+                        if extra and cost > bonus and not setup and not covers:
+                            continue  # skipping more of our cards only adds to the cost
+                    # Our other cards whose place on this pile changes (skipped or regained).
+                    changes = None
+                    js = list(range(bisect_right(hand, lo), bisect_left(hand, hi)))
+                    for f in flips:
+                        j = index.get(f)
+                        if j is not None and not lo < f < hi:
+                            js.append(j)
+                    for j in js:
+                        if used[j] or j == i:
+                            continue
+                        x = hand[j]
+                        if up:
+                            after = x > card or x == card - 10
+                            before = x > top or x == top - 10
+                        else:
+                            after = x < card or x == card + 10
+                            before = x < top or x == top + 10
+                        if before == after:
+                            continue
+                        delta = own[j][p] if before else -own[j][p]
+                        c = counts[j] + (1 if after else -1)
+                        cost += delta
+                        if alive0[j]:
+                            if c == 0:
+                                cost += dead_w
+                            elif c == 1 and after:
+                                cost -= dead_w
+                        if changes is None:
+                            changes = [(j, delta, c)]
+                        else:
+                            changes.append((j, delta, c))
+                    cheap = trick or cost <= bonus
+                    if extra and not cheap and not setup and not covers:
+                        continue
+                    candidates.append((cost, i, p, card, top, cheap, setup or covers, changes))
+            if not candidates:
+                return
+            candidates.sort(key=_first)
+            # Required plays: the cheapest few; extra plays: the best one; both: the best setup.
+            chosen = candidates[: 1 if extra else width]
+            for cand in candidates[len(chosen) :]:
+                if cand[6]:
+                    chosen.append(cand)
+                    break
+            for cost, i, p, card, top, _, _, changes in chosen:
+                new_acc = acc[:]
+                new_counts = counts[:]
+                new_acc[i] = 0.0
+                if changes:
+                    for j, delta, c in changes:
+                        new_acc[j] += delta
+                        new_counts[j] = c
+                used[i] = True
+                tops[p] = card
+                moves.append((card, p))
+                rec(p, base + cost, new_acc, new_counts)
+                moves.pop()
+                tops[p] = top
+                used[i] = False
+
+        rec(0, 0.0, [0.0] * n, fitcount)
+        return best[1]  # type: ignore[return-value]
+
+    def _burn_chance(self, tops: list[int], pile: int, used: list[bool]) -> float:
+        """Chance that the blue card left on `pile` is not covered by the end of the next turn."""
+        key = self.key
+        top, up, blue = tops[pile], ASCENDING[pile], self.blue
+        if key.next_hand == 0:
+            # The next turn is our own: a remaining non-blue card that fits will do, else a draw.
+            remaining = 0
+            for i, card in enumerate(self.hand):
+                if not used[i]:
+                    remaining += 1
+                    if card not in blue and fits(top, card, up):
+                        return 0.0
+            tries = min(key.draw, key.hand_size - remaining)
+        else:
+            tries = key.next_hand
+        if key.unseen <= 0 or tries <= 0:
+            return 1.0
+        weights = self.weights
+        fitting = sum(
+            weights[x] for x in range(2, 100) if weights[x] and x not in blue and fits(top, x, up)
+        )
+        return (1.0 - min(1.0, fitting / key.unseen)) ** tries
+
+
+def _live_weights(
+    hand: tuple[int, ...], tops: tuple[int, ...], unseen: int, density: bool
+) -> list[float]:
+    """Chance that each number is still live in someone else's hand or the draw pile.
+
+    Numbers beyond every pile top cannot have been played yet; the others share what is left.
+    """
+    held = set(hand)
+    held.update(tops)
+    weights = [0.0] * 102
+    if not density:
+        for x in range(2, 100):
+            if x not in held:
+                weights[x] = 1.0
+        return weights
+    hi_up = max(tops[0], tops[1])
+    lo_down = min(tops[2], tops[3])
+    fresh = [x for x in range(max(2, hi_up + 1), min(100, lo_down)) if x not in held]
+    stale = [x for x in range(2, 100) if x not in held and not hi_up < x < lo_down]
+    w_fresh = min(1.0, unseen / len(fresh)) if fresh else 0.0
+    w_stale = min(1.0, max(0, unseen - len(fresh)) / len(stale)) if stale else 0.0
+    for x in fresh:
+        weights[x] = w_fresh
+    for x in stale:
+        weights[x] = w_stale
+    return weights
+
+
+def _alt_gaps(tops: tuple[int, ...]) -> list[list[int]]:
+    """gaps[p][x]: the smallest jump with which a pile other than p takes x normally.
+
+    NO_GAP when no other pile takes x.
+    """
+    per_pile = []
+    for q in range(4):
+        top = tops[q]
+        if ASCENDING[q]:
+            per_pile.append([NO_GAP] * (top + 1) + list(range(1, 102 - top)))
+        else:
+            per_pile.append(list(range(top, 0, -1)) + [NO_GAP] * (102 - top))
+    return [list(map(min, *(per_pile[q] for q in range(4) if q != p))) for p in range(4)]
+
+
+def _first(item: tuple) -> float:  # type: ignore[type-arg]
+    return item[0]  # type: ignore[no-any-return]

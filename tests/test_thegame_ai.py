@@ -11,7 +11,6 @@ from games.registry import GAMES
 from games.thegame.ai import decide
 from games.thegame.models import (
     ASCENDING,
-    BLUE_NUMBERS,
     EndTurn,
     Phase,
     PileView,
@@ -177,26 +176,41 @@ def test_no_big_jump_signal() -> None:
     assert decide(view, RNG) == Play(card=79, pile=3)
 
 
-def test_signals_a_kept_trick_in_multiplayer_only() -> None:
-    # The minimum is met and 30 waits for the ascending 40 next turn.
+def test_plays_a_trick_rather_than_keeping_it() -> None:
+    # Keeping 30 for the ascending 40 would cost the others a pile for a round: play it now.
     view = make_view((30, 65, 70, 75), (40, 10, 95, 99), required=0, players=3)
-    actions, after = play_turn(view)
-    if (30, 0) not in plays(actions):
-        assert Signal(pile=0, signal=SignalKind.NO_PLAY, on=True) in actions
-        assert SignalKind.NO_PLAY in after.piles[0].signals
-    # Solo: never a signal.
-    view = make_view((30, 65, 70, 75), (40, 10, 95, 99), required=0, players=1)
-    assert not any(isinstance(a, Signal) for a in play_turn(view)[0])
-
-
-def test_sets_the_signal_once_and_clears_it_after_using_the_trick() -> None:
-    view = make_view((30, 65, 70), (40, 10, 95, 99), required=0, players=3)
-    view = apply(view, Signal(pile=0, signal=SignalKind.NO_PLAY, on=True))
-    # Our own signal: the next turn plays the trick, and nothing toggles back and forth.
-    actions, after = play_turn(view.model_copy(update={"played_this_turn": 0}))
+    actions, _ = play_turn(view)
     assert (30, 0) in plays(actions)
-    assert sum(isinstance(a, Signal) for a in actions) <= 1
-    assert SignalKind.NO_PLAY not in after.piles[0].signals
+    assert not any(isinstance(a, Signal) for a in actions)
+
+
+# On Fire, blue 22 is a trick on the descending 12 but nobody is likely to cover it: keep it.
+KEPT_TRICK = {"hand": (22, 65, 75), "tops": (30, 40, 70, 12), "required": 0, "on_fire": True}
+
+
+def test_signals_a_kept_trick_in_multiplayer_only() -> None:
+    actions, after = play_turn(make_view(**KEPT_TRICK, players=3))  # type: ignore[arg-type]
+    assert (22, 3) not in plays(actions)
+    assert actions[-2:] == [Signal(pile=3, signal=SignalKind.NO_PLAY, on=True), EndTurn()]
+    assert after.piles[3].signals == (SignalKind.NO_PLAY,)
+    # Already signalled: it just ends the turn (no toggling).
+    assert decide(after, RNG) == EndTurn()
+    # Solo: never a signal.
+    actions, _ = play_turn(make_view(**KEPT_TRICK, players=1))  # type: ignore[arg-type]
+    assert not any(isinstance(a, Signal) for a in actions)
+
+
+def test_uses_its_kept_trick_and_clears_its_signal() -> None:
+    view = make_view((22, 15, 85), (30, 40, 70, 12), players=3, on_fire=True)
+    view = apply(view, Signal(pile=3, signal=SignalKind.NO_PLAY, on=True))
+    # Now 15 can cover the blue 22: clear the signal just before playing 22 and 15 there.
+    actions, after = play_turn(view)
+    clear = actions.index(Signal(pile=3, signal=SignalKind.NO_PLAY, on=False))
+    assert actions[clear + 1] == Play(card=22, pile=3)
+    made = plays(actions)
+    assert made.index((22, 3)) < made.index((15, 3))
+    assert sum(isinstance(a, Signal) for a in actions) == 1
+    assert after.piles[3].signals == ()
 
 
 def test_covers_a_burning_blue_card() -> None:
@@ -210,11 +224,16 @@ def test_covers_a_burning_blue_card() -> None:
     assert after.piles[2].top != 44
 
 
-def test_avoids_leaving_a_blue_card_it_cannot_cover() -> None:
-    view = make_view((33, 35, 61, 62), (31, 60, 97, 98), required=2, on_fire=True)
-    made = plays(play_turn(view)[0])
-    final = {pile: card for card, pile in made}
-    assert all(card not in BLUE_NUMBERS for card in final.values())
+def test_avoids_leaving_a_blue_card_nobody_may_cover() -> None:
+    # 22 on the descending 24 would be cheap, but few cards go below 22: it stays in hand.
+    hand, tops = (22, 61, 62, 90, 95, 97), (10, 60, 24, 99)
+    made = plays(play_turn(make_view(hand, tops, players=3, on_fire=True))[0])
+    assert (22, 2) not in made
+    # Without On Fire it is just a cheap extra play.
+    assert (22, 2) in plays(play_turn(make_view(hand, tops, players=3))[0])
+    # With a card to cover it in the same turn, it goes.
+    made = plays(play_turn(make_view((*hand, 20), tops, players=3, on_fire=True))[0])
+    assert made.index((22, 2)) < made.index((20, 2))
 
 
 def test_never_ends_the_turn_before_the_minimum() -> None:

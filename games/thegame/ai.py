@@ -51,9 +51,9 @@ class Params:
 
     density: bool = False
     """Weight skipped numbers by the estimated chance they are still live."""
-    density_endgame: bool = False
+    density_endgame: bool = True
     """...but only once the draw pile is empty (when unseen cards are other players' hands)."""
-    endgame_extra: float = -1.0
+    endgame_extra: float = 0.6
     """Extra-play bonus once the draw pile is empty (negative: same as `extra`)."""
     alt_floor: float = 0.35
     """Skip weight of a live number that still fits another pile right next to it..."""
@@ -70,13 +70,16 @@ class Params:
     no_jump: float = 1.0
     """Penalty per skipped number beyond `no_jump_free` on a "no big jump" pile."""
     no_jump_free: int = 2
-    fire: float = 80.0
+    fire: float = 300.0
     """Cost of losing the game by a burning blue card, times its estimated chance."""
     save_tricks: bool = False
+    save_tricks_endgame: bool = False
     """Multiplayer: keep a trick card for the next turn (with a signal) instead of an extra play."""
     max_extra: int = 5
     width: int = 6
     """Costly plays tried per step of the search (cheapest first)."""
+    extra_width: int = 2
+    """Cheap extra plays tried per step once the minimum is met."""
     max_nodes: int = 3000
     endgame_nodes: int = 20000
     """Budget (memoised states) of the exact search once we alone hold cards."""
@@ -147,42 +150,59 @@ def _decide(key: _Key) -> TheGameAction:
     plan = None
     if key.draw == 0 and key.next_hand == 0:
         # Nobody else holds a card and nothing is left to draw: the longest run of plays wins.
-        plan = _longest_run(key.hand, key.tops, key.params.endgame_nodes)
+        blue = BLUE_NUMBERS if key.on_fire else frozenset()
+        plan = _longest_run(key.hand, key.tops, key.burning, blue, key.params.endgame_nodes)
     if plan is None:
         plan = _Planner(key).search()
     multi = key.players > 1
     if plan:
         card, pile = plan[0]
-        if multi and SignalKind.NO_PLAY in key.signals[pile]:
-            final = list(key.tops)
-            for c, p in plan:
-                final[p] = c
-            rest = set(key.hand) - {c for c, _ in plan}
-            if not _holds_trick(rest, final[pile], pile):
-                return Signal(pile=pile, signal=SignalKind.NO_PLAY, on=False)
+        if multi and key.signals[pile]:
+            clear = _signal_to_clear(key, plan, pile)
+            if clear is not None:
+                return Signal(pile=pile, signal=clear, on=False)
         return Play(card=card, pile=pile)
     if multi:
-        target = _signal_target(key.hand, key.tops)
-        if target is not None and SignalKind.NO_PLAY not in key.signals[target]:
-            return Signal(pile=target, signal=SignalKind.NO_PLAY, on=True)
+        target = _signal_target(key)
+        if target is not None and target[1] not in key.signals[target[0]]:
+            return Signal(pile=target[0], signal=target[1], on=True)
     return EndTurn()
 
 
+def _signal_to_clear(key: _Key, plan: tuple[tuple[int, int], ...], pile: int) -> SignalKind | None:
+    """A "don't play here" on `pile` that our plays there are about to make void."""
+    if SignalKind.NO_PLAY not in key.signals[pile]:
+        return None
+    final = list(key.tops)
+    for c, p in plan:
+        final[p] = c
+    rest = set(key.hand) - {c for c, _ in plan}
+    return None if _holds_trick(rest, final[pile], pile) else SignalKind.NO_PLAY
+
+
 def _longest_run(
-    hand: tuple[int, ...], tops: tuple[int, ...], limit: int
+    hand: tuple[int, ...],
+    tops: tuple[int, ...],
+    burning: tuple[bool, ...],
+    blue: frozenset[int],
+    limit: int,
 ) -> tuple[tuple[int, int], ...] | None:
-    """The longest sequence of plays from here (exact, memoised); None past `limit` states."""
-    memo: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, int], ...]] = {}
+    """The longest sequence of plays from here (exact, memoised); None past `limit` states.
+
+    On Fire, a sequence that puts a non-blue card on every burning pile beats any that doesn't.
+    """
+    Run = tuple[bool, tuple[tuple[int, int], ...]]
+    memo: dict[tuple[int, int, tuple[int, ...]], Run] = {}
     n = len(hand)
 
-    def run(mask: int, state: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-        key = (mask, state)
+    def run(mask: int, hot: int, state: tuple[int, ...]) -> Run:
+        key = (mask, hot, state)
         found = memo.get(key)
         if found is not None:
             return found
         if len(memo) >= limit:
             raise _TooBig
-        best: tuple[tuple[int, int], ...] = ()
+        best: Run = (hot == 0, ())
         remaining = n - mask.bit_count()
         for i in range(n):
             if mask >> i & 1:
@@ -192,17 +212,19 @@ def _longest_run(
                 if fits(state[p], card, ASCENDING[p]):
                     nxt = list(state)
                     nxt[p] = card
-                    rest = run(mask | 1 << i, tuple(nxt))
-                    if len(rest) + 1 > len(best):
-                        best = ((card, p), *rest)
-                        if len(best) == remaining:
+                    cooled = hot if card in blue else hot & ~(1 << p)
+                    safe, rest = run(mask | 1 << i, cooled, tuple(nxt))
+                    if (safe, len(rest) + 1) > (best[0], len(best[1])):
+                        best = (safe, ((card, p), *rest))
+                        if safe and len(best[1]) == remaining:
                             memo[key] = best
                             return best
         memo[key] = best
         return best
 
+    hot = sum(1 << p for p in range(4) if burning[p])
     try:
-        return run(0, tops)
+        return run(0, hot, tops)[1]
     except _TooBig:
         return None
 
@@ -215,11 +237,12 @@ def _holds_trick(hand: set[int] | tuple[int, ...], top: int, pile: int) -> bool:
     return (top - 10 if ASCENDING[pile] else top + 10) in hand
 
 
-def _signal_target(hand: tuple[int, ...], tops: tuple[int, ...]) -> int | None:
-    """The one pile worth protecting at the end of our turn: where we keep a trick card."""
-    for pile, top in enumerate(tops):
-        if _holds_trick(hand, top, pile):
-            return pile
+def _signal_target(key: _Key) -> tuple[int, SignalKind] | None:
+    """The one signal worth setting at the end of our turn: "don't play here" where we keep a
+    trick card. Only one, and computed from the hand and tops alone, so it never toggles."""
+    for pile, top in enumerate(key.tops):
+        if _holds_trick(key.hand, top, pile):
+            return pile, SignalKind.NO_PLAY
     return None
 
 
@@ -237,6 +260,7 @@ class _Planner:
         endgame = key.draw == 0
         density = params.density or (endgame and params.density_endgame)
         self.weights = weights = _live_weights(hand, tops, key.unseen, density)
+        self.live = weights if density else None
         self.bonus = params.extra
         if endgame and params.endgame_extra >= 0:
             self.bonus = params.endgame_extra
@@ -285,11 +309,13 @@ class _Planner:
         index = {x: i for i, x in enumerate(hand)}
         value, own, blue = self.value, self.own, self.blue
         play_pen, jump_pen = self.play_pen, self.jump_pen
-        burning, start = key.burning, self.start
+        burning = key.burning
         required = key.required
         max_depth = required + params.max_extra
         bonus, dead_w, width = self.bonus, params.dead, params.width
-        save_tricks = params.save_tricks and key.players > 1
+        save_tricks = key.players > 1 and (
+            params.save_tricks or (params.save_tricks_endgame and key.draw == 0)
+        )
         jump_free = params.no_jump_free
         same = [
             False,
@@ -307,8 +333,8 @@ class _Planner:
                 for p in range(4):
                     top = tops[p]
                     if top in blue:
-                        if burning[p] and top == start[p]:
-                            return INF
+                        if burning[p]:
+                            return INF  # no non-blue card on the old blue one
                         score += params.fire * self._burn_chance(tops, p, used)
             return score
 
@@ -340,7 +366,11 @@ class _Planner:
                             if card <= top:
                                 continue
                             other = OTHER[p]
-                            if top < tops[other] < card and not play_pen[other]:
+                            if (
+                                top < tops[other] < card
+                                and not play_pen[other]
+                                and not (burning[p] and top in blue)
+                            ):
                                 continue
                         lo, hi = (top, card) if card > top else (card, top)
                         flips = (top - 10, card - 10)
@@ -350,7 +380,11 @@ class _Planner:
                             if card >= top:
                                 continue
                             other = OTHER[p]
-                            if card < tops[other] < top and not play_pen[other]:
+                            if (
+                                card < tops[other] < top
+                                and not play_pen[other]
+                                and not (burning[p] and top in blue)
+                            ):
                                 continue
                         lo, hi = (card, top) if card < top else (top, card)
                         flips = (top + 10, card + 10)
@@ -367,7 +401,7 @@ class _Planner:
                     if not trick:
                         partner = card - 10 if up else card + 10
                         setup = partner in index and not used[index[partner]]
-                        covers = burning[p] and top == start[p]
+                        covers = top in blue and card not in blue
                         if extra and cost > bonus and not setup and not covers:
                             continue  # skipping more of our cards only adds to the cost
                     # Our other cards whose place on this pile changes (skipped or regained).
@@ -408,8 +442,8 @@ class _Planner:
             if not candidates:
                 return
             candidates.sort(key=_first)
-            # Required plays: the cheapest few; extra plays: the best one; both: the best setup.
-            chosen = candidates[: 1 if extra else width]
+            # The cheapest few plays (fewer once the minimum is met), and the best trick setup.
+            chosen = candidates[: params.extra_width if extra else width]
             for cand in candidates[len(chosen) :]:
                 if cand[6]:
                     chosen.append(cand)
@@ -448,13 +482,20 @@ class _Planner:
             tries = min(key.draw, key.hand_size - remaining)
         else:
             tries = key.next_hand
-        if key.unseen <= 0 or tries <= 0:
+        unseen = key.unseen
+        if unseen <= 0 or tries <= 0:
             return 1.0
-        weights = self.weights
+        if self.live is None:
+            self.live = _live_weights(self.hand, self.start, unseen, True)
+        live = self.live
         fitting = sum(
-            weights[x] for x in range(2, 100) if weights[x] and x not in blue and fits(top, x, up)
+            live[x] for x in range(2, 100) if live[x] and x not in blue and fits(top, x, up)
         )
-        return (1.0 - min(1.0, fitting / key.unseen)) ** tries
+        # Drawn without replacement from the unseen cards: the chance that none of them fits.
+        chance = 1.0
+        for i in range(min(tries, unseen)):
+            chance *= max(0.0, (unseen - fitting - i) / (unseen - i))
+        return chance
 
 
 def _live_weights(

@@ -1,14 +1,19 @@
-"""Every game the bot hosts, by game id."""
+"""Every game the bot hosts, by game id: the one list a new game is added to.
+
+A game is `games/<id>/` (its package exports `RULES`) and `bot/games/<id>/` (its Discord
+extension); nothing else names it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from importlib import import_module
 from typing import Any
 
 from games.engine.contract import Rules
-from games.exhaust import RULES as EXHAUST
-from games.thegame import RULES as THEGAME
+
+GAME_IDS: tuple[str, ...] = ("thegame", "exhaust")
 
 GAMES: Mapping[str, Rules[Any, Any, Any, Any]] = {
-    rules.game_id: rules for rules in (THEGAME, EXHAUST)
+    game_id: import_module(f"games.{game_id}").RULES for game_id in GAME_IDS
 }

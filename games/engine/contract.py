@@ -129,6 +129,14 @@ class Rules(ABC, Generic[C, S, A, V]):
     def resample_hidden(self, state: S, seat: int | None, rng: random.Random) -> S:
         """Re-deal everything `seat` cannot see (None: the public), keeping the rest."""
 
+    def sample_state(self, view: V, rng: random.Random) -> S:
+        """A whole state consistent with `view`: what the viewer cannot see drawn at random.
+
+        What a search-based AI seat plays out (determinized sampling); it must use nothing
+        but the view, so the AI never learns a hidden card.
+        """
+        raise NotImplementedError(f"{self.game_id} cannot sample a state from a view")
+
     @abstractmethod
     def secret_cards(self, state: S) -> frozenset[int]:
         """Card ids hidden from the public right now (hands, face-down piles)."""

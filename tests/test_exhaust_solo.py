@@ -11,20 +11,24 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.engine.step import advance
 from games.exhaust import RULES
-from games.exhaust.combos import Play
+from games.exhaust.combos import Play, can_play
 from games.exhaust.models import NpcPlay, PlayCards, UseTime
 from games.exhaust.npc import accepts
 from games.exhaust.plays import combo_views
 from games.exhaust.solo import (
+    COMBOS,
     LOST,
     RUNNING,
     TIME,
     WON,
     Move,
     Solo,
+    can_play_any,
     human_move,
     npc_finish,
     npc_plan,
@@ -85,3 +89,16 @@ def test_moves_convert_to_and_from_actions() -> None:
     assert Move.of(UseTime()) == Move(TIME)
     with pytest.raises(ValueError):
         Move.of(NpcPlay(combo=0, cards=(1,)))
+
+
+BARS = st.tuples(
+    *[st.integers(0, 15)] * 4, *[st.sampled_from([0, 3, 4, 5, 6, 7, 9])] * 3
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(hand=st.sets(st.integers(0, 63), max_size=12), bars=BARS)
+def test_the_fast_stuck_check_agrees_with_the_combos(hand: set[int], bars: tuple[int, ...]) -> None:
+    solo = Solo(tuple(sorted(hand)), 0, bars, 0, (), (), (), 0)
+    expected = any(can_play(combo, *solo.top_last(i), solo.hand) for i, combo in enumerate(COMBOS))
+    assert can_play_any(bars, solo.hand) == expected

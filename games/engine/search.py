@@ -39,7 +39,7 @@ class Budget:
 
     playouts: int
     """Playouts per decision, shared by all candidates."""
-    candidates: int = 64
+    candidates: int = 128
     """At most this many candidates (the heuristic's first) enter the search."""
 
 

@@ -155,6 +155,7 @@ def options(
     return [o for o in found if o is not None]
 
 
+PRIORITY = {kind: i for i, kind in enumerate(NPC_PRIORITY)}
 Bar = tuple[int, Combo, int | None, int | None]
 """(index, combo, top, last) of one combo on the table: what the NPC's choice depends on."""
 
@@ -166,7 +167,7 @@ def choose(combos: Sequence[ComboView], hand: Sequence[int]) -> Choice | None:
 
 def choose_on(bars: Sequence[Bar], hand: Sequence[int]) -> Choice | None:
     """`choose` on bare bars (for the search's fast model of the table)."""
-    ordered = sorted(bars, key=lambda bar: NPC_PRIORITY.index(bar[1].kind))
+    ordered = sorted(bars, key=lambda bar: PRIORITY[bar[1].kind])
     split = Hand.of(hand)
     for copy in (False, True):
         for index, combo, top, last in ordered:

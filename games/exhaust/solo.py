@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from games.exhaust.cards import NUMBER_CARDS
-from games.exhaust.combos import REWARDS, ComboKind, Play, can_play, iter_plays, table
+from games.exhaust.combos import REWARDS, ComboKind, Play, iter_plays, table
 from games.exhaust.models import NPC_HAND, Action, PlayCards, State, UseTime
 from games.exhaust.npc import Bar, Choice, choose_on, pick
 from games.exhaust.plays import combo_views
@@ -22,6 +22,8 @@ from games.exhaust.plays import combo_views
 COMBOS = table(1)
 KINDS = tuple(combo.kind for combo in COMBOS)
 NUMBER_RULE = tuple(combo.number_rule for combo in COMBOS)
+SINGLE = 0
+"""The solo table's one Single combo (any colour) comes first."""
 TIME = -1
 """The move index of action B (spend a time card) in `Move`."""
 RUNNING, WON, LOST = 0, 1, -1
@@ -109,9 +111,41 @@ class Solo(NamedTuple):
             yield Move(TIME)
 
     def can_act(self) -> bool:
-        if self.time:
+        """Whether the human may do anything (`plays.can_act` on the solo table, fast)."""
+        return bool(self.time) or can_play_any(self.bars, self.hand)
+
+
+def can_play_any(bars: tuple[int, ...], hand: tuple[int, ...]) -> bool:
+    """Whether some play fits the solo table (`combos.can_play` on every combo, in one pass:
+    playouts ask this after every turn)."""
+    counts = [0] * 17
+    colours = [0] * 4
+    copies = 0
+    for c in hand:
+        if c >= NUMBER_CARDS:
+            copies += 1
+        else:
+            counts[c % 15 + 1] += 1
+            colours[c // 15] += 1
+    reals = len(hand) - copies
+    if not reals:
+        return False
+    single, pair, three, four, straight, flush, anything = bars
+    if any(counts[single + 1 :]) or len(hand) >= max(3, anything + 1):
+        return True
+    for size, bar in ((2, pair), (3, three), (4, four)):
+        extra = min(copies, size - 1)
+        if any(counts[n] and counts[n] + extra >= size for n in range(bar + 1, 16)):
             return True
-        return any(can_play(combo, *self.top_last(i), self.hand) for i, combo in enumerate(COMBOS))
+    need = max(3, flush + 1)
+    if any(k and k + copies >= need for k in colours):
+        return True
+    run, need = 0, max(3, straight + 1)
+    for n in range(1, 16):
+        run = run + 1 if counts[n] else 0
+        if run >= need:
+            return True
+    return False
 
 
 def _raised(bars: tuple[int, ...], combo: int, cards: tuple[int, ...]) -> tuple[int, ...]:

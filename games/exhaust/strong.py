@@ -2,12 +2,12 @@
 
 Solo is where an AI seat plays alone, so that is where the search goes. Each sampled world is
 the fast model `solo.Solo` (the NPC pile's order and the refill pile drawn from the unseen
-cards); every legal move of the human seat is a candidate, ordered by the heuristic
-(`ai.scored_actions`); a playout makes the move, then plays the human seat with the NPC's own
-procedure (cheap, and as strong a rollout policy as the full heuristic in solo) until the game
-ends. A win scores 1; a loss scores a little for every card and time card the NPC had left to
-burn, less the more it had, so that among moves that rarely win the search prefers the ones
-that wear the NPC down.
+cards); every legal move of the human seat is a candidate, in the order the rules list them
+(Singles first); a playout makes the move, then plays the human seat with `policy` (cheap,
+and a stronger rollout policy in solo than the full heuristic) until the game ends. A win
+scores 1; a loss scores a little less than nothing for every card and time card the NPC had
+left to burn, so that among moves that rarely win the search prefers the ones that wear the
+NPC down.
 
 With other players the STRONG level plays as NORMAL (no fast model of a full table yet).
 """
@@ -21,17 +21,20 @@ from typing import Any
 from games.engine.contract import AiDecision, Rules
 from games.engine.search import Budget, Candidate, decision
 from games.exhaust.ai import scored_actions
+from games.exhaust.cards import HIGHEST, NUMBER_CARDS
 from games.exhaust.explain import reason_of
-from games.exhaust.models import Action, State, View
+from games.exhaust.models import Action, PlayCards, State, View
 from games.exhaust.npc import choose_on, pick
 from games.exhaust.plays import legal_plays
-from games.exhaust.solo import TIME, WON, Move, Solo, play_human
+from games.exhaust.solo import SINGLE, TIME, WON, Move, Solo, play_human
 
 TURNS = 6000
 """Human turns played out per decision, shared by the playouts (a playout lasts about as many
 turns as the human has cards and time cards left): about 0.4 s on one core of the bench
 machine, p99 under 1 s."""
 MAX_PLAYOUTS = 1500
+COUNT_PLAYS = 4
+"""Straight, Flush and Any plays searched per combo and card count (see candidate_actions)."""
 WEAR = 0.3
 """A lost playout scores up to this much less than nothing the more the NPC had left."""
 NPC_START = 25
@@ -39,9 +42,15 @@ NPC_START = 25
 
 
 def policy(solo: Solo, rng: random.Random) -> Move:
-    """The playouts' human: the NPC's procedure (Single > Four > ... > Any, lowest first,
-    copies last), then a time card."""
-    choice = choose_on(solo.table(), solo.hand)
+    """The playouts' human: its highest Single first (a Single the NPC cannot top keeps the
+    NPC off its favourite combo, so it burns several cards a turn), then the NPC's own
+    procedure on the other combos (Four > Three > Pair > Straight > Flush > Any, lowest
+    numbers first, copies last), then a time card."""
+    bar = solo.bars[SINGLE]
+    best = max((c % HIGHEST + 1 for c in solo.hand if c < NUMBER_CARDS), default=0)
+    if best > bar:
+        return Move(SINGLE, (rng.choice([c for c in solo.hand if c % HIGHEST + 1 == best]),))
+    choice = choose_on(solo.table()[1:], solo.hand)
     if choice is None:
         return Move(TIME)
     play = pick(choice, rng)
@@ -56,14 +65,37 @@ def score(solo: Solo) -> float:
     return -WEAR * min(1.0, left / NPC_START)
 
 
+def candidate_actions(view: View) -> list[Action]:
+    """The human's moves worth searching, in the order the rules list them but the time
+    card before the Straight, Flush and Any plays (the search drops candidates from the end
+    when its budget is short).
+
+    Every Single, set and time card, but of the Straight, Flush and Any plays (hundreds in an
+    early hand) only the first few of each size in the rules' listing (lowest cards first) up
+    to one card over the minimum, and those the heuristic proposes: the budget then goes to
+    moves that differ.
+    """
+    proposed = {action for _, action in scored_actions(view)}
+    taken: dict[tuple[int, int], int] = {}
+    sets: list[Action] = []
+    runs: list[Action] = []
+    for action in legal_plays(view):
+        if not isinstance(action, PlayCards) or view.combos[action.combo].combo.number_rule:
+            sets.append(action)
+            continue
+        size = (action.combo, len(action.cards))
+        need = view.combos[action.combo].need_count or 0
+        taken[size] = taken.get(size, 0) + 1
+        if action in proposed or (size[1] <= need + 1 and taken[size] <= COUNT_PLAYS):
+            runs.append(action)
+    return sets + runs
+
+
 class SoloModel:
     """The search's model of solo Exhaust (see the module docstring)."""
 
     def candidates(self, view: View) -> Sequence[Candidate[Move]]:
-        ranked = sorted(scored_actions(view), key=lambda item: -item[0])
-        order = {action: i for i, (_, action) in enumerate(ranked)}
-        legal = sorted(legal_plays(view), key=lambda a: order.get(a, len(order)))
-        return [Candidate(Move.of(a), reason_of(view, a)) for a in legal]
+        return [Candidate(Move.of(a), reason_of(view, a)) for a in candidate_actions(view)]
 
     def world(self, state: State) -> Solo:
         return Solo.of(state)

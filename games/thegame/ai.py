@@ -70,6 +70,8 @@ class Params:
     close_skip: int = -1
     """A card that skips at most this many numbers counts as close, like a trick card: the AI
     asks the others not to play where it holds one (-1: trick cards only)."""
+    close_draw: int = 98
+    """...but only once the draw pile is down to this many cards."""
     no_play_skip: int = 0
     """The penalty for playing on a "no_play" pile grows to `no_play` over this many skipped
     numbers (0: the full penalty for any non-trick play)."""
@@ -186,7 +188,8 @@ def _signal_to_clear(key: _Key, plan: tuple[tuple[int, int], ...], pile: int) ->
     for c, p in plan:
         final[p] = c
     rest = set(key.hand) - {c for c, _ in plan}
-    return None if _holds_close(rest, final[pile], pile, key.params) else SignalKind.NO_PLAY
+    close = _holds_close(rest, final[pile], pile, key.params, key.draw)
+    return None if close else SignalKind.NO_PLAY
 
 
 def _longest_run(
@@ -247,11 +250,13 @@ def _holds_trick(hand: set[int] | tuple[int, ...], top: int, pile: int) -> bool:
 
 
 def _holds_close(
-    hand: set[int] | tuple[int, ...], top: int, pile: int, params: Params = PARAMS
+    hand: set[int] | tuple[int, ...], top: int, pile: int, params: Params, draw: int
 ) -> bool:
     """A trick card, or a card that skips at most `close_skip` numbers on the pile."""
     if _holds_trick(hand, top, pile):
         return True
+    if draw > params.close_draw:
+        return False
     step = 1 if ASCENDING[pile] else -1
     return any(top + step * d in hand for d in range(1, params.close_skip + 2))
 
@@ -261,7 +266,7 @@ def _signal_target(key: _Key) -> tuple[int, SignalKind] | None:
     trick card. Only one, and computed from the hand and tops alone, so it never toggles."""
     for pile, top in enumerate(key.tops):
         if SignalKind.NO_PLAY not in key.signals[pile] and _holds_close(
-            key.hand, top, pile, key.params
+            key.hand, top, pile, key.params, key.draw
         ):
             return pile, SignalKind.NO_PLAY
     return None
@@ -305,7 +310,9 @@ class _Planner:
         multi = key.signalling
         self.play_pen = tuple(
             params.no_play
-            if multi and SignalKind.NO_PLAY in s and not _holds_close(hand, tops[i], i, params)
+            if multi
+            and SignalKind.NO_PLAY in s
+            and not _holds_close(hand, tops[i], i, params, key.draw)
             else 0.0
             for i, s in enumerate(key.signals)
         )

@@ -1,4 +1,5 @@
-"""The discord.py client: wiring of storage, the session service, the controller and cogs."""
+"""The discord.py client: the composition root wiring storage, the session service and the
+bot's parts (lobby, play, hands, tables, turns, results), then each game's extension."""
 
 from __future__ import annotations
 
@@ -9,24 +10,26 @@ import discord
 import yarl
 from discord.ext import commands
 
-from bot.cogs.common import Common
-from bot.cogs.exhaust import ExhaustCog
-from bot.cogs.thegame import TheGameCog
-from bot.controller import Controller
-from bot.gameui.base import GameUI
-from bot.gameui.exhaust import ExhaustUI
-from bot.gameui.thegame import TheGameUI
+from bot.errors import Tree
+from bot.game_ui import GameUI
+from bot.hands import Hands
 from bot.i18n import CatalogTranslator
+from bot.languages import Languages
+from bot.lobby import Lobby
+from bot.play import Play
+from bot.refresh import Refresher
+from bot.results import Results
 from bot.settings import Settings
+from bot.tables import Tables
+from bot.turns import Turns
 from bot.ui.controls import ControlButton, ControlSelect
-from games.engine import SessionService
-from games.registry import GAMES
+from games.engine import Change, SessionService
+from games.registry import GAME_IDS, GAMES
 from storage import Storage, open_storage
 
 log = logging.getLogger(__name__)
 
-UIS: dict[str, GameUI] = {ui.game_id: ui for ui in (TheGameUI(), ExhaustUI())}
-COGS = (TheGameCog, ExhaustCog)
+SHARED_EXTENSIONS = ("bot.commands",)
 
 
 def point_at(settings: Settings) -> None:
@@ -38,25 +41,48 @@ def point_at(settings: Settings) -> None:
 
 
 class TableBot(commands.Bot):
-    controller: Controller
-
     def __init__(self, settings: Settings, storage: Storage, **options: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents: slash commands and components only
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=Tree,
+            **options,
         )
         self.settings = settings
         self.storage = storage
         self.service = SessionService(storage.sessions, GAMES, ai_delay=settings.ai_delay)
-        self.controller = Controller(self, settings, storage, self.service, UIS)
+        self.games: dict[str, GameUI] = {}
+        self.languages = Languages(storage.prefs.guild, settings.default_locale)
+        self.results = Results(storage.records, self.games)
+        self.tables = Tables(self, self.service, self.games, self.results)
+        self.hands = Hands(self, storage.hand_messages, self.games, self.languages)
+        self.turns = Turns(self, storage.prefs.user, self.languages)
+        self.refresher = Refresher(settings.table_edit_interval, self._redraw)
+        self.lobby = Lobby(self.service, self.tables, self.languages)
+        self.controls = Play(
+            self.service,
+            self.games,
+            self.lobby,
+            self.tables,
+            self.hands,
+            self.refresher,
+            self.languages,
+            storage.prefs.user,
+        )
+        self.service.subscribe(self._on_change)
+
+    def add_game(self, ui: GameUI) -> None:
+        """Called by a game's extension: its screens and controls."""
+        self.games[ui.game_id] = ui
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(ControlButton, ControlSelect)
-        await self.add_cog(Common(self.controller))
-        for cog in COGS:
-            await self.add_cog(cog(self.controller))
+        for extension in (*SHARED_EXTENSIONS, *(f"bot.games.{g}.cog" for g in GAME_IDS)):
+            await self.load_extension(extension)
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -65,11 +91,33 @@ class TableBot(commands.Bot):
             await self.tree.sync()
         await self.service.resume()
         for session in await self.service.live_sessions():
-            self.controller.refresher.mark(session.id)
+            self.refresher.mark(session.id)
+
+    async def _on_change(self, change: Change) -> None:
+        """After a committed change: bookkeeping, records, pings, then the redraws."""
+        session = change.session
+        self.tables.on_commit(change)
+        self.hands.on_commit(change)
+        if change.kind == "move" and not session.record.status.live:
+            ui = self.games[session.record.game_id]
+            await self.results.store(session)
+            await ui.after_finish(session, self.storage.prefs.user)
+        await self.turns.on_change(change)
+        self.refresher.mark(session.id)
+
+    async def _redraw(self, sid: str) -> None:
+        session = await self.service.get(sid)
+        await self.tables.redraw(session)
+        if session.state is not None:
+            await self.hands.redraw(session)
+        if not session.record.status.live:
+            # The last redraw of an ended session: its in-memory traces can go.
+            for part in (self.tables, self.hands, self.turns):
+                part.forget_session(sid)
 
     async def close(self) -> None:
         await self.service.close()
-        self.controller.refresher.close()
+        self.refresher.close()
         await super().close()
         await self.storage.close()
 

@@ -1,13 +1,115 @@
-"""The shared lobby: who sits where, the options, and the setup controls."""
+"""The shared lobby: opening a table, who sits where, the options, and the setup controls."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 import discord
 
-from bot.gameui.base import COLOUR, Context, GameUI
+from bot.context import Context, jump_url
+from bot.errors import BotError, reply
+from bot.game_ui import COLOUR, GameUI
+from bot.i18n import t
+from bot.languages import Languages
 from bot.ui.controls import LOBBY, ControlButton, ControlSelect
 from bot.ui.screen import Screen
-from games.engine import Status
+from games.engine import GameError, Reason, Session, SessionService, Status
+
+if TYPE_CHECKING:
+    from bot.tables import Tables
+
+VERBS = frozenset({"join", "leave", "addai", "rmai", "start", "first", "cancel"})
+RANDOM_FIRST = "r"
+
+
+def is_admin(interaction: discord.Interaction[Any]) -> bool:
+    permissions = interaction.permissions
+    return bool(permissions.manage_guild or permissions.administrator)
+
+
+class Lobby:
+    def __init__(self, service: SessionService, tables: Tables, languages: Languages) -> None:
+        self.service = service
+        self.tables = tables
+        self.languages = languages
+
+    async def open(
+        self, interaction: discord.Interaction[Any], game_id: str, options: dict[str, Any]
+    ) -> None:
+        """`/<game> new`: open a lobby in this channel and post its table."""
+        lang = self.languages.of(interaction)
+        if interaction.channel_id is None:
+            raise BotError("no_channel")
+        try:
+            session = await self.service.create(
+                game_id,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                host_id=interaction.user.id,
+                host_name=interaction.user.display_name,
+                locale=await self.languages.guild(interaction.guild_id),
+                options=options,
+            )
+        except GameError as error:
+            if error.reason is Reason.CHANNEL_BUSY:
+                busy = await self.service.live_in_channel(interaction.channel_id)
+                raise GameError(Reason.CHANNEL_BUSY, link=jump_url(busy) if busy else "") from None
+            raise
+        await self.tables.post(session)
+        await reply(interaction, t(lang, "lobby.opened", link=jump_url(session)))
+
+    async def control(
+        self,
+        interaction: discord.Interaction[Any],
+        session: Session,
+        verb: str,
+        args: Sequence[str],
+        values: Sequence[str],
+    ) -> None:
+        sid, user = session.id, interaction.user
+        match verb:
+            case "join":
+                await self.service.join(sid, user.id, user.display_name)
+            case "leave":
+                await self.service.leave(sid, user.id)
+            case "addai":
+                await self.service.add_ai(sid, user.id)
+            case "rmai":
+                await self.service.remove_ai(sid, user.id)
+            case "cancel":
+                await self.service.abandon(sid, user.id, admin=is_admin(interaction))
+                session = await self.service.get(sid)
+            case "start":
+                if session.record.host_id != user.id:
+                    raise GameError(Reason.NOT_HOST)
+                if session.record.status is not Status.LOBBY:
+                    raise GameError(Reason.NOT_IN_LOBBY)
+                ctx = Context.of(session, self.languages.of(interaction))
+                screen = first_player_screen(ctx)
+                await interaction.response.send_message(**screen.kwargs(), ephemeral=True)
+                return
+            case "first":
+                choice = values[0] if values else (args[0] if args else RANDOM_FIRST)
+                first = _first_seat(choice, len(session.record.seats))
+                await self.service.start(sid, user.id, first)
+                lang = self.languages.of(interaction)
+                await interaction.response.edit_message(
+                    content=t(lang, "lobby.started"), embeds=[], view=None
+                )
+                return
+        await self.tables.answer(interaction, session)
+
+
+def _first_seat(choice: str, seats: int) -> int | None:
+    if choice == RANDOM_FIRST:
+        return None
+    if not choice.isdigit() or not 0 <= int(choice) < seats:
+        raise GameError(Reason.BAD_OPTION, "first_player")
+    return int(choice)
+
+
+# Screens ------------------------------------------------------------------------------------
 
 
 def lobby_screen(ctx: Context, ui: GameUI) -> Screen:
@@ -30,8 +132,7 @@ def lobby_screen(ctx: Context, ui: GameUI) -> Screen:
         value="\n".join(options) or ctx.t("lobby.no_options"),
         inline=False,
     )
-    host = record.host_id
-    embed.set_footer(text=ctx.t("lobby.footer", host=_name_of(ctx, host)))
+    embed.set_footer(text=ctx.t("lobby.footer", host=_name_of(ctx, record.host_id)))
     sid = ctx.sid
     items: list[discord.ui.Item[discord.ui.View]] = [
         ControlButton(
@@ -62,7 +163,9 @@ def lobby_screen(ctx: Context, ui: GameUI) -> Screen:
 
 def first_player_screen(ctx: Context) -> Screen:
     """Asked of the host on Start: who plays first (random by default)."""
-    options = [discord.SelectOption(label=ctx.t("lobby.random_first"), value="r", default=True)]
+    options = [
+        discord.SelectOption(label=ctx.t("lobby.random_first"), value=RANDOM_FIRST, default=True)
+    ]
     options += [
         discord.SelectOption(label=name[:100], value=str(i)) for i, name in enumerate(ctx.names)
     ]
@@ -72,7 +175,7 @@ def first_player_screen(ctx: Context) -> Screen:
     go = ControlButton(
         ctx.sid,
         LOBBY,
-        "first.r",
+        f"first.{RANDOM_FIRST}",
         label=ctx.t("lobby.start_random"),
         style=discord.ButtonStyle.primary,
         row=1,

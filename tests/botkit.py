@@ -31,10 +31,16 @@ def settings_for(emu: Emulator, db: Path, **overrides: Any) -> Settings:
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
 
+BOT_LOGGERS = ("discord", "bot", "games", "storage")
+"""Errors logged by any of these fail a test: the bot's own as much as discord.py's."""
+
+
 @asynccontextmanager
-async def running_bot(emu: Emulator, db: Path, **overrides: Any) -> AsyncIterator[TableBot]:
+async def running_bot(
+    emu: Emulator, db: Path, *, fail_on_errors: bool = True, **overrides: Any
+) -> AsyncIterator[TableBot]:
     bot = await create_bot(settings_for(emu, db, **overrides))
-    async with emu.run_bot(bot):
+    async with emu.run_bot(bot, fail_on_errors=fail_on_errors, watch=BOT_LOGGERS):
         yield bot
 
 
@@ -134,5 +140,5 @@ async def play_a_card(user: EmuUser, hand: EmuMessage, session: Session, seat: i
 
 
 async def click_play(user: EmuUser, hand: EmuMessage, play: Play) -> None:
-    await user.select(hand, custom_ids(hand, ":pick$")[0], [str(play.card)])
-    await user.click(hand, custom_ids(hand, rf":play\.{play.card}\.{play.pile}$")[0])
+    await user.select(hand, custom_ids(hand, r":x\.pick$")[0], [str(play.card)])
+    await user.click(hand, custom_ids(hand, rf":x\.play\.{play.card}\.{play.pile}$")[0])

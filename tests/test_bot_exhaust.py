@@ -14,11 +14,12 @@ from typing import Any
 
 import pytest
 
-from bot.gameui.base import Context, Pick
-from bot.gameui.exhaust import (
+from bot.context import Context
+from bot.game_ui import Pick
+from bot.games.exhaust.prefs import SOLO_LEVEL_KEY
+from bot.games.exhaust.ui import (
     ALPHABET,
     COLOUR_EMOJI,
-    SOLO_LEVEL_KEY,
     ExhaustUI,
     decode,
     encode,
@@ -52,7 +53,7 @@ from tests.emulator import Emulator, EmuMessage, EmuUser, InvalidInteraction, Ra
 
 FAST = {"table_edit_interval": 0.2}
 LABEL = re.compile("(" + "|".join(map(re.escape, COLOUR_EMOJI)) + r")(\d+)")
-CARDS_IN_ID = re.compile(r":(?:pc|cpy|crd)\.\d+\.([\w-]*)")
+CARDS_IN_ID = re.compile(r":x\.(?:pc|cpy|crd)\.\d+\.([\w-]*)")
 Policy = Callable[[View, random.Random], Action]
 
 # Seeing ------------------------------------------------------------------------------------
@@ -105,15 +106,15 @@ async def play_by_clicks(
     user: EmuUser, hand: EmuMessage, action: PlayCards, targets: dict[int, int] | None = None
 ) -> None:
     """Combo select, card select, one copy-target select per copy (if asked), then Play."""
-    await user.select(hand, custom_ids(hand, ":cmb$")[0], [str(action.combo)])
-    await user.select(hand, custom_ids(hand, r":crd\.")[0], [ALPHABET[c] for c in action.cards])
+    await user.select(hand, custom_ids(hand, r":x\.cmb$")[0], [str(action.combo)])
+    await user.select(hand, custom_ids(hand, r":x\.crd\.")[0], [ALPHABET[c] for c in action.cards])
     wanted = dict(action.copies) | (targets or {})
     copies = sorted(c for c in action.cards if is_copy(c))
-    while step := custom_ids(hand, r":cpy\."):
-        chosen = step[0].split(":")[3].split(".")[3:]
+    while step := custom_ids(hand, r":x\.cpy\."):
+        chosen = step[0].split(":")[3].split(".")[4:]
         index = len(decode(chosen[0])) if chosen else 0
         await user.select(hand, step[0], [ALPHABET[wanted[copies[index]]]])
-    await user.click(hand, custom_ids(hand, r":pc\.")[0])
+    await user.click(hand, custom_ids(hand, r":x\.pc\.")[0])
 
 
 async def act(
@@ -124,11 +125,11 @@ async def act(
         case PlayCards():
             await play_by_clicks(user, hand, action)
         case UseTime():
-            await user.click(hand, custom_ids(hand, ":time$")[0])
+            await user.click(hand, custom_ids(hand, r":x\.time$")[0])
         case FlipDepletion():
-            await user.click(hand, custom_ids(hand, ":flip$")[0])
+            await user.click(hand, custom_ids(hand, r":x\.flip$")[0])
         case NextGame():
-            await user.click(hand, custom_ids(hand, ":next$")[0])
+            await user.click(hand, custom_ids(hand, r":x\.next$")[0])
     assert session.record.version > version, action
 
 
@@ -296,12 +297,12 @@ async def test_copy_targets_are_chosen_explicitly(tmp_path: Path) -> None:
                 and len({c for c in a.cards if not is_copy(c)}) > 1
             )
             reals = [c for c in action.cards if not is_copy(c)]
-            await alice.select(hand, custom_ids(hand, ":cmb$")[0], [str(action.combo)])
+            await alice.select(hand, custom_ids(hand, r":x\.cmb$")[0], [str(action.combo)])
             res = await alice.select(
-                hand, custom_ids(hand, r":crd\.")[0], [ALPHABET[c] for c in action.cards]
+                hand, custom_ids(hand, r":x\.crd\.")[0], [ALPHABET[c] for c in action.cards]
             )
             assert "Choose which card copy card 1" in res.text
-            assert not custom_ids(hand, r":pc\.")  # no Play before every copy has a target
+            assert not custom_ids(hand, r":x\.pc\.")  # no Play before every copy has a target
             targets = {copy: reals[-1] for copy, _ in action.copies}
             await play_by_clicks(alice, hand, action, targets)
             played = session.state.stacks[action.combo][-1]
@@ -431,41 +432,41 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             # Out of turn: bob's hand has no play controls at all.
             bob_hand = await open_hand(bob, table)
             assert "Waiting for alice" in bob_hand.text
-            assert not custom_ids(bob_hand, r":(cmb|crd|cpy|pc|time|flip|next)\b")
+            assert not custom_ids(bob_hand, r":x\.(cmb|crd|cpy|pc|time|flip|next)\b")
             # An illegal selection: two cards on Any (needs 3) → the reason, no Play button.
             old = await open_hand(alice, table)
             hand = await open_hand(alice, table)
             any_combo = len(session.state.stacks) - 1
-            await alice.select(hand, custom_ids(hand, ":cmb$")[0], [str(any_combo)])
+            await alice.select(hand, custom_ids(hand, r":x\.cmb$")[0], [str(any_combo)])
             two = sorted(session.state.hands[0])[:2]
             res = await alice.select(
-                hand, custom_ids(hand, r":crd\.")[0], [ALPHABET[c] for c in two]
+                hand, custom_ids(hand, r":x\.crd\.")[0], [ALPHABET[c] for c in two]
             )
             assert "Too few cards: this combo needs at least 3." in res.text
-            assert not custom_ids(hand, r":pc\.")
-            assert custom_ids(hand, r":clr\.")  # and a way to start over
+            assert not custom_ids(hand, r":x\.pc\.")
+            assert custom_ids(hand, r":x\.clr\.")  # and a way to start over
             # Two different numbers on Pair.
             combos = RULES.view(session.state, 0).combos
             pair = next(cv.index for cv in combos if cv.combo.kind.value == "pair")
             reals = sorted(c for c in session.state.hands[0] if not is_copy(c))
             a = reals[0]
             b = next(c for c in reals if c % 15 != a % 15)
-            offered = select_values(hand, ":cmb$")
+            offered = select_values(hand, r":x\.cmb$")
             if str(pair) in offered:
-                await alice.select(hand, custom_ids(hand, ":cmb$")[0], [str(pair)])
-                cards = select_values(hand, r":crd\.")
+                await alice.select(hand, custom_ids(hand, r":x\.cmb$")[0], [str(pair)])
+                cards = select_values(hand, r":x\.crd\.")
                 if ALPHABET[a] in cards and ALPHABET[b] in cards:
                     res = await alice.select(
-                        hand, custom_ids(hand, r":crd\.")[0], [ALPHABET[a], ALPHABET[b]]
+                        hand, custom_ids(hand, r":x\.crd\.")[0], [ALPHABET[a], ALPHABET[b]]
                     )
                     assert "must show the same number" in res.text
-                    assert not custom_ids(hand, r":pc\.")
+                    assert not custom_ids(hand, r":x\.pc\.")
             assert snapshot() == before
             # A real play, then a click on the older copy of the hand: stale.
             action = thrifty_policy(RULES.view(session.state, 0), random.Random(0))
             await act(emu, session, alice, hand, action)
             before = snapshot()
-            res = await alice.select(old, custom_ids(old, ":cmb$")[0], [str(any_combo)])
+            res = await alice.select(old, custom_ids(old, r":x\.cmb$")[0], [str(any_combo)])
             assert "This table has changed" in res.text
             assert snapshot() == before
             assert f":{before[0]}:" in " ".join(custom_ids(res.message))  # redrawn current
@@ -516,9 +517,9 @@ async def test_japanese_users_get_japanese(tmp_path: Path) -> None:
             hand = await open_hand(hana, table)
             assert "あなたの手札" in hand.text and "あなたの手番" in hand.text
             any_combo = len(session.state.stacks) - 1
-            await hana.select(hand, custom_ids(hand, ":cmb$")[0], [str(any_combo)])
+            await hana.select(hand, custom_ids(hand, r":x\.cmb$")[0], [str(any_combo)])
             card = sorted(session.state.hands[0])[0]
-            res = await hana.select(hand, custom_ids(hand, r":crd\.")[0], [ALPHABET[card]])
+            res = await hana.select(hand, custom_ids(hand, r":x\.crd\.")[0], [ALPHABET[card]])
             assert "枚数が足りません" in res.text
             hand = await open_hand(bob, table)
             assert "Your hand" in hand.text and "Waiting for hana" in hand.text
@@ -573,7 +574,7 @@ async def test_a_huge_hand_fits_discord_limits() -> None:
         for i in ui.hand(ctx, 0, f"{any_combo}.{encode(big)}").items
         if isinstance(i, ControlSelect)
     ]
-    offered = sum(len(s.item.options) for s in selects if ":crd." in s.item.custom_id)
+    offered = sum(len(s.item.options) for s in selects if ":x.crd." in s.item.custom_id)
     assert offered == 40  # split over two selects, nothing left out
 
 
@@ -646,4 +647,4 @@ def test_controls_refuse_out_of_turn_and_malformed_clicks() -> None:
     # A pick naming cards that are not offered is shown without them.
     other = state.hands[1][0]
     screen = ui.hand(ctx, 0, f"{len(state.stacks) - 1}.{encode((other,))}")
-    assert not any(":pc." in i.item.custom_id for i in screen.items)
+    assert not any(":x.pc." in i.item.custom_id for i in screen.items)

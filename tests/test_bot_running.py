@@ -60,7 +60,7 @@ async def test_players_who_asked_get_a_dm_when_their_turn_comes(tmp_path: Path) 
             for _ in range(2):
                 await play_a_card(alice, hand, session, 0)
             assert not bob.dms()
-            await alice.click(hand, custom_ids(hand, ":end$")[0])
+            await alice.click(hand, custom_ids(hand, r":x\.end$")[0])
             await emu.wait_for(lambda: any("your turn" in m.text for m in bob.dms()))
             assert not alice.dms()
 
@@ -72,9 +72,10 @@ async def test_a_move_whose_reply_comes_too_late_is_still_played(tmp_path: Path)
             session, table = await start_game(emu, bot, alice, joiners=(bob,), first="0")
             hand = await open_hand(alice, table)
             play = next(a for a in RULES.legal_actions(session.state, 0) if isinstance(a, Play))
-            await alice.select(hand, custom_ids(hand, ":pick$")[0], [str(play.card)])
+            await alice.select(hand, custom_ids(hand, r":x\.pick$")[0], [str(play.card)])
             emu.interaction_deadline = 0.0  # every answer now arrives too late (10062)
             with pytest.raises(InteractionFailed):
-                await alice.click(hand, custom_ids(hand, rf":play\.{play.card}\.{play.pile}$")[0])
+                play_id = custom_ids(hand, rf":x\.play\.{play.card}\.{play.pile}$")[0]
+                await alice.click(hand, play_id)
             await emu.wait_for(lambda: play.card in session.state.piles[play.pile])
             assert session.record.status is Status.ACTIVE

@@ -34,12 +34,12 @@ def seen_cards(user: EmuUser) -> set[int]:
     cards: set[int] = set()
     for message in user.visible_messages():
         cards |= {int(n) for n in CARD_TOKEN.findall(message.text)}
-        for custom_id in custom_ids(message, r":pick$"):
+        for custom_id in custom_ids(message, r":x\.pick$"):
             component = message.component(custom_id)
             assert component is not None
             cards |= {int(o["value"]) for o in component["options"]}
-        for custom_id in custom_ids(message, r":play\."):
-            cards.add(int(custom_id.split(":")[3].split(".")[1]))
+        for custom_id in custom_ids(message, r":x\.play\."):
+            cards.add(int(custom_id.split(":")[3].split(".")[2]))
     return cards
 
 
@@ -74,13 +74,14 @@ async def play_turn(
         version = session.record.version
         match action:
             case Play(card=card, pile=pile):
-                await user.select(hand, custom_ids(hand, ":pick$")[0], [str(card)])
-                await user.click(hand, custom_ids(hand, rf":play\.{card}\.{pile}$")[0])
+                await user.select(hand, custom_ids(hand, r":x\.pick$")[0], [str(card)])
+                await user.click(hand, custom_ids(hand, rf":x\.play\.{card}\.{pile}$")[0])
             case EndTurn():
-                await user.click(hand, custom_ids(hand, r":end$")[0])
+                await user.click(hand, custom_ids(hand, r":x\.end$")[0])
             case Signal(pile=pile, signal=kind):
-                await emu.wait_for(lambda: bool(custom_ids(table, ":sig$")))
-                await user.select(table, custom_ids(table, ":sig$")[0], [f"{pile}.{kind.value}"])
+                await emu.wait_for(lambda: bool(custom_ids(table, r":x\.sig$")))
+                signals = custom_ids(table, r":x\.sig$")[0]
+                await user.select(table, signals, [f"{pile}.{kind.value}"])
         assert session.record.version > version
         assert_hidden(session, users)
 
@@ -149,7 +150,7 @@ async def test_ai_only_table_never_exceeds_the_edit_rate(tmp_path: Path) -> None
             assert "AI plays your seat" in res.text
             await bot.service.settle()
             assert session.record.status is Status.FINISHED
-            await bot.controller.refresher.idle()
+            await bot.refresher.idle()
             assert "Result" in table.text
             assert not emu.rate_limit_hits
 
@@ -184,7 +185,7 @@ async def test_on_fire_an_uncovered_blue_card_burns_the_table(tmp_path: Path) ->
 
             await play(blue, 0)  # blue on Up 1
             await play(max(others), 2)  # a high card on Down 1 ...
-            await alice.click(hand, custom_ids(hand, ":end$")[0])
+            await alice.click(hand, custom_ids(hand, r":x\.end$")[0])
             assert "🔵" in hand.text
             # Next turn: play two cards elsewhere, never covering the blue card.
             for _ in range(2):
@@ -195,7 +196,7 @@ async def test_on_fire_an_uncovered_blue_card_burns_the_table(tmp_path: Path) ->
                     if RULES.legal_actions(session.state, 0).count(Play(card=c, pile=p))
                 )
                 await play(card, pile)
-            await alice.click(hand, custom_ids(hand, ":end$")[0])
+            await alice.click(hand, custom_ids(hand, r":x\.end$")[0])
             assert session.state.end_reason is not None
             assert RULES.outcome(session.state).result == "burned"
             await emu.wait_for(lambda: "Burned" in table.text)
@@ -210,7 +211,7 @@ async def test_a_stale_hand_control_is_refused_with_the_current_table(tmp_path: 
             hand = await open_hand(alice, table)
             await play_a_card(alice, hand, session, 0)
             version, state = session.record.version, session.state
-            stale_pick = custom_ids(old, ":pick$")[0]
+            stale_pick = custom_ids(old, r":x\.pick$")[0]
             still_held = next(
                 c
                 for c in session.state.hands[0]
@@ -230,14 +231,14 @@ async def test_a_control_from_an_earlier_turn_cannot_move_out_of_turn(tmp_path: 
             alice_hand = await open_hand(alice, table)
             for _ in range(2):
                 await play_a_card(alice, alice_hand, session, 0)
-            end_turn = custom_ids(alice_hand, ":end$")[0]
+            end_turn = custom_ids(alice_hand, r":x\.end$")[0]
             await alice.click(alice_hand, end_turn)
             assert session.state.turn == 1
             version = session.record.version
             bob_hand = await open_hand(bob, table)
-            assert custom_ids(bob_hand, ":pick$")  # bob's turn: he has controls
-            await emu.wait_for(lambda: not custom_ids(alice_hand, ":pick$"))
-            assert not custom_ids(alice_hand, r":(pick|end)$")  # alice sees no play controls now
+            assert custom_ids(bob_hand, r":x\.pick$")  # bob's turn: he has controls
+            await emu.wait_for(lambda: not custom_ids(alice_hand, r":x\.pick$"))
+            assert not custom_ids(alice_hand, r":x\.(pick|end)$")  # alice sees no play controls now
             assert "Waiting for bob" in alice_hand.text
             assert session.record.version == version
 
@@ -257,11 +258,11 @@ async def test_non_players_and_non_hosts_are_refused(tmp_path: Path) -> None:
             assert "Only the host" in res.text
             res = await alice.click(table, custom_ids(table, ":start$")[0])
             await alice.select(res.message, custom_ids(res.message, ":first$")[0], ["r"])
-            await emu.wait_for(lambda: bool(custom_ids(table, ":sig$")))
+            await emu.wait_for(lambda: bool(custom_ids(table, r":x\.sig$")))
             version = session.record.version
             res = await carol.click(table, custom_ids(table, ":hand$")[0])
             assert res.ephemeral and "not playing in this game" in res.text
-            res = await carol.select(table, custom_ids(table, ":sig$")[0], ["0.no_play"])
+            res = await carol.select(table, custom_ids(table, r":x\.sig$")[0], ["0.no_play"])
             assert "not playing in this game" in res.text
             res = await carol.slash(emu.general, "abandon")
             assert "Only the host" in res.text
@@ -294,7 +295,7 @@ async def test_hand_in_dms_is_edited_after_every_change(tmp_path: Path) -> None:
             hand = await open_hand(alice, table)
             for _ in range(2):
                 played = await play_a_card(alice, hand, session, 0)
-            await alice.click(hand, custom_ids(hand, ":end$")[0])
+            await alice.click(hand, custom_ids(hand, r":x\.end$")[0])
             await emu.wait_for(lambda: "Your turn" in dm.text)
             played = await play_a_card(bob, dm, session, 1)  # plays from the DM
             assert played.card in session.state.piles[played.pile]
@@ -326,7 +327,7 @@ async def test_a_restart_mid_game_keeps_the_game_and_its_buttons(tmp_path: Path)
             assert (restored.record.version, restored.state) == before
             await play_a_card(alice, hand, restored, 0)  # the old message still works
             assert restored.record.version > before[0]
-            await alice.click(hand, custom_ids(hand, ":end$")[0])
+            await alice.click(hand, custom_ids(hand, r":x\.end$")[0])
             assert restored.state.turn == 1
             await emu.wait_for(lambda: "▶ bob" in table_message(emu, restored).text)
 

@@ -246,6 +246,7 @@ class Emulator:
         ready_timeout: float = 10.0,
         fail_on_errors: bool = True,
         fast_ready: bool = True,
+        watch: tuple[str, ...] = ("discord",),
     ) -> AsyncIterator[ClientT]:
         """Run `client.start(token)` in the background until the block ends.
 
@@ -253,13 +254,15 @@ class Emulator:
         exit). With `fail_on_errors`, exceptions discord.py only logs (errors in commands,
         views, events) fail the block with their tracebacks. `fast_ready` shrinks the client's
         `guild_ready_timeout` (2 s by default) since the emulator sends every guild at once.
+        `watch` names the loggers whose errors count (the bot's own loggers may be added).
         """
         if fast_ready:
             client._connection.guild_ready_timeout = min(
                 client._connection.guild_ready_timeout, 0.05
             )
-        discord_log = logging.getLogger("discord")
-        discord_log.addHandler(self.bot_errors)
+        watched = [logging.getLogger(name) for name in watch]
+        for logger in watched:
+            logger.addHandler(self.bot_errors)
         first_error = len(self.bot_errors.records)
         task = asyncio.create_task(client.start(self.bot_token), name="emulated-bot")
         try:
@@ -280,7 +283,8 @@ class Emulator:
             done, _ = await asyncio.wait({task}, timeout=5.0)
             if not done:
                 task.cancel()
-            discord_log.removeHandler(self.bot_errors)
+            for logger in watched:
+                logger.removeHandler(self.bot_errors)
         if task.done() and not task.cancelled() and task.exception() is not None:
             raise task.exception()  # type: ignore[misc]
         new_errors = self.bot_errors.records[first_error:]

@@ -1,4 +1,4 @@
-"""English catalog of Exhaust. Keys must match exhaust_ja.py exactly."""
+"""English catalog of Exhaust. Keys must match ja.py exactly."""
 
 CATALOG: dict[str, str] = {
     # Commands

@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.controller import Controller
-from bot.gameui.exhaust import MAX_LEVEL, MIN_LEVEL, SOLO_LEVEL_KEY, parse_level
+from bot.commands import show_rules
+from bot.games.exhaust.prefs import MAX_LEVEL, MIN_LEVEL, SoloLevels
+from bot.games.exhaust.ui import ExhaustUI
 from bot.i18n import cmd
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+GAME_ID = "exhaust"
 
 
 class ExhaustCog(commands.Cog):
     group = app_commands.Group(name=cmd("cmd.exhaust.name"), description=cmd("cmd.exhaust.desc"))
 
-    def __init__(self, controller: Controller) -> None:
-        self.controller = controller
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
 
     @group.command(name=cmd("cmd.new.name"), description=cmd("cmd.exhaust.new.desc"))
     @app_commands.describe(
@@ -33,13 +39,15 @@ class ExhaustCog(commands.Cog):
         npc_size: app_commands.Range[int, MIN_LEVEL, MAX_LEVEL] | None = None,
     ) -> None:
         if npc_size is None:
-            stored = await self.controller.storage.prefs.user.get(
-                interaction.user.id, SOLO_LEVEL_KEY
-            )
-            npc_size = parse_level(stored)
+            npc_size = await SoloLevels(self.bot.storage.prefs.user).get(interaction.user.id)
         options = {"long_game": long_game, "npc_size": npc_size}
-        await self.controller.new_lobby(interaction, "exhaust", options)
+        await self.bot.lobby.open(interaction, GAME_ID, options)
 
     @group.command(name=cmd("cmd.rules.name"), description=cmd("cmd.exhaust.rules.desc"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        await self.controller.rules(interaction, "exhaust")
+        await show_rules(interaction, self.bot, GAME_ID)
+
+
+async def setup(bot: TableBot) -> None:
+    bot.add_game(ExhaustUI())
+    await bot.add_cog(ExhaustCog(bot))

@@ -7,13 +7,15 @@ from typing import Any
 
 import discord
 
-from bot.gameui.base import COLOUR, Context, GameUI, Pick, table_controls
+from bot.context import Context
+from bot.game_ui import COLOUR, GameResult, GameUI, Pick, table_controls
 from bot.i18n import t
-from bot.ui.controls import ControlButton, ControlSelect
+from bot.ui.controls import game_button, game_select
 from bot.ui.screen import Screen
-from games.engine import Event, GameError, Reason
+from games.engine import Event, GameError, Reason, Session
 from games.thegame.models import PILES, EndTurn, Play, Signal, SignalKind, TheGameView
 from games.thegame.rules import PERFECT, WIN, can_place
+from storage import GameStats
 
 SIGNAL_EMOJI = {SignalKind.NO_PLAY: "🚫", SignalKind.NO_JUMP: "⚠️"}
 RESULT_EMOJI = {PERFECT: "🏆", WIN: "🎉", "loss": "💀", "burned": "🔥"}
@@ -27,7 +29,6 @@ class TheGameUI(GameUI):
     game_id = "thegame"
     table_verbs = frozenset({"sig"})
     unversioned_verbs = frozenset({"sig"})
-    winning_results = frozenset({PERFECT, WIN})
 
     def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:
         names = ("on_fire", "min_three", "smaller_hand")
@@ -97,7 +98,7 @@ class TheGameUI(GameUI):
             embed.add_field(
                 name=ctx.t("thegame.table.on_fire"), value="\n".join(warnings), inline=False
             )
-        log = [text for e in ctx.recent if (text := self.event_text(e, ctx))]
+        log = ctx.log_lines()
         if log:
             embed.add_field(name=ctx.t("table.recent"), value="\n".join(log)[-1000:], inline=False)
         options = self.option_lines(ctx.session.record.options, ctx.lang)
@@ -137,7 +138,7 @@ class TheGameUI(GameUI):
                     )
                 )
         items.append(
-            ControlSelect(
+            game_select(
                 ctx.sid,
                 ctx.version,
                 "sig",
@@ -179,10 +180,7 @@ class TheGameUI(GameUI):
             )
         else:
             lines.append(ctx.t("thegame.hand.waiting", name=ctx.names[view.turn]))
-        for event in ctx.recent:
-            text = self.private_event_text(event, ctx)
-            if text:
-                lines.append(text)
+        lines += ctx.log_lines()
         if ctx.notice:
             lines.insert(0, f"⚠️ {ctx.notice}")
         embed.description = "\n".join(lines)
@@ -193,7 +191,7 @@ class TheGameUI(GameUI):
         picked = int(pick) if pick and pick.isdigit() and int(pick) in playable else None
         if playable:
             items.append(
-                ControlSelect(
+                game_select(
                     ctx.sid,
                     ctx.version,
                     "pick",
@@ -216,7 +214,7 @@ class TheGameUI(GameUI):
                     top = view.piles[pile].top
                     trick = abs(picked - top) == 10 and (picked < top) == view.piles[pile].ascending
                     items.append(
-                        ControlButton(
+                        game_button(
                             ctx.sid,
                             ctx.version,
                             f"play.{picked}.{pile}",
@@ -233,7 +231,7 @@ class TheGameUI(GameUI):
                     )
         if view.still_required == 0:
             items.append(
-                ControlButton(
+                game_button(
                     ctx.sid,
                     ctx.version,
                     "end",
@@ -296,3 +294,21 @@ class TheGameUI(GameUI):
         if event.key == "thegame.you_drew":
             return ctx.t("thegame.event.you_drew", cards=", ".join(map(str, event.cards)))
         return None
+
+    # Records ----------------------------------------------------------------------------------
+
+    def result(self, session: Session) -> GameResult | None:
+        """Cards left is the score (lower is better); perfect and plain wins are wins."""
+        outcome = session.rules.outcome(session.state)
+        if outcome is None:
+            return None
+        won = outcome.result in (PERFECT, WIN)
+        return GameResult(result=outcome.result, score=session.state.cards_left, won=won)
+
+    def records_summary(self, stats: GameStats) -> dict[str, Any]:
+        return {
+            "best": stats.best.score if stats.best is not None else "—",
+            "games": stats.games,
+            "wins": sum(stats.results.get(code, 0) for code in (PERFECT, WIN)),
+            "perfect": stats.results.get(PERFECT, 0),
+        }

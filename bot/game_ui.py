@@ -1,18 +1,23 @@
-"""What every game's UI supplies to the shared controller."""
+"""What each game's Discord package supplies: its screens, its controls, its words.
+
+A game registers one `GameUI` from its extension's `setup`; shared code calls only this.
+"""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from bot.context import Context
 from bot.i18n import t
 from bot.ui.controls import ControlButton
 from bot.ui.screen import Screen
 from games.engine import Event, Session
+from storage import GameStats, PrefTable
 
 COLOUR = discord.Colour.blurple()
 
@@ -24,27 +29,13 @@ class Pick:
     value: str
 
 
-@dataclass
-class Context:
-    """Everything a render needs: the session, the language, seat names, recent events."""
+@dataclass(frozen=True)
+class GameResult:
+    """What a server's records keep of a finished game. Lower `score` is better."""
 
-    session: Session
-    lang: str
-    names: list[str]
-    recent: Sequence[Event] = ()
-    records: dict[str, Any] = field(default_factory=dict)
-    notice: str | None = None
-
-    def t(self, key: str, **params: Any) -> str:
-        return t(self.lang, key, **params)
-
-    @property
-    def sid(self) -> str:
-        return self.session.id
-
-    @property
-    def version(self) -> int:
-        return self.session.record.version
+    result: str
+    score: int
+    won: bool
 
 
 def table_controls(ctx: Context, finished: bool) -> list[discord.ui.Item[discord.ui.View]]:
@@ -80,8 +71,6 @@ class GameUI(ABC):
     table_verbs: frozenset[str] = frozenset()
     """Game verbs whose controls sit on the public table rather than a hand."""
     unversioned_verbs: frozenset[str] = frozenset()
-    winning_results: frozenset[str] = frozenset({"win"})
-    """Result codes counted as wins in the server's records."""
     """Game verbs that stay valid whatever changed since they were drawn (e.g. signals)."""
 
     @abstractmethod
@@ -107,24 +96,25 @@ class GameUI(ABC):
 
     @abstractmethod
     def event_text(self, event: Event, ctx: Context) -> str | None:
-        """A public event in words (None to leave it out of the table's log)."""
+        """A public event of this game in words (None to leave it out of the table's log)."""
 
     def private_event_text(self, event: Event, ctx: Context) -> str | None:
         """A private event in words, for the hand of its audience."""
         return None
 
-    def record_score(self, session: Session) -> tuple[str, int] | None:
-        """The (result code, score) kept in this server's records; lower score is better."""
-        outcome = session.rules.outcome(session.state)
-        if outcome is None:
-            return None
-        return outcome.result, outcome.scores[0] if outcome.scores else 0
+    @abstractmethod
+    def result(self, session: Session) -> GameResult | None:
+        """What this server's records keep of the finished session."""
 
-    async def rematch_options(self, session: Session, storage: Any) -> dict[str, Any]:
+    @abstractmethod
+    def records_summary(self, stats: GameStats) -> dict[str, Any]:
+        """The figures the finished table shows from this server's records."""
+
+    async def rematch_options(self, session: Session, prefs: PrefTable) -> dict[str, Any]:
         """The options of a rematch of this finished session (by default, the same)."""
         return dict(session.record.options)
 
-    async def after_finish(self, session: Session, storage: Any) -> None:
+    async def after_finish(self, session: Session, prefs: PrefTable) -> None:
         """Game-specific bookkeeping when a game ends (e.g. a remembered solo level)."""
         return None
 

@@ -19,9 +19,11 @@ from typing import Any
 
 import discord
 
-from bot.gameui.base import COLOUR, Context, GameUI, Pick, table_controls
+from bot.context import Context
+from bot.game_ui import COLOUR, GameResult, GameUI, Pick, table_controls
+from bot.games.exhaust.prefs import DEFAULT_LEVEL, MAX_LEVEL, SoloLevels
 from bot.i18n import has, t
-from bot.ui.controls import ControlButton, ControlSelect
+from bot.ui.controls import game_button, game_select
 from bot.ui.screen import Screen
 from games.engine import Event, GameError, Reason, Session
 from games.exhaust.cards import HIGHEST, is_copy
@@ -30,6 +32,7 @@ from games.exhaust.cards import number as number_of
 from games.exhaust.combos import SET_SIZE, Combo, table
 from games.exhaust.models import NPC, FlipDepletion, NextGame, PlayCards, Played, UseTime, View
 from games.exhaust.plays import SelectionCheck, check_selection, playable_cards
+from storage import GameStats, PrefTable
 
 COLOUR_EMOJI = ("🔥", "💧", "🌪️", "🌱")
 """Red = fire, blue = water, yellow = wind, green = earth (the seed's four elements)."""
@@ -38,21 +41,9 @@ TIME_EMOJI = "⏳"
 DEPLETION_EMOJI = "🪫"
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-"
 """One custom_id character per card id (0..63)."""
-SOLO_LEVEL_KEY = "exhaust.solo_level"
-"""User pref: the NPC pile size the player's next solo game defaults to."""
-DEFAULT_LEVEL = 15
-MIN_LEVEL, MAX_LEVEL = 5, 49
-"""The NPC pile sizes the rules accept."""
 SELECT_MAX = 25
 ROW_BUTTONS = 4
 """Hand buttons share the last row with the controller's Refresh button."""
-
-
-def parse_level(value: str | None) -> int:
-    """A stored solo level, or the default when missing or malformed."""
-    if value is None or not value.strip().isdigit():
-        return DEFAULT_LEVEL
-    return min(MAX_LEVEL, max(MIN_LEVEL, int(value)))
 
 
 def encode(cards: Sequence[int]) -> str:
@@ -151,7 +142,6 @@ class _Choice:
 
 class ExhaustUI(GameUI):
     game_id = "exhaust"
-    winning_results = frozenset({"win"})
 
     def __init__(self) -> None:
         self._next_level: dict[str, int] = {}
@@ -276,7 +266,7 @@ class ExhaustUI(GameUI):
                 ),
                 inline=False,
             )
-        log = [text for e in self._this_game(ctx.recent) if (text := self.event_text(e, ctx))]
+        log = ctx.log_lines(self._this_game(ctx.recent))
         if log:
             embed.add_field(name=ctx.t("table.recent"), value="\n".join(log)[-1000:], inline=False)
         options = self._config_lines(ctx, view)
@@ -398,7 +388,7 @@ class ExhaustUI(GameUI):
             if view.my_turn:
                 lines.append(ctx.t("exhaust.hand.start_next", next=view.game_no + 1))
                 items.append(
-                    ControlButton(
+                    game_button(
                         ctx.sid,
                         ctx.version,
                         "next",
@@ -441,7 +431,7 @@ class ExhaustUI(GameUI):
         sid, ver = ctx.sid, ctx.version
         if choice.offers:
             items.append(
-                ControlSelect(
+                game_select(
                     sid,
                     ver,
                     "cmb",
@@ -479,7 +469,7 @@ class ExhaustUI(GameUI):
         buttons: list[discord.ui.Item[discord.ui.View]] = []
         if choice.ready:
             buttons.append(
-                ControlButton(
+                game_button(
                     sid,
                     ver,
                     f"pc.{choice.code()}",
@@ -491,13 +481,13 @@ class ExhaustUI(GameUI):
             )
         if view.time_cards[seat] > 0:
             buttons.append(
-                ControlButton(
+                game_button(
                     sid, ver, "time", label=ctx.t("exhaust.hand.use_time"), emoji=TIME_EMOJI, row=4
                 )
             )
         if view.long_game and view.depletion[seat] > view.flipped[seat]:
             buttons.append(
-                ControlButton(
+                game_button(
                     sid,
                     ver,
                     "flip",
@@ -508,7 +498,7 @@ class ExhaustUI(GameUI):
             )
         if choice.cards:
             buttons.append(
-                ControlButton(
+                game_button(
                     sid,
                     ver,
                     f"clr.{choice.combo}",
@@ -552,7 +542,7 @@ class ExhaustUI(GameUI):
             act = f"crd.{choice.combo}" + (f".{encode(keep)}" if len(chunks) > 1 else "")
             cap = min(len(chunk), SET_SIZE.get(kind, len(chunk)))
             items.append(
-                ControlSelect(
+                game_select(
                     ctx.sid,
                     ctx.version,
                     act,
@@ -588,7 +578,7 @@ class ExhaustUI(GameUI):
         index = len(choice.targets)
         reals = hand_order(choice.reals)[:SELECT_MAX]
         items.append(
-            ControlSelect(
+            game_select(
                 ctx.sid,
                 ctx.version,
                 f"cpy.{choice.code()}",
@@ -695,35 +685,39 @@ class ExhaustUI(GameUI):
 
     # After the game ----------------------------------------------------------------------------
 
-    def record_score(self, session: Session) -> tuple[str, int] | None:
-        """Result code, and for a solo win minus the NPC pile beaten (lowest = biggest)."""
+    def result(self, session: Session) -> GameResult | None:
+        """A solo win scores minus the NPC pile beaten (lowest = biggest); others score 0."""
         outcome = session.rules.outcome(session.state)
         if outcome is None:
             return None
         config = session.state.config
-        score = -config.npc_size if config.solo and outcome.result == "win" else 0
-        return outcome.result, score
+        won = outcome.result == "win"
+        score = -config.npc_size if config.solo and won else 0
+        return GameResult(result=outcome.result, score=score, won=won)
 
-    async def rematch_options(self, session: Session, storage: Any) -> dict[str, Any]:
+    def records_summary(self, stats: GameStats) -> dict[str, Any]:
+        return {
+            "best": stats.best.score if stats.best is not None else "—",
+            "games": stats.games,
+            "wins": stats.results.get("win", 0),
+        }
+
+    async def rematch_options(self, session: Session, prefs: PrefTable) -> dict[str, Any]:
         """A solo rematch is played at the player's current level (N+1 after a win)."""
         options = dict(session.record.options)
         user_id = session.record.seats[0].user_id if session.record.seats else None
         if session.state is not None and session.state.config.solo and user_id is not None:
-            options["npc_size"] = parse_level(await storage.prefs.user.get(user_id, SOLO_LEVEL_KEY))
+            options["npc_size"] = await SoloLevels(prefs).get(user_id)
         return options
 
-    async def after_finish(self, session: Session, storage: Any) -> None:
+    async def after_finish(self, session: Session, prefs: PrefTable) -> None:
         """Solo: after a win the player's level becomes N+1; remember it for the table."""
         config = session.state.config
-        if not config.solo:
-            return
         user_id = session.record.seats[0].user_id
         outcome = session.rules.outcome(session.state)
-        if user_id is None or outcome is None:
+        if not config.solo or user_id is None or outcome is None:
             return
+        levels = SoloLevels(prefs)
         if outcome.result == "win":
-            level = min(MAX_LEVEL, config.npc_size + 1)
-            await storage.prefs.user.set(user_id, SOLO_LEVEL_KEY, str(level))
-        else:
-            level = parse_level(await storage.prefs.user.get(user_id, SOLO_LEVEL_KEY))
-        self._next_level[session.id] = level
+            await levels.set(user_id, min(MAX_LEVEL, config.npc_size + 1))
+        self._next_level[session.id] = await levels.get(user_id)

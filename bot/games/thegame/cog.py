@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.controller import Controller
+from bot.commands import show_rules
+from bot.games.thegame.ui import TheGameUI
 from bot.i18n import cmd
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+GAME_ID = "thegame"
 
 
 class TheGameCog(commands.Cog):
     group = app_commands.Group(name=cmd("cmd.thegame.name"), description=cmd("cmd.thegame.desc"))
 
-    def __init__(self, controller: Controller) -> None:
-        self.controller = controller
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
 
     @group.command(name=cmd("cmd.new.name"), description=cmd("cmd.thegame.new.desc"))
     @app_commands.describe(
@@ -37,8 +43,13 @@ class TheGameCog(commands.Cog):
         smaller_hand: bool = False,
     ) -> None:
         options = {"on_fire": on_fire, "min_three": min_three, "smaller_hand": smaller_hand}
-        await self.controller.new_lobby(interaction, "thegame", options)
+        await self.bot.lobby.open(interaction, GAME_ID, options)
 
     @group.command(name=cmd("cmd.rules.name"), description=cmd("cmd.thegame.rules.desc"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:
-        await self.controller.rules(interaction, "thegame")
+        await show_rules(interaction, self.bot, GAME_ID)
+
+
+async def setup(bot: TableBot) -> None:
+    bot.add_game(TheGameUI())
+    await bot.add_cog(TheGameCog(bot))

@@ -1,0 +1,120 @@
+"""Commands shared by every game: /hand, /leave, /abandon, /games, /notify, /language.
+
+Loaded as an extension (`setup`), like each game's own commands.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.context import jump_url
+from bot.errors import BotError, reply
+from bot.i18n import cmd, t
+from bot.languages import GUILD_LOCALE
+from bot.lobby import is_admin
+from bot.turns import NOTIFY
+from games.engine import Session
+
+if TYPE_CHECKING:
+    from bot.client import TableBot
+
+GAMES_LISTED = 20
+
+
+class Common(commands.Cog):
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+
+    async def _here(self, interaction: discord.Interaction[Any]) -> Session:
+        """The live session of the channel the command was used in."""
+        session = None
+        if interaction.channel_id is not None:
+            session = await self.bot.service.live_in_channel(interaction.channel_id)
+        if session is None:
+            raise BotError("no_session_here")
+        return session
+
+    @app_commands.command(name=cmd("cmd.hand.name"), description=cmd("cmd.hand.desc"))
+    @app_commands.describe(dm=cmd("cmd.hand.dm"))
+    @app_commands.rename(dm=cmd("cmd.hand.dm.name"))
+    async def hand(self, interaction: discord.Interaction[Any], dm: bool = False) -> None:
+        await self.bot.hands.deliver(interaction, await self._here(interaction), dm=dm)
+
+    @app_commands.command(name=cmd("cmd.leave.name"), description=cmd("cmd.leave.desc"))
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        session = await self._here(interaction)
+        change = await self.bot.service.leave(session.id, interaction.user.id)
+        key = "leave.lobby" if change.kind in ("lobby", "abandon") else "leave.game"
+        await reply(interaction, t(self.bot.languages.of(interaction), key))
+
+    @app_commands.command(name=cmd("cmd.abandon.name"), description=cmd("cmd.abandon.desc"))
+    async def abandon(self, interaction: discord.Interaction[Any]) -> None:
+        session = await self._here(interaction)
+        await self.bot.service.abandon(session.id, interaction.user.id, admin=is_admin(interaction))
+        await reply(interaction, t(self.bot.languages.of(interaction), "abandon.done"))
+
+    @app_commands.command(name=cmd("cmd.games.name"), description=cmd("cmd.games.desc"))
+    @app_commands.guild_only()
+    async def games(self, interaction: discord.Interaction[Any]) -> None:
+        lang = self.bot.languages.of(interaction)
+        sessions = await self.bot.service.live_sessions(interaction.guild_id)
+        if not sessions:
+            await reply(interaction, t(lang, "games.none"))
+            return
+        lines = [
+            t(
+                lang,
+                "games.line",
+                game=t(lang, f"{s.record.game_id}.name"),
+                status=t(lang, f"status.{s.record.status.value}"),
+                players=len(s.record.seats),
+                link=jump_url(s),
+            )
+            for s in sessions[:GAMES_LISTED]
+        ]
+        embed = discord.Embed(title=t(lang, "games.title"), description="\n".join(lines))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(name=cmd("cmd.notify.name"), description=cmd("cmd.notify.desc"))
+    @app_commands.describe(on=cmd("cmd.notify.on"))
+    @app_commands.rename(on=cmd("cmd.notify.on.name"))
+    async def notify(self, interaction: discord.Interaction[Any], on: bool) -> None:
+        await self.bot.storage.prefs.user.set(interaction.user.id, NOTIFY, "1" if on else "0")
+        lang = self.bot.languages.of(interaction)
+        await reply(interaction, t(lang, "notify.on" if on else "notify.off"))
+
+    @app_commands.command(name=cmd("cmd.language.name"), description=cmd("cmd.language.desc"))
+    @app_commands.describe(language=cmd("cmd.language.language"))
+    @app_commands.rename(language=cmd("cmd.language.language.name"))
+    @app_commands.choices(
+        language=[
+            app_commands.Choice(name=cmd("cmd.language.ja"), value="ja"),
+            app_commands.Choice(name=cmd("cmd.language.en"), value="en"),
+        ]
+    )
+    @app_commands.guild_only()
+    @app_commands.default_permissions(manage_guild=True)
+    async def language(
+        self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]
+    ) -> None:
+        if interaction.guild_id is None or not is_admin(interaction):
+            raise BotError("not_admin")
+        await self.bot.storage.prefs.guild.set(interaction.guild_id, GUILD_LOCALE, language.value)
+        await reply(interaction, t(language.value, "language.set"))
+
+
+async def setup(bot: TableBot) -> None:
+    await bot.add_cog(Common(bot))
+
+
+async def show_rules(interaction: discord.Interaction[Any], bot: TableBot, game_id: str) -> None:
+    """`/<game> rules`: the game's rules and this bot's rulings, in the reader's language."""
+    lang = bot.languages.of(interaction)
+    embed = discord.Embed(
+        title=t(lang, f"{game_id}.name"), description=bot.games[game_id].rules_text(lang)
+    )
+    await interaction.response.send_message(embed=embed, ephemeral=True)

@@ -1,0 +1,116 @@
+"""The public table: its screen (lobby, play, end), posting it, and redrawing it in place."""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+
+from bot.context import Context
+from bot.game_ui import GameUI
+from bot.i18n import has
+from bot.lobby import closed_screen, lobby_screen
+from bot.results import Results
+from bot.ui.screen import Screen
+from games.engine import Change, Event, Session, SessionService, Status
+
+RECENT_EVENTS = 6
+SESSION_EVENTS = "session."
+"""Prefix of the events the service itself emits (turn timers, away seats)."""
+
+
+class Tables:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: SessionService,
+        games: Mapping[str, GameUI],
+        results: Results,
+    ) -> None:
+        self.client = client
+        self.service = service
+        self.games = games
+        self.results = results
+        self._recent: defaultdict[str, deque[Event]] = defaultdict(
+            lambda: deque(maxlen=RECENT_EVENTS)
+        )
+        self._prints: dict[str, str] = {}
+
+    def on_commit(self, change: Change) -> None:
+        """Keep the table's log of recent public events (in memory, right after the commit)."""
+        session = change.session
+        ctx = self.context(session)
+        for event in change.events:
+            if event.public and self.describe(event, ctx):
+                self._recent[session.id].append(event)
+
+    def forget_session(self, sid: str) -> None:
+        self._recent.pop(sid, None)
+        self._prints.pop(sid, None)
+
+    def describe(self, event: Event, ctx: Context) -> str | None:
+        if event.key.startswith(SESSION_EVENTS):
+            key = f"event.{event.key}"
+            if not has(key):
+                return None
+            params = dict(event.params)
+            if "seat" in params:
+                params["seat"] = ctx.names[params["seat"]]
+            return ctx.t(key, **params)
+        return self.games[ctx.session.record.game_id].event_text(event, ctx)
+
+    def context(self, session: Session, records: dict[str, Any] | None = None) -> Context:
+        return Context.of(
+            session,
+            session.record.locale,
+            recent=tuple(self._recent[session.id]),
+            records=records or {},
+            describe=self.describe,
+        )
+
+    async def screen(self, session: Session) -> Screen:
+        status = session.record.status
+        ui = self.games[session.record.game_id]
+        if status is Status.LOBBY:
+            return lobby_screen(self.context(session), ui)
+        if status is Status.ABANDONED and session.state is None:
+            return closed_screen(self.context(session))
+        records = await self.results.summary(session) if status is Status.FINISHED else None
+        screen = ui.table(self.context(session, records))
+        if status is Status.ABANDONED:
+            screen.items = []
+            screen.content = self.context(session).t("lobby.abandoned")
+        return screen
+
+    async def post(self, session: Session) -> None:
+        """Send the table as a new message in the session's channel and remember it."""
+        screen = await self.screen(session)
+        channel = self.client.get_partial_messageable(session.record.channel_id)
+        message = await channel.send(**screen.kwargs())
+        await self.service.set_table_message(session.id, message.id)
+        self._prints[session.id] = screen.fingerprint()
+
+    async def answer(self, interaction: discord.Interaction[Any], session: Session) -> None:
+        """Redraw the table as the answer to a click on it: instant, and not counted against
+        the channel's edit rate."""
+        screen = await self.screen(session)
+        await interaction.response.edit_message(**screen.kwargs())
+        self._prints[session.id] = screen.fingerprint()
+
+    async def redraw(self, session: Session) -> bool:
+        """Edit the table message to the current state (post it if it has none yet).
+
+        False when it was already showing exactly that.
+        """
+        if session.record.table_message_id is None:
+            await self.post(session)
+            return True
+        screen = await self.screen(session)
+        if self._prints.get(session.id) == screen.fingerprint():
+            return False
+        channel = self.client.get_partial_messageable(session.record.channel_id)
+        await channel.get_partial_message(session.record.table_message_id).edit(**screen.kwargs())
+        self._prints[session.id] = screen.fingerprint()
+        return True

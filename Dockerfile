@@ -14,7 +14,7 @@ COPY --from=build /venv /venv
 ENV PATH="/venv/bin:$PATH" \
     PYTHONUNBUFFERED=1 \
     DATABASE_PATH=/data/bot.sqlite3
-USER bot
+USER 10001:10001
 WORKDIR /home/bot
 VOLUME ["/data"]
 CMD ["python", "-m", "bot"]

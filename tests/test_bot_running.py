@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -32,6 +33,51 @@ def test_without_a_token_the_bot_exits_naming_the_variable(tmp_path: Path) -> No
     assert result.returncode != 0
     assert "DISCORD_TOKEN" in result.stderr
     assert "discord.com/developers/applications" in result.stderr
+
+
+async def test_the_bot_starts_from_a_copy_of_env_example(tmp_path: Path) -> None:
+    """`cp .env.example .env`, put a token in, `python -m bot`: every empty optional line is
+    read as unset, and the bot connects and registers its commands."""
+    async with Emulator.running() as emu:
+        lines = (ROOT / ".env.example").read_text(encoding="utf-8").splitlines()
+        filled = {
+            "DISCORD_TOKEN": emu.bot_token,
+            "DISCORD_API_BASE": emu.api_base,
+            "DISCORD_GATEWAY_URL": emu.gateway_url,
+        }
+        env_file = [
+            f"{line.split('=')[0]}={filled[line.split('=')[0]]}"
+            if line.split("=")[0] in filled
+            else line
+            for line in lines
+        ]
+        (tmp_path / ".env").write_text("\n".join(env_file) + "\n", encoding="utf-8")
+        env = {k: v for k, v in os.environ.items() if not k.isupper() or k in ("PATH", "HOME")}
+        env["PYTHONPATH"] = str(ROOT)
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=tmp_path,
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        try:
+            await emu.wait_for(
+                lambda: (
+                    (emu.gateway.connections > 0 and bool(emu.commands()))
+                    or process.returncode is not None
+                ),
+                timeout=60,
+            )
+            assert process.returncode is None, (await process.stdout.read()).decode()  # type: ignore[union-attr]
+            assert {c["name"] for c in emu.commands()} >= {"hand", "thegame"}
+            assert (tmp_path / "data" / "bot.sqlite3").exists()
+        finally:
+            if process.returncode is None:
+                process.terminate()
+            await process.wait()
 
 
 async def test_commands_are_registered_with_japanese_names(tmp_path: Path) -> None:

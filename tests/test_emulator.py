@@ -818,8 +818,14 @@ LIMIT_CASES: list[tuple[str, dict[str, Any]]] = [
     ("must be one of", {"components": [_container(_text(0))]}),
     ("'embeds' field", {"flags": V2, "embeds": [{"title": "t"}], "components": [_text(0)]}),
     ("(41)", {"flags": V2, "components": [_container(*(_text(i) for i in range(40)))]}),
-    ("(41)", {"flags": V2, "components": [_container(_row(*(_button(f"b{i}") for i in range(5))))]
-              + [_text(i) for i in range(34)]}),
+    (
+        "(41)",
+        {
+            "flags": V2,
+            "components": [_container(_row(*(_button(f"b{i}") for i in range(5))))]
+            + [_text(i) for i in range(34)],
+        },
+    ),
     ("4000", {"flags": V2, "components": [_long_text(2001), _long_text(2000)]}),
     ("more than once", {"flags": V2, "components": [_text(0) | {"id": 7}, _text(1) | {"id": 7}]}),
     ("between 1 and 3", {"flags": V2, "components": [_section(0)]}),
@@ -854,9 +860,7 @@ def test_message_limits_allow_the_maxima() -> None:
     validate_message({"flags": V2, "components": [_container(*(_text(i) for i in range(39)))]})
     validate_message({"flags": V2, "components": [_long_text(2000), _long_text(2000)]})
     validate_message({"flags": V2, "components": [_text(0) | {"id": 7}, _text(1) | {"id": 8}]})
-    validate_message(
-        {"flags": V2, "components": [_section(1), _section(3, _button("acc2"))]}
-    )
+    validate_message({"flags": V2, "components": [_section(1), _section(3, _button("acc2"))]})
     validate_message({"flags": V2, "components": [_gallery(1), _gallery(10)]})
     validate_message(
         {
@@ -981,3 +985,41 @@ async def test_followup_resolving_a_deferral_can_be_v2_with_a_picture(
 
     assert message.components_v2 and message.ephemeral and not message.loading
     assert message.file("board.png") == png(8, 10) and "Board: later" in message.text
+
+
+def test_text_of_reads_a_v2_message_through_its_layout() -> None:
+    message = {
+        "flags": V2,
+        "components": [
+            _container(
+                {"type": 10, "content": "### The Game"},
+                {
+                    "type": 9,
+                    "components": [{"type": 10, "content": "Up 1: 37"}],
+                    "accessory": _button("g:1", "Signal"),
+                },
+                _section(
+                    1, {"type": 11, "media": {"url": "https://x/a.png"}, "description": "dice"}
+                ),
+                {
+                    "type": 12,
+                    "items": [{"media": {"url": "https://x/t.png"}, "description": "piles"}],
+                },
+                _row(_select("s:1", 2, placeholder="Pick a card")),
+            )
+        ],
+    }
+
+    lines = text_of(message).splitlines()
+
+    assert lines == [
+        "### The Game",
+        "Up 1: 37",
+        "Signal",
+        "line 0",
+        "dice",
+        "piles",
+        "Pick a card",
+        "o0",
+        "o1",
+    ]

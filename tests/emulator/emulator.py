@@ -29,6 +29,7 @@ import discord
 import yarl
 from aiohttp import web
 
+from .attachments import attachment_payload, descriptions, resolve_media
 from .commands import build_command_data
 from .errors import ApiError, EmulatorError, EmulatorTimeout, InteractionFailed, InvalidInteraction
 from .gateway import (
@@ -69,7 +70,7 @@ from .models import (
     walk_components,
 )
 from .rest import RestApi
-from .validation import SELECT_TYPES, validate_message
+from .validation import SELECT_TYPES, validate_flags_edit, validate_message
 
 log = logging.getLogger("tests.emulator")
 
@@ -159,6 +160,8 @@ class Emulator:
         self.channels: dict[int, EmuChannel] = {}
         self.dm_channels: dict[int, EmuChannel] = {}
         self.messages: dict[int, EmuMessage] = {}
+        self.attachment_data: dict[int, bytes] = {}
+        """Every uploaded file's bytes, by attachment id."""
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.interactions: dict[int, InteractionResult] = {}
@@ -558,9 +561,14 @@ class Emulator:
             "components": list(body.get("components") or []),
             "flags": flags,
         }
-        attachments = [self._attachment(f) for f in files or []]
+        attachments = self._attachments(body, files or [])
         if validate:
-            validate_message(result, attachments=len(attachments))
+            validate_message(
+                result,
+                attachments=len(attachments),
+                uploads={a["filename"] for a in attachments},
+            )
+        resolve_media(result["components"], attachments)
         self._assign_component_ids(result["components"])
         message = EmuMessage(
             id=self.ids(),
@@ -571,6 +579,7 @@ class Emulator:
             components=result["components"],
             flags=flags,
             attachments=attachments,
+            attachment_data={a["id"]: self.attachment_data[int(a["id"])] for a in attachments},
             type=msg_type,
             interaction=interaction,
             message_reference=body.get("message_reference"),
@@ -587,17 +596,18 @@ class Emulator:
         self.notify()
         return message
 
-    def _attachment(self, file: dict[str, Any]) -> dict[str, Any]:
-        aid = self.ids()
-        name = file.get("filename") or "file"
-        return {
-            "id": str(aid),
-            "filename": name,
-            "size": file.get("size", 0),
-            "url": f"http://{self.host}:{self.port}/attachments/{aid}/{name}",
-            "proxy_url": f"http://{self.host}:{self.port}/attachments/{aid}/{name}",
-            "content_type": file.get("content_type"),
-        }
+    def _attachments(
+        self, body: Mapping[str, Any], files: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """Store the uploaded files (bytes served at their `url`); their attachment payloads."""
+        alt = descriptions(dict(body))
+        out = []
+        for upload in files:
+            aid = self.ids()
+            self.attachment_data[aid] = upload.get("data", b"")
+            base = f"http://{self.host}:{self.port}"
+            out.append(attachment_payload(aid, upload, base, alt.get(upload.get("index", -1))))
+        return out
 
     def edit_message(
         self,
@@ -607,6 +617,7 @@ class Emulator:
         files: list[dict[str, Any]] | None = None,
     ) -> EmuMessage:
         """Merge an edit into `message` (validated as a whole) and dispatch MESSAGE_UPDATE."""
+        validate_flags_edit(message.flags, dict(body))
         before = message.snapshot()
         result: dict[str, Any] = {
             "content": message.content,
@@ -629,8 +640,12 @@ class Emulator:
         if "attachments" in body and body["attachments"] is not None:
             kept = {str(a.get("id")) for a in body["attachments"]}
             attachments = [a for a in attachments if a["id"] in kept]
-        attachments += [self._attachment(f) for f in files or []]
-        validate_message(result, attachments=len(attachments))
+        uploaded = self._attachments(body, files or [])
+        attachments += uploaded
+        validate_message(
+            result, attachments=len(attachments), uploads={a["filename"] for a in uploaded}
+        )
+        resolve_media(result["components"], uploaded)
         self._assign_component_ids(result["components"])
         message.history.append(before)
         message.content = result["content"]
@@ -638,6 +653,7 @@ class Emulator:
         message.components = result["components"]
         message.flags = result["flags"]
         message.attachments = attachments
+        message.attachment_data = {a["id"]: self.attachment_data[int(a["id"])] for a in attachments}
         message.edited_timestamp = iso_now()
         if not message.ephemeral:
             self._dispatch_message("MESSAGE_UPDATE", message)

@@ -340,6 +340,8 @@ class EmuMessage:
     components: list[dict[str, Any]] = field(default_factory=list)
     flags: int = 0
     attachments: list[dict[str, Any]] = field(default_factory=list)
+    attachment_data: dict[str, bytes] = field(default_factory=dict, repr=False)
+    """The bytes of each attachment, by attachment id (see `file`)."""
     type: int = 0
     timestamp: str = field(default_factory=iso_now)
     edited_timestamp: str | None = None
@@ -394,6 +396,13 @@ class EmuMessage:
                 "attachments": self.attachments,
             }
         )
+
+    def file(self, filename: str) -> bytes:
+        """The bytes of the attachment called `filename` (the last one, if several are)."""
+        for attachment in reversed(self.attachments):
+            if attachment["filename"] == filename:
+                return self.attachment_data[attachment["id"]]
+        raise KeyError(f"no attachment {filename!r} on message {self.id}")
 
     def all_components(self) -> list[dict[str, Any]]:
         return list(walk_components(self.components))

@@ -56,6 +56,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("tests.emulator.rest")
 
 Handler = Callable[["ApiRequest"], Awaitable[web.Response]]
+ATTACHMENT_PATH = re.compile(r"/attachments/(?P<id>\d+)/[^/]+")
+"""Where an attachment's bytes are served (its `url`), like Discord's CDN."""
 
 
 def json_response(
@@ -204,6 +206,11 @@ class RestApi:
     # -- plumbing -----------------------------------------------------------------------------
 
     async def handle_outside_api(self, request: web.Request) -> web.Response:
+        found = ATTACHMENT_PATH.fullmatch(request.path)
+        if request.method == "GET" and found is not None:
+            data = self.emu.attachment_data.get(int(found["id"]))
+            if data is not None:
+                return web.Response(body=data, content_type="application/octet-stream")
         call = ApiCall(request.method, request.path, 404, 0, "404: Not Found")
         log.warning("emulator: request outside /api/v10: %s %s", request.method, request.path)
         self.emu.unknown_routes.append(call)
@@ -269,12 +276,15 @@ class RestApi:
                 if part.name == "payload_json":
                     payload = json.loads(await part.text())
                 elif part.filename:
-                    data = await part.read()
+                    data = bytes(await part.read())
+                    index = re.fullmatch(r"files\[(\d+)\]", part.name or "")
                     files.append(
                         {
+                            "index": int(index[1]) if index else len(files),
                             "filename": part.filename,
                             "size": len(data),
                             "content_type": part.headers.get("Content-Type"),
+                            "data": data,
                         }
                     )
             return payload, files
@@ -695,9 +705,8 @@ class RestApi:
             and original.loading
         ):
             # Discord: a follow-up sent while the deferred response still loads resolves it
-            # (and keeps the deferral's ephemeral choice).
-            edit = {k: v for k, v in body.items() if k != "flags"}
-            message = self.emu.edit_message(original, edit, files=req.files)
+            # (and keeps the deferral's ephemeral choice; `edit_message` ignores that bit).
+            message = self.emu.edit_message(original, body, files=req.files)
         else:
             ephemeral = int(body.get("flags") or 0) & FLAG_EPHEMERAL
             message = self.emu.create_message(

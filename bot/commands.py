@@ -1,4 +1,4 @@
-"""Commands shared by every game: /hand, /leave, /abandon, /games, /notify, /language.
+"""Commands shared by every game: /hand, /leave, /abandon, /games, /notify, /settings.
 
 Loaded as an extension (`setup`), like each game's own commands.
 """
@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import timers
 from bot.context import jump_url
 from bot.errors import BotError, reply
 from bot.i18n import cmd, t
@@ -87,24 +88,49 @@ class Common(commands.Cog):
         lang = self.bot.languages.of(interaction)
         await reply(interaction, t(lang, "notify.on" if on else "notify.off"))
 
-    @app_commands.command(name=cmd("cmd.language.name"), description=cmd("cmd.language.desc"))
-    @app_commands.describe(language=cmd("cmd.language.language"))
-    @app_commands.rename(language=cmd("cmd.language.language.name"))
+    @app_commands.command(name=cmd("cmd.settings.name"), description=cmd("cmd.settings.desc"))
+    @app_commands.describe(
+        language=cmd("cmd.settings.language"), turn_timer=cmd("cmd.settings.turn_timer")
+    )
+    @app_commands.rename(
+        language=cmd("cmd.settings.language.name"),
+        turn_timer=cmd("cmd.settings.turn_timer.name"),
+    )
     @app_commands.choices(
         language=[
             app_commands.Choice(name=cmd("cmd.language.ja"), value="ja"),
             app_commands.Choice(name=cmd("cmd.language.en"), value="en"),
-        ]
+        ],
+        turn_timer=timers.CHOICES,
     )
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
-    async def language(
-        self, interaction: discord.Interaction[Any], language: app_commands.Choice[str]
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        language: app_commands.Choice[str] | None = None,
+        turn_timer: app_commands.Choice[int] | None = None,
     ) -> None:
-        if interaction.guild_id is None or not is_admin(interaction):
+        """Change what is given (Manage Server), then show all of this server's settings."""
+        guild_id = interaction.guild_id
+        if guild_id is None or not is_admin(interaction):
             raise BotError("not_admin")
-        await self.bot.storage.prefs.guild.set(interaction.guild_id, GUILD_LOCALE, language.value)
-        await reply(interaction, t(language.value, "language.set"))
+        prefs = self.bot.storage.prefs.guild
+        if language is not None:
+            await prefs.set(guild_id, GUILD_LOCALE, language.value)
+        if turn_timer is not None:
+            await prefs.set(guild_id, timers.GUILD_TIMER, str(turn_timer.value))
+        lang = self.bot.languages.of(interaction)
+        table_lang = await self.bot.languages.guild(guild_id)
+        timer = await timers.server_default(prefs, guild_id)
+        lines = [
+            t(lang, "settings.language", language=t(lang, f"settings.lang.{table_lang}")),
+            t(lang, "settings.turn_timer", timer=timers.timer_text(lang, timer)),
+        ]
+        if language is not None or turn_timer is not None:
+            lines.insert(0, t(lang, "settings.saved"))
+        embed = discord.Embed(title=t(lang, "settings.title"), description="\n".join(lines))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 async def setup(bot: TableBot) -> None:

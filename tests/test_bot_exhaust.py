@@ -509,7 +509,7 @@ async def test_japanese_users_get_japanese(tmp_path: Path) -> None:
             assert "イグゾースト" in res.text and "枯渇カード" in res.text
             res = await bob.slash(emu.general, "exhaust rules")
             assert "depletion card" in res.text
-            await hana.slash(emu.general, "language", language="ja")
+            await hana.slash(emu.general, "settings", language="ja")
             session, table = await start_game(
                 emu, bot, hana, joiners=(bob,), first="0", command="exhaust new"
             )

@@ -83,7 +83,7 @@ async def test_the_bot_starts_from_a_copy_of_env_example(tmp_path: Path) -> None
 async def test_commands_are_registered_with_japanese_names(tmp_path: Path) -> None:
     async with Emulator.running() as emu, running_bot(emu, tmp_path / "db.sqlite3"):
         commands = {c["name"]: c for c in emu.commands()}
-    assert {"thegame", "hand", "leave", "abandon", "games", "notify", "language"} <= set(commands)
+    assert {"thegame", "hand", "leave", "abandon", "games", "notify", "settings"} <= set(commands)
     thegame = commands["thegame"]
     assert thegame["name_localizations"]["ja"] == "ザゲーム"
     assert thegame["description_localizations"]["ja"].startswith("ザ・ゲーム")

@@ -343,7 +343,7 @@ async def test_japanese_users_get_japanese_and_the_table_follows_the_server(
             assert "10戻し" in res.text
             res = await bob.slash(emu.general, "thegame rules")
             assert "±10 trick" in res.text
-            res = await hana.slash(emu.general, "language", language="ja")
+            res = await hana.slash(emu.general, "settings", language="ja")
             assert "日本語" in res.text
             _, table = await start_game(emu, bot, hana, joiners=(bob,))
             await emu.wait_for(lambda: "昇順1" in table.text)

@@ -215,7 +215,10 @@ class SessionService:
             deadlines = stored.get(record.id, [])
             ai = any(seat.autoplay for seat in record.seats) or any(d.fired for d in deadlines)
             if ai or record.id in self._sessions:
-                self._arm(await self.get(record.id))
+                try:
+                    self._arm(await self.get(record.id))
+                except Exception:  # one broken session must not keep the others waiting
+                    log.exception("session %s could not be resumed", record.id)
             elif deadlines:
                 self._schedule(record.id, min(d.due for d in deadlines))
 
@@ -561,7 +564,7 @@ class SessionService:
                 return
             runtime.timer.cancel()
             runtime.timer = runtime.timer_due = None
-        if due is not None:
+        if due is not None and not self._closed:
             runtime = self._runtime(session_id)
             runtime.timer = self._background.spawn(self._timer(session_id, due))
             runtime.timer_due = due

@@ -1,7 +1,9 @@
-"""SQLite persistence: sessions (the engine's SessionStore), preferences, records, DM hands.
+"""SQLite persistence: sessions and deadlines (the engine's SessionStore), preferences,
+records, DM hands.
 
 Depends on `games.engine` only, never on discord. `open_storage` opens the file, applies the
-pending migrations, and returns one `Storage` holding the single connection.
+pending migrations, and returns one `Storage` holding the single connection. The bot types
+against the protocols in `storage.protocols` (`Stores` and the rest), which `Storage` meets.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from types import TracebackType
 from storage.db import Database
 from storage.hands import HandMessage, HandMessages
 from storage.migrations import migrate
-from storage.prefs import Prefs, PrefTable
+from storage.prefs import Prefs, SqlitePrefTable
+from storage.protocols import HandStore, PrefStore, PrefTable, RecordStore, Stores
 from storage.records import GameRecord, GameStats, Records
 from storage.sessions import SqliteSessionStore
 
@@ -22,17 +25,23 @@ __all__ = [
     "GameStats",
     "HandMessage",
     "HandMessages",
+    "HandStore",
+    "PrefStore",
     "PrefTable",
     "Prefs",
+    "RecordStore",
     "Records",
+    "SqlitePrefTable",
     "SqliteSessionStore",
     "Storage",
+    "Stores",
     "open_storage",
 ]
 
 
 class Storage:
-    """Everything the bot persists, over one connection. Also an async context manager."""
+    """Everything the bot persists, over one connection (a `Stores`). Also an async context
+    manager."""
 
     def __init__(self, db: Database) -> None:
         self.db = db

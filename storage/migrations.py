@@ -111,7 +111,43 @@ CREATE TABLE hand_messages (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[str, ...] = (V1,)
+V2 = """
+-- Turn timers: the timer a session was opened with, and who is away or running late.
+ALTER TABLE sessions ADD COLUMN turn_timer INTEGER CHECK (turn_timer IS NULL OR turn_timer > 0);
+
+ALTER TABLE seats ADD COLUMN away INTEGER NOT NULL DEFAULT 0 CHECK (away IN (0, 1));
+
+ALTER TABLE seats ADD COLUMN missed INTEGER NOT NULL DEFAULT 0 CHECK (missed >= 0);
+
+ALTER TABLE seats ADD COLUMN ai_level TEXT NOT NULL DEFAULT 'normal';
+
+-- Every timed thing as an absolute moment, so a restart waits only for what is left.
+-- `seat` is -1 for a window (the whole table's), so the key has no NULL in it.
+CREATE TABLE deadlines (
+    session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('window', 'warn', 'turn')),
+    seat INTEGER NOT NULL CHECK ((kind = 'window') = (seat = -1) AND seat >= -1),
+    due REAL NOT NULL,
+    fired INTEGER NOT NULL DEFAULT 0 CHECK (fired IN (0, 1)),
+    PRIMARY KEY (session_id, kind, seat)
+) WITHOUT ROWID;
+
+CREATE INDEX deadlines_due ON deadlines (due);
+"""
+
+V3 = """
+-- Whether the players won, set by the bot: a loss never ranks above a win.
+ALTER TABLE records ADD COLUMN won INTEGER NOT NULL DEFAULT 0 CHECK (won IN (0, 1));
+
+-- Records kept before this migration: the result codes the games then counted as wins.
+UPDATE records SET won = 1 WHERE result IN ('win', 'perfect');
+
+DROP INDEX records_guild_game;
+
+CREATE INDEX records_guild_game_channel ON records (guild_id, game_id, channel_id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3)
 
 
 def statements(script: str) -> Iterator[str]:

@@ -11,8 +11,8 @@ from typing import Literal
 from storage.db import Database
 
 
-class PrefTable:
-    """get/set/delete over one `(owner_id, key) -> value` table."""
+class SqlitePrefTable:
+    """get/all/set/delete over one `(owner_id, key) -> value` table (a `PrefTable`)."""
 
     def __init__(self, db: Database, table: Literal["user_prefs", "guild_prefs"]) -> None:
         self.db = db
@@ -59,5 +59,5 @@ class Prefs:
     """`prefs.user.get(user_id, "locale")`, `prefs.guild.set(guild_id, "locale", "ja")`."""
 
     def __init__(self, db: Database) -> None:
-        self.user = PrefTable(db, "user_prefs")
-        self.guild = PrefTable(db, "guild_prefs")
+        self.user = SqlitePrefTable(db, "user_prefs")
+        self.guild = SqlitePrefTable(db, "guild_prefs")

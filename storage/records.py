@@ -1,7 +1,8 @@
-"""Finished games per guild, for `/… stats`: best score, results by code, games played.
+"""Finished games per guild and channel, for `/… stats`: best result, wins, results by code.
 
-Generic on purpose: the bot passes the game's own result code ("perfect", "win", …) and a
-score where lower is better (The Game: cards left), so no game's rules live here.
+Generic on purpose: the bot passes the game's own result code ("perfect", "win", …), whether
+the players won, and a score where lower is better (The Game: cards left), so no game's rules
+live here.
 """
 
 from __future__ import annotations
@@ -28,14 +29,18 @@ class GameRecord:
     players: int
     details: dict[str, Any]
     finished_at: float
+    won: bool
 
 
 @dataclass(frozen=True, slots=True)
 class GameStats:
     game_id: str
     games: int = 0
+    wins: int = 0
     best: GameRecord | None = None
-    """The lowest score (the earliest one on a tie); None when no game had a score."""
+    """The best result: the lowest-scoring win, or the lowest-scoring game when none was won
+    (the earliest one on a tie); None when no game that competes has a score. A loss never
+    beats a win, whatever its score."""
     results: dict[str, int] = field(default_factory=dict)
     """How many games ended with each result code."""
 
@@ -52,11 +57,20 @@ def _record(row: aiosqlite.Row) -> GameRecord:
         players=row["players"],
         details=json.loads(row["details"]),
         finished_at=row["finished_at"],
+        won=bool(row["won"]),
     )
 
 
-_SCOPE = "guild_id IS ? AND game_id = ?"
-"""`IS` so that DM games (guild_id NULL) have records too."""
+def _scope(
+    guild_id: int | None, game_id: str, channel_id: int | None
+) -> tuple[str, tuple[Any, ...]]:
+    """The WHERE clause of one server's (or one channel's) records of a game.
+
+    `guild_id IS ?` so that DM games (guild_id NULL) have records too.
+    """
+    if channel_id is None:
+        return "guild_id IS ? AND game_id = ?", (guild_id, game_id)
+    return "guild_id IS ? AND game_id = ? AND channel_id = ?", (guild_id, game_id, channel_id)
 
 
 class Records:
@@ -73,6 +87,7 @@ class Records:
         result: str,
         score: int | None,
         players: int,
+        won: bool,
         details: dict[str, Any] | None = None,
         finished_at: float | None = None,
     ) -> bool:
@@ -83,7 +98,7 @@ class Records:
         async with self.db.transaction() as conn:
             cursor = await conn.execute(
                 "INSERT INTO records (guild_id, channel_id, game_id, session_id, result, score, "
-                "players, details, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "players, won, details, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (session_id) DO NOTHING",
                 (
                     guild_id,
@@ -93,39 +108,47 @@ class Records:
                     result,
                     score,
                     players,
+                    won,
                     json.dumps(details or {}, separators=(",", ":")),
                     time.time() if finished_at is None else finished_at,
                 ),
             )
             return cursor.rowcount == 1
 
-    async def stats(self, guild_id: int | None, game_id: str) -> GameStats:
-        """One guild's figures for one game (guild None: games played in DMs)."""
+    async def stats(
+        self, guild_id: int | None, game_id: str, channel_id: int | None = None
+    ) -> GameStats:
+        """One server's figures for one game, or one channel's (guild None: games in DMs)."""
+        where, params = _scope(guild_id, game_id, channel_id)
         async with self.db.read() as conn:
             counts = await conn.execute_fetchall(
-                f"SELECT result, COUNT(*) AS n FROM records WHERE {_SCOPE} "
+                f"SELECT result, COUNT(*) AS n, SUM(won) AS wins FROM records WHERE {where} "
                 "GROUP BY result ORDER BY n DESC, result",
-                (guild_id, game_id),
+                params,
             )
+            # Once any game was won, only wins compete for the best result.
             async with conn.execute(
-                f"SELECT * FROM records WHERE {_SCOPE} AND score IS NOT NULL "
+                f"SELECT * FROM records WHERE {where} AND score IS NOT NULL "
+                f"AND won >= (SELECT MAX(won) FROM records WHERE {where}) "
                 "ORDER BY score, finished_at, id LIMIT 1",
-                (guild_id, game_id),
+                params + params,
             ) as cursor:
                 best = await cursor.fetchone()
         results = {row["result"]: row["n"] for row in counts}
         return GameStats(
             game_id=game_id,
             games=sum(results.values()),
+            wins=sum(row["wins"] for row in counts),
             best=None if best is None else _record(best),
             results=results,
         )
 
     async def recent(self, guild_id: int | None, game_id: str, limit: int = 10) -> list[GameRecord]:
         """The latest finished games, newest first."""
+        where, params = _scope(guild_id, game_id, None)
         async with self.db.read() as conn:
             rows = await conn.execute_fetchall(
-                f"SELECT * FROM records WHERE {_SCOPE} ORDER BY finished_at DESC, id DESC LIMIT ?",
-                (guild_id, game_id, limit),
+                f"SELECT * FROM records WHERE {where} ORDER BY finished_at DESC, id DESC LIMIT ?",
+                (*params, limit),
             )
         return [_record(row) for row in rows]

@@ -1,4 +1,5 @@
-"""`SqliteSessionStore`: the engine's `SessionStore` over sessions, seats, actions, snapshots.
+"""`SqliteSessionStore`: the engine's `SessionStore` over sessions, seats, actions, snapshots
+and deadlines.
 
 The log is the truth and snapshots only a cache over it. Optimistic concurrency comes from
 two places: the stored `version` is checked inside the BEGIN IMMEDIATE transaction, and the
@@ -15,6 +16,7 @@ from typing import Any
 
 import aiosqlite
 
+from games.engine.deadlines import Deadline, DeadlineUpdate
 from games.engine.errors import GameError, Reason
 from games.engine.session import SessionRecord
 from games.engine.step import LoggedAction
@@ -26,16 +28,18 @@ _KEY_CLASH = frozenset({"SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQU
 
 _INSERT = """
 INSERT INTO sessions (id, game_id, rules_version, guild_id, channel_id, host_id, locale,
-    options, seed, status, version, config, table_message_id, created_at, updated_at)
+    options, seed, status, version, config, table_message_id, created_at, updated_at,
+    turn_timer)
 VALUES (:id, :game_id, :rules_version, :guild_id, :channel_id, :host_id, :locale,
-    :options, :seed, :status, :version, :config, :table_message_id, :created_at, :updated_at)
+    :options, :seed, :status, :version, :config, :table_message_id, :created_at, :updated_at,
+    :turn_timer)
 """
 
 # Identity (game, guild, channel, seed, creation) never changes after create.
 _UPDATE = """
 UPDATE sessions SET host_id = :host_id, locale = :locale, options = :options,
     status = :status, version = :version, config = :config,
-    table_message_id = :table_message_id, updated_at = :updated_at
+    table_message_id = :table_message_id, turn_timer = :turn_timer, updated_at = :updated_at
 WHERE id = :id
 """
 
@@ -66,10 +70,20 @@ def _record(row: aiosqlite.Row, seats: Iterable[aiosqlite.Row]) -> SessionRecord
             "seed": row["seed"],
             "status": row["status"],
             "version": row["version"],
-            "seats": [{"user_id": s["user_id"], "name": s["name"]} for s in seats],
+            "seats": [
+                {
+                    "user_id": s["user_id"],
+                    "name": s["name"],
+                    "away": bool(s["away"]),
+                    "missed": s["missed"],
+                    "ai_level": s["ai_level"],
+                }
+                for s in seats
+            ],
             "config": None if row["config"] is None else json.loads(row["config"]),
             "table_message_id": row["table_message_id"],
             "created_at": row["created_at"],
+            "turn_timer": row["turn_timer"],
         }
     )
 
@@ -77,9 +91,48 @@ def _record(row: aiosqlite.Row, seats: Iterable[aiosqlite.Row]) -> SessionRecord
 async def _write_seats(conn: aiosqlite.Connection, record: SessionRecord) -> None:
     await conn.execute("DELETE FROM seats WHERE session_id = ?", (record.id,))
     await conn.executemany(
-        "INSERT INTO seats (session_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-        [(record.id, i, seat.user_id, seat.name) for i, seat in enumerate(record.seats)],
+        "INSERT INTO seats (session_id, seat, user_id, name, away, missed, ai_level) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (record.id, i, s.user_id, s.name, s.away, s.missed, s.ai_level)
+            for i, s in enumerate(record.seats)
+        ],
     )
+
+
+_NO_SEAT = -1
+"""The `seat` column of a window deadline (the whole table's), keeping NULL out of the key."""
+
+
+def _deadline(row: aiosqlite.Row) -> Deadline:
+    return Deadline(
+        session_id=row["session_id"],
+        kind=row["kind"],
+        seat=None if row["seat"] == _NO_SEAT else row["seat"],
+        due=row["due"],
+        fired=bool(row["fired"]),
+    )
+
+
+async def _write_deadlines(conn: aiosqlite.Connection, update: DeadlineUpdate | None) -> None:
+    """Drop and put deadline rows; no statement at all when the update is empty."""
+    if update is None:
+        return
+    if update.drop:
+        await conn.executemany(
+            "DELETE FROM deadlines WHERE session_id = ? AND kind = ? AND seat = ?",
+            [(d.session_id, d.kind, _NO_SEAT if d.seat is None else d.seat) for d in update.drop],
+        )
+    if update.put:
+        await conn.executemany(
+            "INSERT INTO deadlines (session_id, kind, seat, due, fired) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (session_id, kind, seat) DO UPDATE SET "
+            "due = excluded.due, fired = excluded.fired",
+            [
+                (d.session_id, d.kind, _NO_SEAT if d.seat is None else d.seat, d.due, d.fired)
+                for d in update.put
+            ],
+        )
 
 
 async def _records(
@@ -92,7 +145,8 @@ async def _records(
     seats: dict[str, list[aiosqlite.Row]] = {row["id"]: [] for row in rows}
     if rows:
         seat_rows = await conn.execute_fetchall(
-            "SELECT session_id, seat, user_id, name FROM seats WHERE session_id IN "
+            "SELECT session_id, seat, user_id, name, away, missed, ai_level FROM seats "
+            "WHERE session_id IN "
             f"(SELECT id FROM sessions WHERE {where}) ORDER BY session_id, seat",
             params,
         )
@@ -124,7 +178,7 @@ def _check_chain(
 
 
 class SqliteSessionStore:
-    """Implements `games.engine.store.SessionStore`."""
+    """Implements `games.engine.store.SessionStore` (and so its `DeadlineStore`)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -145,8 +199,10 @@ class SqliteSessionStore:
             await conn.execute(_INSERT, {**params, "created_at": record.created_at or time.time()})
             await _write_seats(conn, record)
 
-    async def save_record(self, record: SessionRecord) -> None:
-        """Store lobby-level changes; the version is not changed, only checked.
+    async def save_record(
+        self, record: SessionRecord, deadlines: DeadlineUpdate | None = None
+    ) -> None:
+        """Store lobby-level changes and `deadlines`; the version is not changed, only checked.
 
         VersionConflict when the stored version differs: a stale copy must not roll back the
         status or seats another writer set.
@@ -157,6 +213,7 @@ class SqliteSessionStore:
                 stored = await _stored_version(conn, record.id)
                 raise VersionConflict(f"session {record.id}: stored version {stored}")
             await _write_seats(conn, record)
+            await _write_deadlines(conn, deadlines)
 
     async def append(
         self,
@@ -164,8 +221,10 @@ class SqliteSessionStore:
         from_version: int,
         entries: Sequence[LoggedAction],
         snapshot: Snapshot | None,
+        deadlines: DeadlineUpdate | None = None,
     ) -> None:
-        """Append `entries` and store `record` in one BEGIN IMMEDIATE transaction."""
+        """Append `entries`, store `record` and write `deadlines` in one BEGIN IMMEDIATE
+        transaction."""
         _check_chain(record, from_version, entries, snapshot)
         async with self.db.transaction() as conn:
             stored = await _stored_version(conn, record.id)
@@ -189,6 +248,7 @@ class SqliteSessionStore:
                     "state = excluded.state WHERE excluded.version >= snapshots.version",
                     (record.id, snapshot.version, dumps(snapshot.state)),
                 )
+            await _write_deadlines(conn, deadlines)
 
     async def load(self, session_id: str) -> LoadedSession | None:
         """The record, the latest snapshot, and the log entries after that snapshot."""
@@ -206,7 +266,23 @@ class SqliteSessionStore:
                 else Snapshot(version=row["version"], state=json.loads(row["state"]))
             )
             log = await self._log(conn, session_id, 0 if snapshot is None else snapshot.version)
-        return LoadedSession(record=found[0], snapshot=snapshot, log=log)
+            rows = await conn.execute_fetchall(
+                "SELECT * FROM deadlines WHERE session_id = ? ORDER BY due", (session_id,)
+            )
+        deadlines = tuple(_deadline(row) for row in rows)
+        return LoadedSession(record=found[0], snapshot=snapshot, log=log, deadlines=deadlines)
+
+    async def deadlines(self) -> list[Deadline]:
+        """Every stored deadline, earliest first, in one query."""
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall("SELECT * FROM deadlines ORDER BY due")
+        return [_deadline(row) for row in rows]
+
+    async def update_deadlines(self, update: DeadlineUpdate) -> None:
+        if update.empty:
+            return
+        async with self.db.transaction() as conn:
+            await _write_deadlines(conn, update)
 
     async def log(self, session_id: str, after: int = 0) -> tuple[LoggedAction, ...]:
         """The log entries with `seq > after`, in order (the whole log by default)."""

@@ -14,6 +14,8 @@ from toygame import RULES, Vote
 
 from games.engine import (
     CHANCE,
+    Deadline,
+    DeadlineUpdate,
     GameError,
     Reason,
     Seat,
@@ -25,7 +27,15 @@ from games.engine import (
     advance,
     replay,
 )
-from storage import Storage, open_storage
+from storage import (
+    HandStore,
+    PrefStore,
+    PrefTable,
+    RecordStore,
+    Storage,
+    Stores,
+    open_storage,
+)
 from storage.db import Database
 from storage.migrations import MIGRATIONS, migrate, statements, user_version
 
@@ -38,6 +48,7 @@ TABLES = {
     "guild_prefs",
     "records",
     "hand_messages",
+    "deadlines",
 }
 
 
@@ -160,6 +171,53 @@ def test_statements_split_triggers_whole() -> None:
         list(statements("CREATE TABLE t (x INTEGER)"))
 
 
+async def test_migrating_a_v1_file_keeps_its_data_and_marks_old_wins(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "bot.db")
+    try:
+        await migrate(db, MIGRATIONS[:1])
+        conn = db.conn
+        await conn.execute(
+            "INSERT INTO sessions (id, game_id, rules_version, channel_id, host_id, locale, "
+            "options, seed, status, created_at, updated_at) "
+            "VALUES ('s1', 'thegame', 1, 10, 100, 'en', '{}', 1, 'active', 0, 0)"
+        )
+        await conn.execute("INSERT INTO seats (session_id, seat, user_id, name) VALUES "
+                           "('s1', 0, 100, 'Alice')")
+        for result in ("perfect", "win", "loss", "burned"):
+            await conn.execute(
+                "INSERT INTO records (guild_id, channel_id, game_id, session_id, result, score, "
+                "players, finished_at) VALUES (1, 10, 'thegame', ?, ?, 3, 1, 0)",
+                (result, result),
+            )
+        assert await migrate(db) == list(range(2, len(MIGRATIONS) + 1))
+        rows = await conn.execute_fetchall("SELECT result, won FROM records ORDER BY id")
+        assert [(r[0], r[1]) for r in rows] == [
+            ("perfect", 1),
+            ("win", 1),
+            ("loss", 0),
+            ("burned", 0),
+        ]
+        indexes = await conn.execute_fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'"
+        )
+        names = {row[0] for row in indexes}
+        assert "records_guild_game_channel" in names and "records_guild_game" not in names
+    finally:
+        await db.close()
+    async with await open_storage(tmp_path / "bot.db") as storage:
+        loaded = await storage.sessions.load("s1")
+        assert loaded is not None and loaded.record.turn_timer is None
+        assert loaded.record.seats == (Seat(user_id=100, name="Alice"),)
+
+
+async def test_storage_instances_satisfy_their_protocols(storage: Storage) -> None:
+    assert isinstance(storage, Stores)
+    assert isinstance(storage.prefs, PrefStore)
+    assert isinstance(storage.prefs.user, PrefTable)
+    assert isinstance(storage.records, RecordStore)
+    assert isinstance(storage.hand_messages, HandStore)
+
+
 # Sessions -----------------------------------------------------------------------------------
 
 
@@ -188,6 +246,70 @@ async def test_save_record_updates_lobby_but_not_version(storage: Storage) -> No
         await storage.sessions.save_record(stale)
     loaded = await storage.sessions.load(record.id)
     assert loaded is not None and loaded.record == changed
+
+
+async def test_seat_state_and_turn_timer_round_trip(storage: Storage) -> None:
+    seats = (
+        Seat(user_id=100, name="Alice", away=True, missed=3),
+        Seat(user_id=None, name="", ai_level="hard"),
+    )
+    record = make_record().model_copy(update={"seats": seats, "turn_timer": 120})
+    await storage.sessions.create(record)
+    loaded = await storage.sessions.load(record.id)
+    assert loaded is not None and loaded.record == record
+    back = record.model_copy(update={"seats": (Seat(user_id=100, name="Alice"), seats[1])})
+    await storage.sessions.save_record(back)
+    loaded = await storage.sessions.load(record.id)
+    assert loaded is not None and loaded.record == back
+
+
+def deadline(kind: str, seat: int | None, due: float, session_id: str = "s1") -> Deadline:
+    return Deadline.model_validate(
+        {"session_id": session_id, "kind": kind, "seat": seat, "due": due}
+    )
+
+
+async def test_deadlines_are_stored_with_the_session(storage: Storage) -> None:
+    store = storage.sessions
+    record, state = await start(store, make_record())
+    window, turn = deadline("window", None, 50.5), deadline("turn", 0, 40.0)
+    seat = min(RULES.to_move(state).seats)
+    step = advance(RULES, state, record.version, seat, RULES.legal_actions(state, seat)[0], 1)
+    new = record.model_copy(update={"version": record.version + len(step.logged)})
+    await store.append(new, record.version, step.logged, None, DeadlineUpdate(put=(window, turn)))
+    loaded = await store.load(record.id)
+    assert loaded is not None and loaded.deadlines == (turn, window)  # earliest first
+    assert await scalar(storage, "SELECT seat FROM deadlines WHERE kind = 'window'") == -1
+    fired = turn.model_copy(update={"fired": True, "due": 45.0})
+    await store.save_record(new, DeadlineUpdate(put=(fired,), drop=(window,)))
+    assert await store.deadlines() == [fired]
+    await store.update_deadlines(DeadlineUpdate(drop=(fired,)))
+    assert await store.deadlines() == []
+
+
+async def test_deadlines_of_all_sessions_in_one_list_earliest_first(storage: Storage) -> None:
+    for session_id, channel in (("s1", 10), ("s2", 11)):
+        await storage.sessions.create(make_record(session_id, channel_id=channel))
+    late, early = deadline("turn", 1, 90.0, "s1"), deadline("warn", 0, 10.0, "s2")
+    await storage.sessions.update_deadlines(DeadlineUpdate(put=(late, early)))
+    assert await storage.sessions.deadlines() == [early, late]
+
+
+async def test_a_refused_append_writes_no_deadline(storage: Storage) -> None:
+    store = storage.sessions
+    record, state = await start(store, make_record())
+    old_record, old_state = record, state
+    record, state = await move(store, record, state)
+    seat = min(RULES.to_move(old_state).seats)
+    action = RULES.legal_actions(old_state, seat)[0]
+    step = advance(RULES, old_state, old_record.version, seat, action, old_record.seed)
+    stale = old_record.model_copy(update={"version": old_record.version + len(step.logged)})
+    update = DeadlineUpdate(put=(deadline("turn", 1, 99.0),))
+    with pytest.raises(VersionConflict):
+        await store.append(stale, old_record.version, step.logged, None, update)
+    with pytest.raises(VersionConflict):
+        await store.save_record(old_record, update)
+    assert await store.deadlines() == []
 
 
 async def test_append_then_reload_from_snapshot_and_log(storage: Storage) -> None:
@@ -339,16 +461,19 @@ async def test_records_round_trip_and_stats(storage: Storage) -> None:
             result=result,
             score=score,
             players=2,
+            won=result != "loss",
             details={"left": score},
             finished_at=at,
         )
         assert added
-    again = dict(guild_id=1, channel_id=10, game_id="thegame", result="win", score=9, players=2)
+    again = dict(
+        guild_id=1, channel_id=10, game_id="thegame", result="win", score=9, players=2, won=True
+    )
     assert await records.add(session_id="s1", **again) is False  # one record per session
     await records.add(session_id=None, **{**again, "game_id": "exhaust"})
     await records.add(session_id="dm", **{**again, "guild_id": None})
     stats = await records.stats(1, "thegame")
-    assert stats.games == 5
+    assert stats.games == 5 and stats.wins == 4
     assert stats.results == {"perfect": 2, "win": 2, "loss": 1}
     assert stats.best is not None
     assert (stats.best.session_id, stats.best.score, stats.best.details) == ("s3", 0, {"left": 0})
@@ -358,6 +483,47 @@ async def test_records_round_trip_and_stats(storage: Storage) -> None:
     assert empty.games == 0 and empty.best is None and empty.results == {}
     recent = await records.recent(1, "thegame", limit=2)
     assert [r.session_id for r in recent] == ["s5", "s4"]
+
+
+async def add_record(
+    storage: Storage, session_id: str, result: str, score: int, *, channel_id: int = 10
+) -> None:
+    await storage.records.add(
+        guild_id=1,
+        channel_id=channel_id,
+        game_id="thegame",
+        session_id=session_id,
+        result=result,
+        score=score,
+        players=2,
+        won=result in ("win", "perfect"),
+        finished_at=float(len(session_id)),
+    )
+
+
+async def test_a_loss_never_beats_a_win_whatever_its_score(storage: Storage) -> None:
+    await add_record(storage, "s1", "loss", 12)
+    stats = await storage.records.stats(1, "thegame")
+    assert stats.best is not None and stats.best.session_id == "s1" and stats.wins == 0
+    await add_record(storage, "s2", "win", 8)
+    await add_record(storage, "s3", "burned", 2)  # fewer cards left, but a loss
+    stats = await storage.records.stats(1, "thegame")
+    assert stats.best is not None and (stats.best.session_id, stats.best.won) == ("s2", True)
+    assert stats.wins == 1 and stats.games == 3
+
+
+async def test_stats_per_channel_and_per_server(storage: Storage) -> None:
+    await add_record(storage, "s1", "win", 5, channel_id=10)
+    await add_record(storage, "s2", "win", 3, channel_id=11)
+    await add_record(storage, "s3", "loss", 30, channel_id=11)
+    server = await storage.records.stats(1, "thegame")
+    assert (server.games, server.wins, server.best and server.best.score) == (3, 2, 3)
+    channel = await storage.records.stats(1, "thegame", channel_id=10)
+    assert (channel.games, channel.wins, channel.best and channel.best.score) == (1, 1, 5)
+    assert channel.results == {"win": 1}
+    other = await storage.records.stats(1, "thegame", channel_id=11)
+    assert other.results == {"win": 1, "loss": 1} and other.wins == 1
+    assert (await storage.records.stats(1, "thegame", channel_id=12)).games == 0
 
 
 async def test_hand_messages_round_trip(storage: Storage) -> None:

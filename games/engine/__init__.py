@@ -1,21 +1,34 @@
 """The shared engine: the per-game contract, stepping and replay, and the session service."""
 
+from games.engine.clock import Clock, ManualClock, SystemClock
 from games.engine.contract import CHANCE, SYSTEM, Event, Frozen, Outcome, Rules, Step, ToMove
+from games.engine.deadlines import Deadline, DeadlineUpdate
 from games.engine.errors import GameError, Reason, illegal
 from games.engine.service import Change, Session, SessionService
 from games.engine.session import Seat, SessionRecord, Status
 from games.engine.step import LoggedAction, advance, replay
-from games.engine.store import LoadedSession, SessionStore, Snapshot, VersionConflict
+from games.engine.store import (
+    DeadlineStore,
+    LoadedSession,
+    SessionStore,
+    Snapshot,
+    VersionConflict,
+)
 
 __all__ = [
     "CHANCE",
     "SYSTEM",
     "Change",
+    "Clock",
+    "Deadline",
+    "DeadlineStore",
+    "DeadlineUpdate",
     "Event",
     "Frozen",
     "GameError",
     "LoadedSession",
     "LoggedAction",
+    "ManualClock",
     "Outcome",
     "Reason",
     "Rules",
@@ -27,6 +40,7 @@ __all__ = [
     "Snapshot",
     "Status",
     "Step",
+    "SystemClock",
     "ToMove",
     "VersionConflict",
     "advance",

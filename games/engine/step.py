@@ -27,6 +27,9 @@ class Advance(Frozen):
     state: Any
     events: tuple[Event, ...]
     logged: tuple[LoggedAction, ...]
+    left: frozenset[int] = frozenset()
+    """Seats to move before the step that were not to move at some point during it: their
+    turn ended, even if (a solo game) the same seat is to move again afterwards."""
 
 
 def advance(
@@ -40,6 +43,8 @@ def advance(
     """Apply `action` (None: only resolve pending chance), then every chance action it makes due."""
     events: list[Event] = []
     logged: list[LoggedAction] = []
+    waiting = rules.to_move(state).seats
+    left: set[int] = set()
     if action is not None:
         if rules.is_over(state):
             raise GameError(Reason.GAME_OVER)
@@ -47,14 +52,20 @@ def advance(
         state = step.state
         events.extend(step.events)
         logged.append(LoggedAction(seq=version + 1, actor=actor, action=rules.dump_action(action)))
-    while rules.to_move(state).chance:
+    while True:
+        to_move = rules.to_move(state)
+        left.update(waiting - to_move.seats)
+        if not to_move.chance:
+            break
         seq = version + len(logged) + 1
         chance = rules.chance_action(state, chance_rng(seed, seq))
         step = rules.apply(state, CHANCE, chance)
         state = step.state
         events.extend(step.events)
         logged.append(LoggedAction(seq=seq, actor=CHANCE, action=rules.dump_action(chance)))
-    return Advance(state=state, events=tuple(events), logged=tuple(logged))
+    return Advance(
+        state=state, events=tuple(events), logged=tuple(logged), left=frozenset(left)
+    )
 
 
 def replay(

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from games.engine.contract import Frozen
+from games.engine.deadlines import Deadline, DeadlineUpdate
 from games.engine.session import SessionRecord
 from games.engine.step import LoggedAction
 
@@ -24,13 +25,28 @@ class LoadedSession(Frozen):
     snapshot: Snapshot | None
     log: tuple[LoggedAction, ...]
     """Entries after the snapshot (all of them when there is none)."""
+    deadlines: tuple[Deadline, ...] = ()
 
 
-class SessionStore(Protocol):
+class DeadlineStore(Protocol):
+    async def deadlines(self) -> list[Deadline]:
+        """Every stored deadline, earliest first, in one query (what a restart schedules)."""
+
+    async def update_deadlines(self, update: DeadlineUpdate) -> None:
+        """Write deadline rows that change without the session (a warning that fired)."""
+
+
+class SessionStore(DeadlineStore, Protocol):
     async def create(self, record: SessionRecord) -> None: ...
 
-    async def save_record(self, record: SessionRecord) -> None:
-        """Store lobby changes (seats, options, message id, status) without touching the log."""
+    async def save_record(
+        self, record: SessionRecord, deadlines: DeadlineUpdate | None = None
+    ) -> None:
+        """Store lobby-level changes (seats, options, message id, status) without touching the
+        log, and `deadlines` in the same transaction.
+
+        Raises VersionConflict when the stored version is not `record.version`.
+        """
 
     async def append(
         self,
@@ -38,8 +54,10 @@ class SessionStore(Protocol):
         from_version: int,
         entries: Sequence[LoggedAction],
         snapshot: Snapshot | None,
+        deadlines: DeadlineUpdate | None = None,
     ) -> None:
-        """Atomically append entries and store `record` (whose version is the new one).
+        """Atomically append entries, store `record` (whose version is the new one) and write
+        `deadlines`.
 
         Raises VersionConflict when the stored version is not `from_version`.
         """

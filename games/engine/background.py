@@ -1,0 +1,106 @@
+"""The session service's background work: tasks it spawns, sleeps through its clock, and a way
+to wait until nothing is due (`settle`), plus a lock table that forgets idle locks."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Collection, Coroutine
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine.clock import Clock
+
+log = logging.getLogger(__name__)
+
+
+class Background:
+    """Spawned tasks, and when each sleeping one wakes, so `settle` can tell busy from idle."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.running: set[asyncio.Task[None]] = set()
+        self._sleeping: dict[asyncio.Task[Any], float] = {}
+        self._settlers: set[asyncio.Event] = set()
+
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.running.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self.running.discard(task)
+        if not task.cancelled() and (error := task.exception()) is not None:
+            log.error("background task failed", exc_info=error)
+        self._poke()
+
+    def _poke(self) -> None:
+        for event in self._settlers:
+            event.set()
+
+    async def sleep_until(self, when: float) -> None:
+        """Sleep through the clock; meanwhile the task counts as idle once `when` is ahead."""
+        task = asyncio.current_task()
+        assert task is not None
+        self._sleeping[task] = when
+        self._poke()
+        try:
+            await self.clock.sleep_until(when)
+        finally:
+            self._sleeping.pop(task, None)
+
+    def busy(self) -> list[asyncio.Task[None]]:
+        now = self.clock.now()
+        return [t for t in self.running if not t.done() and self._sleeping.get(t, now) <= now]
+
+    async def settle(self) -> None:
+        """Wait until every task is done or asleep until a moment still ahead of the clock."""
+        while self.busy():
+            event = asyncio.Event()
+            self._settlers.add(event)
+            try:
+                await event.wait()
+            finally:
+                self._settlers.discard(event)
+
+    async def stop(self, keep: Collection[asyncio.Task[None]] = ()) -> None:
+        """Cancel every task but `keep`, then wait for all of them."""
+        tasks = list(self.running)
+        for task in tasks:
+            if task not in keep:
+                task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+@dataclass
+class _Entry:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+    """Holders and waiters; at 0 nobody needs the lock, so it is dropped."""
+
+
+class Locks:
+    """One asyncio lock per key, kept only while someone holds it or waits for it."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, _Entry] = {}
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._entries
+
+    @asynccontextmanager
+    async def hold(self, key: str) -> AsyncIterator[None]:
+        entry = self._entries.setdefault(key, _Entry())
+        entry.users += 1
+        try:
+            async with entry.lock:
+                yield
+        finally:
+            entry.users -= 1
+            if entry.users == 0:
+                del self._entries[key]

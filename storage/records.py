@@ -8,11 +8,10 @@ live here.
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from dataclasses import dataclass, field
 from typing import Any
-
-import aiosqlite
 
 from storage.db import Database
 
@@ -45,7 +44,7 @@ class GameStats:
     """How many games ended with each result code."""
 
 
-def _record(row: aiosqlite.Row) -> GameRecord:
+def _record(row: sqlite3.Row) -> GameRecord:
     return GameRecord(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -95,8 +94,8 @@ class Records:
 
         Idempotent per session, so re-handling a "finished" change after a restart is safe.
         """
-        async with self.db.transaction() as conn:
-            cursor = await conn.execute(
+        def write(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
                 "INSERT INTO records (guild_id, channel_id, game_id, session_id, result, score, "
                 "players, won, details, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (session_id) DO NOTHING",
@@ -115,25 +114,30 @@ class Records:
             )
             return cursor.rowcount == 1
 
+        return await self.db.write(write)
+
     async def stats(
         self, guild_id: int | None, game_id: str, channel_id: int | None = None
     ) -> GameStats:
         """One server's figures for one game, or one channel's (guild None: games in DMs)."""
         where, params = _scope(guild_id, game_id, channel_id)
-        async with self.db.read() as conn:
-            counts = await conn.execute_fetchall(
+
+        def read(conn: sqlite3.Connection) -> tuple[list[sqlite3.Row], sqlite3.Row | None]:
+            counts = conn.execute(
                 f"SELECT result, COUNT(*) AS n, SUM(won) AS wins FROM records WHERE {where} "
                 "GROUP BY result ORDER BY n DESC, result",
                 params,
-            )
+            ).fetchall()
             # Once any game was won, only wins compete for the best result.
-            async with conn.execute(
+            best = conn.execute(
                 f"SELECT * FROM records WHERE {where} AND score IS NOT NULL "
                 f"AND won >= (SELECT MAX(won) FROM records WHERE {where}) "
                 "ORDER BY score, finished_at, id LIMIT 1",
                 params + params,
-            ) as cursor:
-                best = await cursor.fetchone()
+            ).fetchone()
+            return counts, best
+
+        counts, best = await self.db.read(read)
         results = {row["result"]: row["n"] for row in counts}
         return GameStats(
             game_id=game_id,
@@ -146,9 +150,6 @@ class Records:
     async def recent(self, guild_id: int | None, game_id: str, limit: int = 10) -> list[GameRecord]:
         """The latest finished games, newest first."""
         where, params = _scope(guild_id, game_id, None)
-        async with self.db.read() as conn:
-            rows = await conn.execute_fetchall(
-                f"SELECT * FROM records WHERE {where} ORDER BY finished_at DESC, id DESC LIMIT ?",
-                (*params, limit),
-            )
+        sql = f"SELECT * FROM records WHERE {where} ORDER BY finished_at DESC, id DESC LIMIT ?"
+        rows = await self.db.read(lambda conn: conn.execute(sql, (*params, limit)).fetchall())
         return [_record(row) for row in rows]

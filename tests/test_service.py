@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import math
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -158,7 +159,8 @@ async def test_lobby_join_add_ai_start(service: SessionService, storage: Storage
     assert to_move(session) == {0}
     loaded = await storage.sessions.load(session.id)
     assert loaded is not None and loaded.record == record
-    assert [e.actor for e in loaded.log] == [CHANCE]
+    assert [e.actor for e in await storage.sessions.log(session.id)] == [CHANCE]
+    assert loaded.snapshot is not None and loaded.snapshot.version == 1  # taken at the deal
     with pytest.raises(GameError) as started:
         await service.join(session.id, CAROL, "Carol")
     assert started.value.reason is Reason.NOT_IN_LOBBY
@@ -610,16 +612,21 @@ async def test_past_deadline_fires_at_once_on_resume(tmp_path: Path) -> None:
 async def test_deadlines_are_written_with_the_move_and_only_when_they_change(
     service: SessionService, storage: Storage
 ) -> None:
-    conn = storage.db.conn
-    await conn.execute("CREATE TABLE deadline_writes (op TEXT)")
-    for op in ("INSERT", "UPDATE", "DELETE"):
-        await conn.execute(
-            f"CREATE TRIGGER count_{op.lower()} AFTER {op} ON deadlines "
-            f"BEGIN INSERT INTO deadline_writes VALUES ('{op}'); END"
-        )
+    def count_writes(conn: sqlite3.Connection) -> None:
+        conn.execute("CREATE TABLE deadline_writes (op TEXT)")
+        for op in ("INSERT", "UPDATE", "DELETE"):
+            conn.execute(
+                f"CREATE TRIGGER count_{op.lower()} AFTER {op} ON deadlines "
+                f"BEGIN INSERT INTO deadline_writes VALUES ('{op}'); END"
+            )
+
+    await storage.db.write(count_writes)
 
     async def writes() -> list[str]:
-        return [row[0] for row in await conn.execute_fetchall("SELECT op FROM deadline_writes")]
+        rows = await storage.db.read(
+            lambda conn: conn.execute("SELECT op FROM deadline_writes").fetchall()
+        )
+        return [row[0] for row in rows]
 
     untimed = await new_game(service, channel=CHANNEL + 1)
     await play(service, untimed.id, stop=lambda s: s.record.version > 12)

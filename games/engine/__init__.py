@@ -11,6 +11,7 @@ from games.engine.store import (
     DeadlineStore,
     LoadedSession,
     SessionStore,
+    SessionWrite,
     Snapshot,
     VersionConflict,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "SessionRecord",
     "SessionService",
     "SessionStore",
+    "SessionWrite",
     "Snapshot",
     "Status",
     "Step",

@@ -40,7 +40,11 @@ def advance(
     action: Any,
     seed: int,
 ) -> Advance:
-    """Apply `action` (None: only resolve pending chance), then every chance action it makes due."""
+    """Apply `action` (None: only resolve pending chance), then every chance action it makes due.
+
+    Every action is first validated through the game's own action model (`Rules.checked`):
+    only what replays from its logged form reaches `apply` and the log.
+    """
     events: list[Event] = []
     logged: list[LoggedAction] = []
     waiting = rules.to_move(state).seats
@@ -48,6 +52,7 @@ def advance(
     if action is not None:
         if rules.is_over(state):
             raise GameError(Reason.GAME_OVER)
+        action = rules.checked(action)
         step = rules.apply(state, actor, action)
         state = step.state
         events.extend(step.events)
@@ -58,7 +63,7 @@ def advance(
         if not to_move.chance:
             break
         seq = version + len(logged) + 1
-        chance = rules.chance_action(state, chance_rng(seed, seq))
+        chance = rules.checked(rules.chance_action(state, chance_rng(seed, seq)))
         step = rules.apply(state, CHANCE, chance)
         state = step.state
         events.extend(step.events)

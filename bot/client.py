@@ -89,9 +89,9 @@ class TableBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        # Loads nothing: sessions load on first touch, and only those with an AI to move or a
+        # deadline due are resumed, in the background. Tables are redrawn as they change.
         await self.service.resume()
-        for session in await self.service.live_sessions():
-            self.refresher.mark(session.id)
 
     async def _on_change(self, change: Change) -> None:
         """After a committed change: bookkeeping, records, pings, then the redraws."""

@@ -699,7 +699,7 @@ class ExhaustUI(GameUI):
         return {
             "best": stats.best.score if stats.best is not None else "—",
             "games": stats.games,
-            "wins": stats.results.get("win", 0),
+            "wins": stats.wins,
         }
 
     async def rematch_options(self, session: Session, prefs: PrefTable) -> dict[str, Any]:

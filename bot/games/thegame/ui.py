@@ -309,6 +309,6 @@ class TheGameUI(GameUI):
         return {
             "best": stats.best.score if stats.best is not None else "—",
             "games": stats.games,
-            "wins": sum(stats.results.get(code, 0) for code in (PERFECT, WIN)),
+            "wins": stats.wins,
             "perfect": stats.results.get(PERFECT, 0),
         }

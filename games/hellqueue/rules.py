@@ -290,28 +290,30 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         return state
 
     def _take_black(self, state: State, seat: int, action: Queue, events: list[Event]) -> State:
-        """The first die under an empty card brings a black die, rolled onto the active card."""
-        params: dict[str, Any] = {"seat": seat}
+        """The first die under an empty card brings a black die, rolled onto the active card:
+        from the supply, else the rest area or an opponent's active card, else none (R)."""
         if state.black_supply > 0:
             state = state.model_copy(update={"black_supply": state.black_supply - 1})
-            params["source"] = "supply"
+            event = Event(key="hellqueue.black_taken", params={"seat": seat, "source": "supply"})
         elif action.steal_seat is not None and action.steal_face is not None:
             victim = state.players[action.steal_seat]
-            active = victim.active.model_copy(
-                update={"black": _drop(victim.active.black, action.steal_face, 1)}
+            black = _drop(victim.active.black, action.steal_face, 1)
+            victim = victim.model_copy(
+                update={"active": victim.active.model_copy(update={"black": black})}
             )
-            players = _put(
-                state.players, action.steal_seat, victim.model_copy(update={"active": active})
+            state = state.model_copy(
+                update={"players": _put(state.players, action.steal_seat, victim)}
             )
-            state = state.model_copy(update={"players": players})
-            params |= {"source": "opponent", "from_seat": action.steal_seat}
+            # The die goes from `seat` to `to_seat`: both are seat params the renderer names.
+            params = {"seat": action.steal_seat, "to_seat": seat, "face": action.steal_face}
+            event = Event(key="hellqueue.black_stolen", params=params)
         elif state.rest_black > 0:
             state = state.model_copy(update={"rest_black": state.rest_black - 1})
-            params["source"] = "rest"
+            event = Event(key="hellqueue.black_taken", params={"seat": seat, "source": "rest"})
         else:
-            events.append(Event(key="hellqueue.no_black", params=params))
+            events.append(Event(key="hellqueue.no_black", params={"seat": seat}))
             return state
-        events.append(Event(key="hellqueue.black_taken", params=params))
+        events.append(event)
         return state.model_copy(update={"rolling": Rolling(seat=seat, purpose="black", black=1)})
 
     def _rest(self, state: State, seat: int, face: int) -> tuple[State, Dice]:

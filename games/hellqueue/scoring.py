@@ -37,6 +37,7 @@ def best_score(counts: tuple[int, ...]) -> int:
     return best
 
 
+@lru_cache(maxsize=65536)
 def marginal(counts: tuple[int, ...], colour: int) -> int:
     """How much one more stone of `colour` adds to the best split."""
     more = tuple(n + (i == colour) for i, n in enumerate(counts))

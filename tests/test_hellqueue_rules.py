@@ -225,6 +225,14 @@ def test_the_black_die_sources_are_listed_when_the_supply_is_empty():
     assert options == {(None, None), (1, 2), (3, 5)}
 
 
+def test_with_the_supply_and_rest_area_empty_the_black_die_must_be_an_opponents():
+    state = table(active={0: "L3", 1: "B2"}, black_supply=0)
+    with pytest.raises(GameError) as info:
+        act(state, 0, Queue(face=3, slot=1))
+    assert info.value.detail == "bad_black_source"
+    assert act(state, 0, Queue(face=3, slot=1, steal_seat=1, steal_face=2)).state.rolling
+
+
 def test_a_black_die_cannot_be_taken_from_an_opponent_while_the_supply_has_one():
     state = table(active={0: "L3", 2: "B6"})
     with pytest.raises(GameError) as info:

@@ -4,15 +4,17 @@ How it decides (`decide`):
 - Stone picks: the stone that adds most to the best split of its own stones (`marginal`);
   among equals, the one the next picker would value most.
 - Its turn: every Queue, Awaken and Recall is tried on a table sampled from the view
-  (`Rules.sample_state`: only the decks' order is unknown), through the real rules; rolls are
-  sampled, a payout it triggers is settled with every seat picking its best stone. The table
+  (`Rules.sample_state`: only the decks' order is unknown), through the real rules; an action
+  that rolls (a Recall, a first die bringing a black die) is tried on `samples` tables with
+  sampled rolls; a payout it triggers is settled with every seat picking its best stone. The table
   after the action is valued (`Evaluator`) for every seat, and the AI takes the action that
   maximises its own value minus a share of the others' mean.
 - A seat's value: its stones' best score; for every face-up card, the stones its current place
   there would win, weighted by how full the card is and cut when an opponent moving before it
-  could complete the card with one face group and push it down; the dice it can still use
-  (active card > sleep card > rest area), which keep dice flowing — an Awaken pays when it
-  wakes more than it rests, a Recall when the rest area holds many dice.
+  could complete the card with one face group and push it down (a stone counts at least
+  `stone_floor`: a first stone of a colour adds little now but much later); the dice it can
+  still use (active card > rest area, under a card > sleep card), which keep dice flowing — an
+  Awaken pays when it wakes more than it rests, a Recall when the rest area holds many dice.
 - A Reroll is not tried (its value is a gamble the lookahead cannot see); if it finds itself
   choosing rerolled dice it rolls none.
 Weights are in `Params`, tuned on bench/hellqueue_ai.py.
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 
 from games.engine.contract import CHANCE
 from games.engine.errors import GameError, Reason
+from games.hellqueue import RULES
 from games.hellqueue.cards import NUMBERS, PAYS, SLOTS, STONES
 from games.hellqueue.models import Action, Awaken, Pick, Queue, Recall, RollMarked, State, View
 from games.hellqueue.moves import legal, to_move_seat
@@ -34,7 +37,7 @@ from games.hellqueue.scoring import best_score, marginal
 @dataclass(frozen=True)
 class Params:
     samples: int = 3
-    """Sampled tables (and rolls) per candidate action."""
+    """Sampled tables (and rolls) per candidate action that rolls dice."""
     others: float = 0.7
     """Weight of the other seats' mean value against the AI's own."""
     prospect: float = 0.8
@@ -89,8 +92,6 @@ class Lookahead:
     """Values each candidate action by the tables it leads to."""
 
     def __init__(self, view: View, seat: int, rng: random.Random, params: Params):
-        from games.hellqueue import RULES
-
         self.rules = RULES
         self.view = view
         self.seat = seat

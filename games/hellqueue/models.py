@@ -15,7 +15,6 @@ from games.engine.contract import Frozen
 from games.hellqueue.cards import (
     BLACK_DICE,
     DECKS,
-    NUMBERS,
     SLOTS,
     STONES,
     STONES_PER_COLOUR,
@@ -278,13 +277,3 @@ class View(Frozen):
     totals: tuple[int, ...]
     scores: tuple[int, ...]
     dice_left: tuple[int, ...]
-
-    @property
-    def numbers(self) -> tuple[int, ...]:
-        return NUMBERS
-
-    @property
-    def picker(self) -> int | None:
-        """The seat to pick a stone now, if a payout waits for one."""
-        p = self.payout
-        return p.picks[0] if p is not None and p.picks else None

@@ -378,7 +378,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
     def _mark(self, state: State, seat: int, action: Mark, events: list[Event]) -> State:
         player, marked = state.players[seat], state.marked
         assert marked is not None
-        if action.where == "sleep" and action.size != "small":
+        kinds = {"active": ("large", "small", "black"), "sleep": ("small",)}
+        if action.size not in kinds.get(action.where, ()):
             raise illegal("bad_die")
         faces = player.sleep if action.where == "sleep" else player.active.of(action.size)
         if not _int(action.count) or not 1 <= action.count <= faces.count(action.face):

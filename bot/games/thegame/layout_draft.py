@@ -128,4 +128,3 @@ def _signal_select(view: TheGameView, lang: str) -> Select:
             )
             options.append(Option(f"{pile}.{kind.value}", label, SIGNAL_EMOJI[kind]))
     return Select("sig", tuple(options), placeholder=t(lang, "thegame.signal.placeholder"))
-

@@ -44,6 +44,12 @@ SNAPSHOT_EVERY = 20
 """Versions between snapshots (one is also taken at the deal and at the end): no load replays
 more than this many actions, whatever the game's length. A snapshot is only a cache."""
 
+FREEZE_EVERY = 512
+"""Sessions taken into memory (loaded or created) between two `gc.freeze()` calls: what was
+built in bulk is long-lived, so full collections stop walking it (with 10,000 sessions a full
+collection otherwise stalls the loop for a quarter of a second). Objects that die later are
+still freed by reference counting."""
+
 RESUME_BATCH = 20
 RESUME_PAUSE = 0.1
 """After a restart, sessions are resumed in the background `RESUME_BATCH` at a time with this
@@ -63,6 +69,8 @@ class Session:
     config: Any = None
     state: Any = None
     deadlines: dict[Key, Deadline] = field(default_factory=dict)
+    waiting: ToMove = field(default_factory=ToMove)
+    """`rules.to_move(state)`, kept with the state so a move computes it once."""
 
     @property
     def id(self) -> str:
@@ -135,6 +143,7 @@ class SessionService:
         self._listeners: list[Listener] = []
         self._observers: list[Observer] = []
         self._closed = False
+        self._taken_in = 0
 
     # Listeners ------------------------------------------------------------------------------
 
@@ -222,8 +231,17 @@ class SessionService:
             await self._quarantine(loaded.record, rules, error)
             raise GameError(Reason.UNKNOWN_SESSION, "quarantined") from error
         if session.record.status.live:  # a finished session is only looked at; nothing to hold
-            self._sessions[session_id] = session
+            self._hold(session)
         return session
+
+    def _hold(self, session: Session) -> None:
+        """Keep a live session in memory; after every `FREEZE_EVERY` of them, freeze the heap."""
+        self._sessions[session.id] = session
+        self._taken_in += 1
+        if self._taken_in >= FREEZE_EVERY:
+            self._taken_in = 0
+            gc.collect(1)  # young cyclic garbage goes first: a frozen cycle is never freed
+            gc.freeze()
 
     async def _quarantine(
         self, record: SessionRecord, rules: Rules[Any, Any, Any, Any], error: Exception
@@ -267,6 +285,7 @@ class SessionService:
         waiting = set(due)
         pending = due + [sid for sid in await self.store.awaiting_ai() if sid not in waiting]
         self._background.spawn(self._resume(pending))
+        gc.collect(1)
         gc.freeze()  # what startup built lives on: keep it out of every full collection
 
     async def _resume(self, session_ids: list[str]) -> None:
@@ -284,6 +303,7 @@ class SessionService:
                 if session.record.status is Status.ACTIVE:
                     self._arm(session)
         if session_ids:
+            gc.collect(1)
             gc.freeze()
 
     # Writing --------------------------------------------------------------------------------
@@ -303,15 +323,15 @@ class SessionService:
         `acted`: the seat whose own player made this change. `keep`: the deadlines to plan
         from when not the stored ones (one that fired is left out or marked).
         """
-        rules, stored = session.rules, session.deadlines
+        stored = session.deadlines
         state = session.state if step is None else step.state
         needed: dict[Key, Deadline] = {}
+        waiting = session.waiting if step is None else step.to_move
         if record.status is Status.ACTIVE:
-            before = ToMove() if session.state is None else rules.to_move(session.state)
             needed = plan(
                 record,
-                rules.to_move(state),
-                before,
+                waiting,
+                session.waiting,
                 stored if keep is None else keep,
                 self.clock.now(),
                 acted=acted,
@@ -334,10 +354,15 @@ class SessionService:
             snapshot=snapshot,
             deadlines=None if update.empty else update,
         )
-        await _unstoppable(self._commit(session, write, state, needed))
+        await _unstoppable(self._commit(session, write, state, waiting, needed))
 
     async def _commit(
-        self, session: Session, write: SessionWrite, state: Any, needed: dict[Key, Deadline]
+        self,
+        session: Session,
+        write: SessionWrite,
+        state: Any,
+        waiting: ToMove,
+        needed: dict[Key, Deadline],
     ) -> None:
         """Store `write`, then bring memory level with it: both or neither, even if the caller
         is cancelled in between (see `_unstoppable`)."""
@@ -348,18 +373,19 @@ class SessionService:
                 del self._sessions[session.id]  # another writer moved on: reload next time
             raise GameError(Reason.STALE_VERSION) from None
         session.record, session.state, session.deadlines = write.after, state, needed
+        session.waiting = waiting
         self._arm(session)
 
     @staticmethod
     def _advanced(
         record: SessionRecord, rules: Rules[Any, Any, Any, Any], step: Advance
     ) -> SessionRecord:
-        over = rules.is_over(step.state)
+        over = not step.to_move.seats and not step.to_move.chance
         return record.model_copy(
             update={
                 "version": record.version + len(step.logged),
                 "status": Status.FINISHED if over else record.status,
-                "to_move": tuple(sorted(rules.to_move(step.state).seats)),
+                "to_move": tuple(sorted(step.to_move.seats)),
             }
         )
 
@@ -401,7 +427,7 @@ class SessionService:
             )
             await self.store.create(record)
         session = Session(record=record, rules=rules)
-        self._sessions[record.id] = session
+        self._hold(session)
         return session
 
     async def _lobby_edit(
@@ -524,7 +550,9 @@ class SessionService:
                 if back:
                     await self._come_back(session, seat)
                 raise
-            present = _with_seat(record, seat, away=False, missed=0)
+            present = record
+            if back or record.seats[seat].missed:
+                present = _with_seat(record, seat, away=False, missed=0)
             moved = self._advanced(present, session.rules, step)
             await self._write(session, moved, step, acted=seat)
             events = (*_back_events(seat, back), *step.events)
@@ -661,7 +689,7 @@ class SessionService:
         """Act on a deadline that fell due; one that no longer applies is just dropped."""
         record, rules, state = session.record, session.rules, session.state
         rest = {key: d for key, d in session.deadlines.items() if key != deadline.key}
-        to_move = rules.to_move(state)
+        to_move = session.waiting
         seat = deadline.seat
         if deadline.kind == "window":
             if to_move.timeout is not None:
@@ -701,7 +729,7 @@ class SessionService:
     def _autoplay_seats(self, session: Session) -> list[int]:
         """Seats to move that the AI plays now: AI and away seats, and expired turns."""
         seats = session.record.seats
-        to_move = session.rules.to_move(session.state).seats
+        to_move = session.waiting.seats
         return sorted(s for s in to_move if seats[s].autoplay or _expiring(session, s))
 
     async def _drive_ai(self, session_id: str, since: float) -> None:
@@ -831,4 +859,5 @@ def _build(loaded: LoadedSession, rules: Rules[Any, Any, Any, Any]) -> Session:
             else None
         )
         session.state = replay(rules, session.config, loaded.log, start=start)
+        session.waiting = rules.to_move(session.state)
     return session

@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from games.engine.contract import CHANCE, Event, Frozen, Rules
+from games.engine.contract import CHANCE, Event, Frozen, Rules, ToMove
 from games.engine.errors import GameError, Reason
 
 
@@ -30,6 +30,8 @@ class Advance(Frozen):
     left: frozenset[int] = frozenset()
     """Seats to move before the step that were not to move at some point during it: their
     turn ended, even if (a solo game) the same seat is to move again afterwards."""
+    to_move: ToMove = ToMove()
+    """What the game waits for after the step (`rules.to_move(state)`, computed once)."""
 
 
 def advance(
@@ -47,10 +49,11 @@ def advance(
     """
     events: list[Event] = []
     logged: list[LoggedAction] = []
-    waiting = rules.to_move(state).seats
+    before = rules.to_move(state)
+    waiting = before.seats
     left: set[int] = set()
     if action is not None:
-        if rules.is_over(state):
+        if not before.seats and not before.chance:
             raise GameError(Reason.GAME_OVER)
         action = rules.checked(action)
         step = rules.apply(state, actor, action)
@@ -69,7 +72,11 @@ def advance(
         events.extend(step.events)
         logged.append(LoggedAction(seq=seq, actor=CHANCE, action=rules.dump_action(chance)))
     return Advance(
-        state=state, events=tuple(events), logged=tuple(logged), left=frozenset(left)
+        state=state,
+        events=tuple(events),
+        logged=tuple(logged),
+        left=frozenset(left),
+        to_move=to_move,
     )
 
 

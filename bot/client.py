@@ -133,7 +133,9 @@ class TableBot(commands.Bot):
 
 async def create_bot(settings: Settings, clock: Clock | None = None, **options: Any) -> TableBot:
     point_at(settings)
-    storage = await open_storage(settings.database_path)
+    storage = await open_storage(
+        settings.database_path, synchronous=settings.database_synchronous
+    )
     return TableBot(settings, storage, clock, **options)
 
 

@@ -85,14 +85,28 @@ class Verifier(threading.Thread):
 
     def run(self) -> None:
         conn = sqlite3.connect(self.path, isolation_level=None)
-        while (item := self.todo.get()) is not None:
-            session_id, seq, payload = item
-            row = conn.execute(
-                "SELECT payload FROM actions WHERE session_id = ? AND seq = ?", (session_id, seq)
-            ).fetchone()
-            if row is None or json.loads(row[0]) != payload:
-                self.missing.append((session_id, seq))
-            self.checked += 1
+        done = False
+        while not done:
+            batch = [self.todo.get()]
+            while not self.todo.empty() and len(batch) < 400:
+                batch.append(self.todo.get())
+            if batch[-1] is None:
+                done = True
+                batch.pop()
+            items = [item for item in batch if item is not None]
+            if not items:
+                continue
+            keys = ", ".join("(?, ?)" for _ in items)
+            rows = conn.execute(
+                "SELECT session_id, seq, payload FROM actions "
+                f"WHERE (session_id, seq) IN (VALUES {keys})",
+                [value for session_id, seq, _ in items for value in (session_id, seq)],
+            ).fetchall()
+            found = {(row[0], row[1]): json.loads(row[2]) for row in rows}
+            for session_id, seq, payload in items:
+                if found.get((session_id, seq)) != payload:
+                    self.missing.append((session_id, seq))
+            self.checked += len(items)
         conn.close()
 
 

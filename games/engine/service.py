@@ -540,7 +540,8 @@ class SessionService:
                 raise GameError(Reason.NOT_A_PLAYER)
             back = record.seats[seat].away
             try:
-                action = session.rules.checked(action)
+                if action is None:  # to `advance`, None would mean "no move": refuse it here
+                    raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
                 if expected_version != record.version:
                     raise GameError(Reason.STALE_VERSION)
                 step = advance(

@@ -98,8 +98,8 @@ class Verifier(threading.Thread):
                 continue
             keys = ", ".join("(?, ?)" for _ in items)
             rows = conn.execute(
-                "SELECT session_id, seq, payload FROM actions "
-                f"WHERE (session_id, seq) IN (VALUES {keys})",
+                f"SELECT a.session_id, a.seq, a.payload FROM (VALUES {keys}) AS k "
+                "JOIN actions AS a ON a.session_id = k.column1 AND a.seq = k.column2",
                 [value for session_id, seq, _ in items for value in (session_id, seq)],
             ).fetchall()
             found = {(row[0], row[1]): json.loads(row[2]) for row in rows}

@@ -124,23 +124,26 @@ class Database:
 
     # Writing --------------------------------------------------------------------------------
 
-    async def write(self, write: Write[T]) -> T:
-        """Run `write(conn)` in the next group commit; its result once the COMMIT is durable.
-
-        An exception it raises rolls back its own savepoint only and is raised here. Cancelling
-        the caller before the batch starts drops the write; once started, it may commit.
-        """
+    def submit(self, write: Write[T]) -> asyncio.Future[T]:
+        """Queue `write(conn)` for the next group commit: a future of its result, set once the
+        COMMIT is durable (or of the exception it raised, which rolled back its own savepoint
+        only). Cancelling the future before its batch starts drops the write; once started,
+        the write goes on whatever happens to the future."""
         if self._closed:
             raise RuntimeError("the database is closed")
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[object] = loop.create_future()
+        future: asyncio.Future[T] = loop.create_future()
         self._queue.append(_Pending(write, future))  # type: ignore[arg-type]
         if self._flusher is None or self._flusher.done():
             self._wake = asyncio.Event()
             self._flusher = loop.create_task(self._flush())
         assert self._wake is not None
         self._wake.set()
-        return await future  # type: ignore[return-value]
+        return future
+
+    async def write(self, write: Write[T]) -> T:
+        """Run `write(conn)` in the next group commit; its result once the COMMIT is durable."""
+        return await self.submit(write)
 
     async def _flush(self) -> None:
         """Commit whatever is queued, batch after batch, until the queue stays empty."""

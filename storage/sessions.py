@@ -11,6 +11,7 @@ impossible anyway.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import time
@@ -319,10 +320,10 @@ class SqliteSessionStore:
             raise ValueError("a new session starts at version 0")
         await self.db.write(_create(record))
 
-    async def write(self, change: SessionWrite) -> None:
+    def write(self, change: SessionWrite) -> asyncio.Future[None]:
         """Store what `change` changes in one savepoint of the next group commit."""
         _check_chain(change)
-        await self.db.write(_write(change))
+        return self.db.submit(_write(change))
 
     async def load(self, session_id: str) -> LoadedSession | None:
         """The record, the latest snapshot, the log entries after it and the deadlines."""

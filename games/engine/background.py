@@ -7,8 +7,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import logging
-from collections.abc import AsyncIterator, Callable, Collection, Coroutine
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Collection, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,14 +160,34 @@ class Locks:
     def __contains__(self, key: object) -> bool:
         return key in self._entries
 
-    @asynccontextmanager
-    async def hold(self, key: str) -> AsyncIterator[None]:
-        entry = self._entries.setdefault(key, _Entry())
-        entry.users += 1
+    def hold(self, key: str) -> _Hold:
+        """`async with locks.hold(key):` — the lock of `key`, made on first use."""
+        return _Hold(self._entries, key)
+
+
+class _Hold:
+    """One use of a key's lock (a plain class: this runs on every move)."""
+
+    __slots__ = ("_entries", "_entry", "_key")
+
+    def __init__(self, entries: dict[str, _Entry], key: str) -> None:
+        self._entries = entries
+        self._key = key
+        self._entry = entries.get(key) or entries.setdefault(key, _Entry())
+        self._entry.users += 1
+
+    async def __aenter__(self) -> None:
         try:
-            async with entry.lock:
-                yield
-        finally:
-            entry.users -= 1
-            if entry.users == 0:
-                del self._entries[key]
+            await self._entry.lock.acquire()
+        except BaseException:
+            self._leave()
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._entry.lock.release()
+        self._leave()
+
+    def _leave(self) -> None:
+        self._entry.users -= 1
+        if self._entry.users == 0:
+            del self._entries[self._key]

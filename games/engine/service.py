@@ -25,7 +25,7 @@ import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from games.engine.background import Background, Locks, Timers
 from games.engine.clock import SYSTEM_CLOCK, Clock
@@ -35,8 +35,6 @@ from games.engine.errors import GameError, Reason
 from games.engine.session import Seat, SessionRecord, Status
 from games.engine.step import Advance, advance, replay
 from games.engine.store import LoadedSession, SessionStore, SessionWrite, Snapshot, VersionConflict
-
-T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -354,7 +352,7 @@ class SessionService:
             snapshot=snapshot,
             deadlines=None if update.empty else update,
         )
-        await _unstoppable(self._commit(session, write, state, waiting, needed))
+        await self._commit(session, write, state, waiting, needed)
 
     async def _commit(
         self,
@@ -365,16 +363,25 @@ class SessionService:
         needed: dict[Key, Deadline],
     ) -> None:
         """Store `write`, then bring memory level with it: both or neither, even if the caller
-        is cancelled in between (see `_unstoppable`)."""
-        try:
-            await self.store.write(write)
-        except VersionConflict:
+        is cancelled in between (a commit may still land after a cancel, and memory must
+        follow it before the session's lock is let go, or the next click at the shown version
+        would be refused)."""
+        stored = asyncio.ensure_future(self.store.write(write))
+        cancelled = await _settle(stored)
+        error = stored.exception()
+        if isinstance(error, VersionConflict):
             if self._sessions.get(session.id) is session:
                 del self._sessions[session.id]  # another writer moved on: reload next time
-            raise GameError(Reason.STALE_VERSION) from None
-        session.record, session.state, session.deadlines = write.after, state, needed
-        session.waiting = waiting
-        self._arm(session)
+            if not cancelled:
+                raise GameError(Reason.STALE_VERSION) from None
+        elif error is None:
+            session.record, session.state, session.deadlines = write.after, state, needed
+            session.waiting = waiting
+            self._arm(session)
+        elif not cancelled:
+            raise error
+        if cancelled:
+            raise asyncio.CancelledError
 
     @staticmethod
     def _advanced(
@@ -828,23 +835,22 @@ def _expiring(session: Session, seat: int) -> bool:
     return turn is not None and turn.fired
 
 
-async def _unstoppable(work: Awaitable[T]) -> T:
-    """Await `work` to its end even if the caller is cancelled meanwhile, then re-raise the
-    cancellation: a commit may still land after a cancel, and memory must follow it before the
-    session's lock is let go, or the next click at the shown version would be refused."""
-    task = asyncio.ensure_future(work)
+async def _settle(future: asyncio.Future[Any]) -> bool:
+    """Wait until `future` is done, even through cancellations of the caller; True if the
+    caller was cancelled meanwhile (the caller then re-raises it once its work is level)."""
     cancelled = False
-    while True:
+    while not future.done():
         try:
-            result = await asyncio.shield(task)
+            await asyncio.shield(future)
         except asyncio.CancelledError:
-            if task.cancelled():
+            if future.cancelled():
                 raise
             cancelled = True
-            continue
-        if cancelled:
-            raise asyncio.CancelledError
-        return result
+        except Exception:
+            break  # done, with an error the caller reads from the future
+    if future.cancelled():
+        raise asyncio.CancelledError
+    return cancelled
 
 
 def _build(loaded: LoadedSession, rules: Rules[Any, Any, Any, Any]) -> Session:

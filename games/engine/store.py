@@ -3,6 +3,7 @@ PostgreSQL later), so nothing here names a backend."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -61,10 +62,12 @@ class SessionStore(DeadlineStore, Protocol):
     async def create(self, record: SessionRecord) -> None:
         """Insert a new session; GameError(CHANNEL_BUSY) if its channel has a live one."""
 
-    async def write(self, change: SessionWrite) -> None:
-        """Store `change` atomically, answering once it is durable.
+    def write(self, change: SessionWrite) -> Awaitable[None]:
+        """Store `change` atomically; the awaitable completes once it is durable.
 
-        Raises VersionConflict when the stored version is not `change.before.version`.
+        It fails with VersionConflict when the stored version is not `change.before.version`.
+        A coroutine will do; a future that goes on whether or not its awaiter is cancelled
+        spares the service a task per move (the SQLite store returns one).
         """
 
     async def load(self, session_id: str) -> LoadedSession | None: ...

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import re
@@ -139,7 +140,9 @@ async def run(args: argparse.Namespace) -> str:
             budget = [args.moves]
             await asyncio.gather(*(p.play(budget) for p in players))
         finally:
-            process.terminate()
+            if process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    process.terminate()
             await process.wait()
     values = sorted(latency for p in players for latency in p.latencies)
     p50 = values[len(values) // 2]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -208,7 +209,9 @@ async def time_start(path: Path, timeout: float) -> tuple[float, float]:
             ready = time.perf_counter() - started
             return ready, rss_mb(process.pid)
         finally:
-            process.terminate()
+            if process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    process.terminate()
             await process.wait()
 
 

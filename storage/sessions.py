@@ -12,6 +12,7 @@ impossible anyway.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import sqlite3
 import time
@@ -225,11 +226,17 @@ def _create(record: SessionRecord) -> Any:
     return create
 
 
+@functools.cache
+def _update_sql(changed: tuple[str, ...]) -> str:
+    """The version-checked UPDATE of a session row that sets only `changed` columns."""
+    sets = ", ".join(f"{name} = ?" for name in ("version", "updated_at", *changed))
+    return f"UPDATE sessions SET {sets} WHERE id = ? AND version = ?"
+
+
 def _write(change: SessionWrite) -> Any:
     before, after = change.before, change.after
-    changed = [name for name in _MUTABLE if getattr(before, name) != getattr(after, name)]
-    sets = ", ".join(f"{name} = ?" for name in ("version", "updated_at", *changed))
-    sql = f"UPDATE sessions SET {sets} WHERE id = ? AND version = ?"
+    changed = tuple(name for name in _MUTABLE if getattr(before, name) != getattr(after, name))
+    sql = _update_sql(changed)
     params = (
         after.version,
         time.time(),

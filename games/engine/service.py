@@ -112,11 +112,6 @@ class _Runtime:
     pump: asyncio.Task[None] | None = None
     outbox: deque[Change] = field(default_factory=deque)
 
-    @property
-    def idle(self) -> bool:
-        running = [t for t in (self.ai, self.pump) if t is not None and not t.done()]
-        return not running and not self.outbox
-
 
 class SessionService:
     def __init__(

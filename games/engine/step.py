@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from games.engine.contract import CHANCE, Event, Frozen, Rules, ToMove
@@ -23,14 +24,18 @@ def chance_rng(seed: int, seq: int) -> random.Random:
     return random.Random(f"{seed}:{seq}")
 
 
-class Advance(Frozen):
+@dataclass(frozen=True, slots=True)
+class Advance:
+    """What one `advance` produced (a plain dataclass: it is built on every move, and every
+    part of it was validated already)."""
+
     state: Any
     events: tuple[Event, ...]
     logged: tuple[LoggedAction, ...]
-    left: frozenset[int] = frozenset()
+    left: frozenset[int]
     """Seats to move before the step that were not to move at some point during it: their
     turn ended, even if (a solo game) the same seat is to move again afterwards."""
-    to_move: ToMove = ToMove()
+    to_move: ToMove
     """What the game waits for after the step (`rules.to_move(state)`, computed once)."""
 
 

@@ -29,6 +29,7 @@ class Results:
             result=result.result,
             score=result.score,
             players=len(record.seats),
+            won=result.won,
         )
 
     async def summary(self, session: Session) -> dict[str, Any]:

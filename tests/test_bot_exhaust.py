@@ -25,7 +25,7 @@ from bot.games.exhaust.ui import (
     encode,
 )
 from bot.i18n import EN, JA, has, t
-from bot.ui.controls import ControlSelect
+from bot.ui.v2 import V2Message, build
 from games.engine import GameError, Reason, Session, SessionRecord, Status
 from games.engine.contract import CHANCE
 from games.engine.step import advance
@@ -50,6 +50,8 @@ from tests.botkit import (
     table_message,
 )
 from tests.emulator import Emulator, EmuMessage, EmuUser, InvalidInteraction, RateLimit
+from tests.emulator.models import FLAG_COMPONENTS_V2, walk_components
+from tests.emulator.validation import validate_message
 
 FAST = {"table_edit_interval": 0.2}
 LABEL = re.compile("(" + "|".join(map(re.escape, COLOUR_EMOJI)) + r")(\d+)")
@@ -91,6 +93,10 @@ def assert_hidden(
         )
         leaked = cards_in(shown) & (secret - set(state.hands[seat]))
         assert not leaked, f"{user.name} sees hidden cards {sorted(leaked)}"
+
+
+def custom_ids_of(message: V2Message) -> list[str]:
+    return [c["custom_id"] for c in walk_components(message.components) if "custom_id" in c]
 
 
 def select_values(message: EmuMessage, pattern: str) -> list[str]:
@@ -547,8 +553,8 @@ def _context(state: State, lang: str = "en", names: list[str] | None = None) -> 
     return Context(session=session, lang=lang, names=names or [f"p{i}" for i in range(players)])
 
 
-async def test_a_huge_hand_fits_discord_limits() -> None:
-    """Hands never exceed 15 in play, but even 40 cards with 4 copies fit the components."""
+def test_a_huge_hand_fits_discord_limits() -> None:
+    """Hands never exceed 15 in play, but even 40 cards with 4 copies fit the message."""
     config = RULES.make_config(2, {"first_player": 0})
     state = advance(RULES, RULES.setup(config), 0, CHANCE, None, 1).state
     everything = tuple(range(64))
@@ -559,22 +565,14 @@ async def test_a_huge_hand_fits_discord_limits() -> None:
     any_combo = len(state.stacks) - 1
     picks = [None, str(any_combo), f"{any_combo}.{encode(big)}", f"{any_combo}.{encode(big)}.00"]
     for pick in picks:
-        screen = ui.hand(ctx, 0, pick)
-        view = screen.view()
-        assert view is not None
-        rows = view.to_components()
-        assert len(rows) <= 5
-        for item in screen.items:
-            assert len(item.item.custom_id) <= 100
-            if isinstance(item, ControlSelect):
-                assert 1 <= len(item.item.options) <= 25
-                assert item.item.max_values <= len(item.item.options)
-    selects = [
-        i
-        for i in ui.hand(ctx, 0, f"{any_combo}.{encode(big)}").items
-        if isinstance(i, ControlSelect)
-    ]
-    offered = sum(len(s.item.options) for s in selects if ":x.crd." in s.item.custom_id)
+        message = build(ui.hand(ctx, 0, pick))
+        validate_message(
+            {"flags": FLAG_COMPONENTS_V2, "components": message.components}, attachments=0
+        )
+        assert not [n for n in message.notes if n.startswith(("left out", "dropped"))], pick
+    message = build(ui.hand(ctx, 0, f"{any_combo}.{encode(big)}"))
+    selects = [c for c in walk_components(message.components) if c["type"] == 3]
+    offered = sum(len(s["options"]) for s in selects if ":x.crd." in s["custom_id"])
     assert offered == 40  # split over two selects, nothing left out
 
 
@@ -646,5 +644,5 @@ def test_controls_refuse_out_of_turn_and_malformed_clicks() -> None:
     assert ui.control(ctx, 0, "cmb", [], ["3"]) == Pick("3")
     # A pick naming cards that are not offered is shown without them.
     other = state.hands[1][0]
-    screen = ui.hand(ctx, 0, f"{len(state.stacks) - 1}.{encode((other,))}")
-    assert not any(":x.pc." in i.item.custom_id for i in screen.items)
+    hand = build(ui.hand(ctx, 0, f"{len(state.stacks) - 1}.{encode((other,))}"))
+    assert not any(":x.pc." in i for i in custom_ids_of(hand))

@@ -329,7 +329,7 @@ async def test_a_restart_mid_game_keeps_the_game_and_its_buttons(tmp_path: Path)
             assert restored.record.version > before[0]
             await alice.click(hand, custom_ids(hand, r":x\.end$")[0])
             assert restored.state.turn == 1
-            await emu.wait_for(lambda: "▶ bob" in table_message(emu, restored).text)
+            await emu.wait_for(lambda: "▶ **bob" in table_message(emu, restored).text)
 
 
 async def test_japanese_users_get_japanese_and_the_table_follows_the_server(

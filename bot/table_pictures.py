@@ -16,6 +16,9 @@ from storage import PrefTable
 
 GUILD_PICTURES = "pictures"
 """Guild pref: "0" when the server turned table pictures off (they are on by default)."""
+RETRY_AFTER = 3600.0
+"""Seconds a channel where the bot may not attach files goes without pictures before the
+next try (a moderator may grant the permission meanwhile)."""
 
 
 async def pictures_on(guild_prefs: PrefTable, guild_id: int | None) -> bool:
@@ -45,6 +48,12 @@ class TablePictures:
         """Asks for another redraw of a session (its picture was kept, being too recent)."""
         self._clock = clock
         self._drawn: dict[str, _Drawn] = {}
+        self._refused: dict[int, float] = {}
+        """Channels where Discord refused an upload (no Attach Files), until when."""
+
+    def refused(self, channel_id: int) -> None:
+        """The bot may not attach files in this channel: no pictures there for a while."""
+        self._refused[channel_id] = self._clock() + RETRY_AFTER
 
     def forget_session(self, sid: str) -> None:
         self._drawn.pop(sid, None)
@@ -54,6 +63,9 @@ class TablePictures:
         turned off). When the view changed within an interval of the last drawing, the last
         picture is kept and a redraw is asked for, which draws the new one in time."""
         if session.state is None or not ui.pictures:
+            return None
+        until = self._refused.get(session.record.channel_id)
+        if until is not None and self._clock() < until:
             return None
         if not await pictures_on(self.guild_prefs, session.record.guild_id):
             return None

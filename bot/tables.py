@@ -3,8 +3,9 @@ redrawing it in place (skipped when it would show exactly the same)."""
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict, deque
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import discord
@@ -19,7 +20,10 @@ from bot.ui.layout import Priority, Text, without_controls
 from bot.ui.v2 import V2Message, build
 from games.engine import Change, Event, Session, SessionService, Status
 
+log = logging.getLogger(__name__)
+
 RECENT_EVENTS = 6
+MISSING_PERMISSIONS = 50013
 SESSION_EVENTS = "session."
 """Prefix of the events the service itself emits (turn timers, away seats)."""
 
@@ -92,11 +96,32 @@ class Tables:
             layout = without_controls(layout, notice)
         return build(layout)
 
+    async def _deliver(
+        self,
+        session: Session,
+        message: V2Message,
+        deliver: Callable[[V2Message], Awaitable[Any]],
+    ) -> tuple[V2Message, Any]:
+        """Hand the table to `deliver` (a send or an edit); where the bot may not attach files,
+        once more without the picture (the text says it all)."""
+        try:
+            return message, await deliver(message)
+        except discord.Forbidden as error:
+            if not message.pictures or error.code != MISSING_PERMISSIONS:
+                raise
+            log.warning("no Attach Files permission in %s", session.record.channel_id)
+            self.pictures.refused(session.record.channel_id)
+        message = await self.screen(session)
+        return message, await deliver(message)
+
     async def post(self, session: Session) -> None:
         """Send the table as a new message in the session's channel and remember it."""
-        message = await self.screen(session)
         channel = self.client.get_partial_messageable(session.record.channel_id)
-        sent = await channel.send(**message.send_kwargs())
+        message, sent = await self._deliver(
+            session,
+            await self.screen(session),
+            lambda message: channel.send(**message.send_kwargs()),
+        )
         await self.service.set_table_message(session.id, sent.id)
         self._prints[session.id] = message.fingerprint
 
@@ -120,6 +145,8 @@ class Tables:
             return False
         channel = self.client.get_partial_messageable(session.record.channel_id)
         table = channel.get_partial_message(session.record.table_message_id)
-        await table.edit(**message.edit_kwargs())
+        message, _ = await self._deliver(
+            session, message, lambda message: table.edit(**message.edit_kwargs())
+        )
         self._prints[session.id] = message.fingerprint
         return True

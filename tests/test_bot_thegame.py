@@ -27,6 +27,7 @@ from tests.botkit import (
     wait_current,
 )
 from tests.emulator import Emulator, EmuMessage, EmuUser, RateLimit
+from tests.emulator.models import ATTACH_FILES
 
 FAST = {"table_edit_interval": 0.2}
 CARD_TOKEN = re.compile(r"`🔵?(\d+)`")
@@ -436,3 +437,20 @@ async def test_a_server_can_turn_table_pictures_off_and_the_text_stays_complete(
             await play_a_card(admin, hand, session, 0)
             await bot.refresher.idle()
             assert table.file(FILENAME) == table_picture(RULES.view(session.state, None))
+
+
+async def test_without_attach_files_the_table_is_posted_without_its_picture(
+    tmp_path: Path,
+) -> None:
+    async with Emulator.running() as emu:
+        for role in (emu.guild.everyone, emu.guild.role(emu.bot.name)):
+            role.permissions &= ~ATTACH_FILES
+        alice = emu.add_user("alice")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            session, table = await start_game(emu, bot, alice)
+            hand = await open_hand(alice, table)
+            await play_a_card(alice, hand, session, 0)
+            await bot.refresher.idle()
+            assert table.components_v2 and table.attachments == []
+            view = RULES.view(session.state, None)
+            assert all(pile_line(view, "en", i) in table.text for i in range(4))

@@ -351,6 +351,7 @@ async def test_japanese_users_get_japanese_and_the_table_follows_the_server(
         async with running_bot(emu, tmp_path / "db.sqlite3") as bot:
             res = await hana.slash(emu.general, "thegame rules")
             assert "10戻し" in res.text
+            assert res.ephemeral and res.message.components_v2
             res = await bob.slash(emu.general, "thegame rules")
             assert "±10 trick" in res.text
             res = await hana.slash(emu.general, "settings", language="ja")
@@ -363,6 +364,8 @@ async def test_japanese_users_get_japanese_and_the_table_follows_the_server(
             assert t("en", "thegame.hand.title") in hand.text
             res = await bob.slash(emu.general, "thegame new")
             assert "already open" in res.text
+            res = await bob.slash(emu.general, "games")
+            assert res.message.components_v2 and t("en", "games.title") in res.text
 
 
 async def test_abandon_by_an_admin_closes_the_table(tmp_path: Path) -> None:

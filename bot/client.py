@@ -24,7 +24,7 @@ from bot.table_pictures import TablePictures
 from bot.tables import Tables
 from bot.turns import Turns
 from bot.ui.controls import ControlButton, ControlSelect
-from games.engine import Change, SessionService
+from games.engine import Change, Clock, SessionService, SystemClock
 from games.registry import GAME_IDS, GAMES
 from storage import Storage, open_storage
 
@@ -42,7 +42,13 @@ def point_at(settings: Settings) -> None:
 
 
 class TableBot(commands.Bot):
-    def __init__(self, settings: Settings, storage: Storage, **options: Any) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        storage: Storage,
+        clock: Clock | None = None,
+        **options: Any,
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents: slash commands and components only
         super().__init__(
@@ -54,7 +60,9 @@ class TableBot(commands.Bot):
         )
         self.settings = settings
         self.storage = storage
-        self.service = SessionService(storage.sessions, GAMES, ai_delay=settings.ai_delay)
+        self.service = SessionService(
+            storage.sessions, GAMES, ai_delay=settings.ai_delay, clock=clock or SystemClock()
+        )
         self.games: dict[str, GameUI] = {}
         self.languages = Languages(storage.prefs.guild, settings.default_locale)
         self.results = Results(storage.records, self.games)
@@ -65,7 +73,7 @@ class TableBot(commands.Bot):
         self.hands = Hands(self, storage.hand_messages, self.games, self.languages)
         self.turns = Turns(self, storage.prefs.user, self.languages)
         self.refresher = Refresher(settings.table_edit_interval, self._redraw)
-        self.lobby = Lobby(self.service, self.tables, self.languages)
+        self.lobby = Lobby(self.service, self.tables, self.languages, storage.prefs.guild)
         self.controls = Play(
             self.service,
             self.games,
@@ -76,6 +84,8 @@ class TableBot(commands.Bot):
             self.languages,
             storage.prefs.user,
         )
+        self.service.observe(self.tables.on_commit)
+        self.service.observe(self.hands.on_commit)
         self.service.subscribe(self._on_change)
 
     def add_game(self, ui: GameUI) -> None:
@@ -98,10 +108,9 @@ class TableBot(commands.Bot):
             self.refresher.mark(session.id)
 
     async def _on_change(self, change: Change) -> None:
-        """After a committed change: bookkeeping, records, pings, then the redraws."""
+        """After a committed change (and after the click that made it was answered):
+        records, pings, then the redraws."""
         session = change.session
-        self.tables.on_commit(change)
-        self.hands.on_commit(change)
         if change.kind == "move" and not session.record.status.live:
             ui = self.games[session.record.game_id]
             await self.results.store(session)
@@ -126,10 +135,10 @@ class TableBot(commands.Bot):
         await self.storage.close()
 
 
-async def create_bot(settings: Settings, **options: Any) -> TableBot:
+async def create_bot(settings: Settings, clock: Clock | None = None, **options: Any) -> TableBot:
     point_at(settings)
     storage = await open_storage(settings.database_path)
-    return TableBot(settings, storage, **options)
+    return TableBot(settings, storage, clock, **options)
 
 
 async def run(settings: Settings) -> None:

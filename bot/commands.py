@@ -48,7 +48,9 @@ class Common(commands.Cog):
     @app_commands.describe(dm=cmd("cmd.hand.dm"))
     @app_commands.rename(dm=cmd("cmd.hand.dm.name"))
     async def hand(self, interaction: discord.Interaction[Any], dm: bool = False) -> None:
-        await self.bot.hands.deliver(interaction, await self._here(interaction), dm=dm)
+        session = await self._here(interaction)
+        await self.bot.service.come_back(session.id, interaction.user.id)
+        await self.bot.hands.deliver(interaction, session, dm=dm)
 
     @app_commands.command(name=cmd("cmd.leave.name"), description=cmd("cmd.leave.desc"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:

@@ -14,7 +14,9 @@ def seat_names(record: SessionRecord, lang: str) -> list[str]:
     """Each seat as players read it: the member's name, or an AI label."""
     names = []
     for index, seat in enumerate(record.seats):
-        if seat.user_id is not None:
+        if seat.away:
+            names.append(t(lang, "seat.away", name=seat.name))
+        elif seat.user_id is not None:
             names.append(seat.name)
         elif seat.name:
             names.append(t(lang, "seat.taken_over", name=seat.name))

@@ -103,8 +103,8 @@ class GameUI(ABC):
         """What this server's records keep of the finished session."""
 
     @abstractmethod
-    def records_summary(self, stats: GameStats) -> dict[str, Any]:
-        """The figures the finished table shows from this server's records."""
+    def records_summary(self, server: GameStats, channel: GameStats) -> dict[str, Any]:
+        """The figures the finished table shows from this server's and this channel's records."""
 
     async def rematch_options(self, session: Session, prefs: PrefTable) -> dict[str, Any]:
         """The options of a rematch of this finished session (by default, the same)."""

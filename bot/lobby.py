@@ -12,9 +12,11 @@ from bot.errors import BotError, reply
 from bot.game_ui import ACCENT, GameUI
 from bot.i18n import t
 from bot.languages import Languages
+from bot.timers import chosen_or_default, timer_text
 from bot.ui.layout import LOBBY, Button, Controls, Layout, Option, Priority, Select, Style, Text
 from bot.ui.v2 import build
 from games.engine import GameError, Reason, Session, SessionService, Status
+from storage import PrefTable
 
 if TYPE_CHECKING:
     from bot.tables import Tables
@@ -29,15 +31,29 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
 
 
 class Lobby:
-    def __init__(self, service: SessionService, tables: Tables, languages: Languages) -> None:
+    def __init__(
+        self,
+        service: SessionService,
+        tables: Tables,
+        languages: Languages,
+        guild_prefs: PrefTable,
+    ) -> None:
         self.service = service
         self.tables = tables
         self.languages = languages
+        self.guild_prefs = guild_prefs
 
     async def open(
-        self, interaction: discord.Interaction[Any], game_id: str, options: dict[str, Any]
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: str,
+        options: dict[str, Any],
+        turn_timer: int | None = None,
     ) -> None:
-        """`/<game> new`: open a lobby in this channel and post its table."""
+        """`/<game> new`: open a lobby in this channel and post its table.
+
+        `turn_timer` is the seconds chosen in the command (0 off), None for the server's.
+        """
         lang = self.languages.of(interaction)
         if interaction.channel_id is None:
             raise BotError("no_channel")
@@ -50,6 +66,9 @@ class Lobby:
                 host_name=interaction.user.display_name,
                 locale=await self.languages.guild(interaction.guild_id),
                 options=options,
+                turn_timer=await chosen_or_default(
+                    self.guild_prefs, interaction.guild_id, turn_timer
+                ),
             )
         except GameError as error:
             if error.reason is Reason.CHANNEL_BUSY:
@@ -116,6 +135,8 @@ def lobby_screen(ctx: Context, ui: GameUI) -> Layout:
     seats = "\n".join(f"{i + 1}. {name}" for i, name in enumerate(ctx.names))
     heading = ctx.t("lobby.seats", n=len(record.seats), max=rules.max_players)
     options = ui.option_lines(record.options, ctx.lang)
+    if record.turn_timer:
+        options.append(ctx.t("lobby.turn_timer", timer=timer_text(ctx.lang, record.turn_timer)))
     host = ctx.t("lobby.footer", host=_name_of(ctx, record.host_id))
     controls = Controls(
         (

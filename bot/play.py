@@ -71,6 +71,7 @@ class Play:
     ) -> None:
         self.languages.of(interaction)
         session = await self.service.get(sid)
+        await self.service.come_back(sid, interaction.user.id)  # any control retakes a seat
         verb, *args = base_action(act).split(".")
         if verb in LOBBY_VERBS:
             await self.lobby.control(interaction, session, verb, args, values)

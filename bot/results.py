@@ -33,5 +33,7 @@ class Results:
         )
 
     async def summary(self, session: Session) -> dict[str, Any]:
-        stats = await self.records.stats(session.record.guild_id, session.record.game_id)
-        return self.games[session.record.game_id].records_summary(stats)
+        record = session.record
+        server = await self.records.stats(record.guild_id, record.game_id)
+        channel = await self.records.stats(record.guild_id, record.game_id, record.channel_id)
+        return self.games[record.game_id].records_summary(server, channel)

@@ -3,6 +3,9 @@ default (set with `/settings`) that a new game falls back to."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from discord import app_commands
 
 from bot.i18n import cmd, t
@@ -14,6 +17,15 @@ GUILD_TIMER = "turn_timer"
 """Guild pref: the default turn timer of new games, in seconds."""
 
 CHOICES = [app_commands.Choice(name=cmd(f"timer.{seconds}"), value=seconds) for seconds in TIMERS]
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def turn_timer_option(func: F) -> F:
+    """Give a game's `/… new` its `turn_timer` option (a parameter of that name)."""
+    func = app_commands.describe(turn_timer=cmd("cmd.turn_timer"))(func)
+    func = app_commands.rename(turn_timer=cmd("cmd.turn_timer.name"))(func)
+    return app_commands.choices(turn_timer=CHOICES)(func)
 
 
 def timer_text(lang: str, seconds: int | None) -> str:

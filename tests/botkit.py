@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.client import TableBot, create_bot
 from bot.settings import Settings
-from games.engine import Session
+from games.engine import Clock, Session
 from games.thegame import RULES
 from games.thegame.models import Play
 from tests.emulator import Emulator
@@ -37,9 +37,14 @@ BOT_LOGGERS = ("discord", "bot", "games", "storage")
 
 @asynccontextmanager
 async def running_bot(
-    emu: Emulator, db: Path, *, fail_on_errors: bool = True, **overrides: Any
+    emu: Emulator,
+    db: Path,
+    *,
+    fail_on_errors: bool = True,
+    clock: Clock | None = None,
+    **overrides: Any,
 ) -> AsyncIterator[TableBot]:
-    bot = await create_bot(settings_for(emu, db, **overrides))
+    bot = await create_bot(settings_for(emu, db, **overrides), clock)
     async with emu.run_bot(bot, fail_on_errors=fail_on_errors, watch=BOT_LOGGERS):
         yield bot
 

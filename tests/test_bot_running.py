@@ -92,6 +92,7 @@ async def test_commands_are_registered_with_japanese_names(tmp_path: Path) -> No
         "オンファイア",
         "最低3枚",
         "手札1枚減",
+        "手番タイマー",
     }
 
 

@@ -457,3 +457,36 @@ async def test_without_attach_files_the_table_is_posted_without_its_picture(
             assert table.components_v2 and table.attachments == []
             view = RULES.view(session.state, None)
             assert all(pile_line(view, "en", i) in table.text for i in range(4))
+
+
+async def test_the_end_table_ranks_a_win_above_any_loss_per_server_and_channel(
+    tmp_path: Path,
+) -> None:
+    async with Emulator.running(rate_limit=RateLimit(5, 1.0)) as emu:
+        alice = emu.add_user("alice")
+        other = emu.add_channel("other")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            records = bot.storage.records
+            common = {"guild_id": emu.guild.id, "game_id": "thegame", "players": 2}
+            # A win elsewhere in the server, and a burned loss with fewer cards left here.
+            await records.add(
+                channel_id=other.id, session_id="a", result="win", score=7, won=True, **common
+            )
+            await records.add(
+                channel_id=emu.general.id,
+                session_id="b",
+                result="burned",
+                score=3,
+                won=False,
+                **common,
+            )
+            session, table = await start_game(emu, bot, alice)
+            await alice.slash(emu.general, "leave")  # an AI plays the seat to the end
+            await emu.wait_for(lambda: session.record.status is Status.FINISHED, timeout=60)
+            await emu.wait_for(lambda: custom_ids(table, ":rematch$") != [])
+            stats = await records.stats(emu.guild.id, "thegame", emu.general.id)
+            expected = bot.games["thegame"].records_summary(
+                await records.stats(emu.guild.id, "thegame"), stats
+            )
+            assert expected["best"] != 3  # the burned loss is never the server's best
+            assert t("en", "thegame.records", **expected) in table.text

@@ -639,11 +639,11 @@ class ExhaustUI(GameUI):
         score = -config.npc_size if config.solo and won else 0
         return GameResult(result=outcome.result, score=score, won=won)
 
-    def records_summary(self, stats: GameStats) -> dict[str, Any]:
+    def records_summary(self, server: GameStats, channel: GameStats) -> dict[str, Any]:
         return {
-            "best": stats.best.score if stats.best is not None else "—",
-            "games": stats.games,
-            "wins": stats.results.get("win", 0),
+            "best": server.best.score if server.best is not None else "—",
+            "games": server.games,
+            "wins": server.wins,
         }
 
     async def rematch_options(self, session: Session, prefs: PrefTable) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.commands import show_rules
 from bot.games.thegame.ui import TheGameUI
 from bot.i18n import cmd
+from bot.timers import turn_timer_option
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -35,15 +36,18 @@ class TheGameCog(commands.Cog):
         min_three=cmd("cmd.thegame.min_three.name"),
         smaller_hand=cmd("cmd.thegame.smaller_hand.name"),
     )
+    @turn_timer_option
     async def new(
         self,
         interaction: discord.Interaction[Any],
         on_fire: bool = False,
         min_three: bool = False,
         smaller_hand: bool = False,
+        turn_timer: app_commands.Choice[int] | None = None,
     ) -> None:
         options = {"on_fire": on_fire, "min_three": min_three, "smaller_hand": smaller_hand}
-        await self.bot.lobby.open(interaction, GAME_ID, options)
+        timer = None if turn_timer is None else turn_timer.value
+        await self.bot.lobby.open(interaction, GAME_ID, options, timer)
 
     @group.command(name=cmd("cmd.rules.name"), description=cmd("cmd.thegame.rules.desc"))
     async def rules(self, interaction: discord.Interaction[Any]) -> None:

@@ -34,7 +34,7 @@ CATALOG: dict[str, str] = {
     "thegame.result.win": "Win — {left} cards left.",
     "thegame.result.loss": "Loss — {left} cards left.",
     "thegame.result.burned": "Burned — a blue card stayed on top. Loss with {left} cards left.",
-    "thegame.records": "Best: {best} cards left · Perfect wins: {perfect} · Wins: {wins} · Games: {games}",
+    "thegame.records": "Server — best: {best} cards left · perfect wins: {perfect} · wins: {wins} · games: {games}\nThis channel — best: {channel_best} cards left · perfect wins: {channel_perfect} · games: {channel_games}",
     "thegame.signal.option": "{pile}: {action} “{signal}”",
     "thegame.signal.no_play": "please don't play here",
     "thegame.signal.no_jump": "please no big jump here",

@@ -311,10 +311,15 @@ class TheGameUI(GameUI):
         won = outcome.result in (PERFECT, WIN)
         return GameResult(result=outcome.result, score=session.state.cards_left, won=won)
 
-    def records_summary(self, stats: GameStats) -> dict[str, Any]:
+    def records_summary(self, server: GameStats, channel: GameStats) -> dict[str, Any]:
+        """Best result and perfect wins per server and per channel (rulebook §9); the best is
+        the fewest cards left among wins, a loss only while nothing was won."""
         return {
-            "best": stats.best.score if stats.best is not None else "—",
-            "games": stats.games,
-            "wins": sum(stats.results.get(code, 0) for code in (PERFECT, WIN)),
-            "perfect": stats.results.get(PERFECT, 0),
+            "best": server.best.score if server.best is not None else "—",
+            "games": server.games,
+            "wins": server.wins,
+            "perfect": server.results.get(PERFECT, 0),
+            "channel_best": channel.best.score if channel.best is not None else "—",
+            "channel_perfect": channel.results.get(PERFECT, 0),
+            "channel_games": channel.games,
         }

@@ -20,6 +20,7 @@ from bot.play import Play
 from bot.refresh import Refresher
 from bot.results import Results
 from bot.settings import Settings
+from bot.table_pictures import TablePictures
 from bot.tables import Tables
 from bot.turns import Turns
 from bot.ui.controls import ControlButton, ControlSelect
@@ -65,7 +66,10 @@ class TableBot(commands.Bot):
         self.games: dict[str, GameUI] = {}
         self.languages = Languages(storage.prefs.guild, settings.default_locale)
         self.results = Results(storage.records, self.games)
-        self.tables = Tables(self, self.service, self.games, self.results)
+        pictures = TablePictures(
+            storage.prefs.guild, settings.table_edit_interval, lambda sid: self.refresher.mark(sid)
+        )
+        self.tables = Tables(self, self.service, self.games, self.results, pictures)
         self.hands = Hands(self, storage.hand_messages, self.games, self.languages)
         self.turns = Turns(self, storage.prefs.user, self.languages)
         self.refresher = Refresher(settings.table_edit_interval, self._redraw)

@@ -1,6 +1,7 @@
 """Commands shared by every game: /hand, /leave, /abandon, /games, /notify, /settings.
 
-Loaded as an extension (`setup`), like each game's own commands.
+Loaded as an extension (`setup`), like each game's own commands. Lists and settings answer as
+Components V2 layouts; confirmations and refusals stay short text replies.
 """
 
 from __future__ import annotations
@@ -14,10 +15,14 @@ from discord.ext import commands
 from bot import timers
 from bot.context import jump_url
 from bot.errors import BotError, reply
+from bot.game_ui import ACCENT
 from bot.i18n import cmd, t
 from bot.languages import GUILD_LOCALE
 from bot.lobby import is_admin
+from bot.table_pictures import GUILD_PICTURES, pictures_on
 from bot.turns import NOTIFY
+from bot.ui.layout import Layout, Priority, Text
+from bot.ui.v2 import build
 from games.engine import Session
 
 if TYPE_CHECKING:
@@ -79,8 +84,7 @@ class Common(commands.Cog):
             )
             for s in sessions[:GAMES_LISTED]
         ]
-        embed = discord.Embed(title=t(lang, "games.title"), description="\n".join(lines))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await send_private(interaction, t(lang, "games.title"), lines)
 
     @app_commands.command(name=cmd("cmd.notify.name"), description=cmd("cmd.notify.desc"))
     @app_commands.describe(on=cmd("cmd.notify.on"))
@@ -92,11 +96,14 @@ class Common(commands.Cog):
 
     @app_commands.command(name=cmd("cmd.settings.name"), description=cmd("cmd.settings.desc"))
     @app_commands.describe(
-        language=cmd("cmd.settings.language"), turn_timer=cmd("cmd.settings.turn_timer")
+        language=cmd("cmd.settings.language"),
+        turn_timer=cmd("cmd.settings.turn_timer"),
+        pictures=cmd("cmd.settings.pictures"),
     )
     @app_commands.rename(
         language=cmd("cmd.settings.language.name"),
         turn_timer=cmd("cmd.settings.turn_timer.name"),
+        pictures=cmd("cmd.settings.pictures.name"),
     )
     @app_commands.choices(
         language=[
@@ -112,6 +119,7 @@ class Common(commands.Cog):
         interaction: discord.Interaction[Any],
         language: app_commands.Choice[str] | None = None,
         turn_timer: app_commands.Choice[int] | None = None,
+        pictures: bool | None = None,
     ) -> None:
         """Change what is given (Manage Server), then show all of this server's settings."""
         guild_id = interaction.guild_id
@@ -122,17 +130,20 @@ class Common(commands.Cog):
             await prefs.set(guild_id, GUILD_LOCALE, language.value)
         if turn_timer is not None:
             await prefs.set(guild_id, timers.GUILD_TIMER, str(turn_timer.value))
+        if pictures is not None:
+            await prefs.set(guild_id, GUILD_PICTURES, "1" if pictures else "0")
         lang = self.bot.languages.of(interaction)
         table_lang = await self.bot.languages.guild(guild_id)
         timer = await timers.server_default(prefs, guild_id)
+        shown = await pictures_on(prefs, guild_id)
         lines = [
             t(lang, "settings.language", language=t(lang, f"settings.lang.{table_lang}")),
             t(lang, "settings.turn_timer", timer=timers.timer_text(lang, timer)),
+            t(lang, "settings.pictures", state=t(lang, f"settings.{'on' if shown else 'off'}")),
         ]
-        if language is not None or turn_timer is not None:
+        if language is not None or turn_timer is not None or pictures is not None:
             lines.insert(0, t(lang, "settings.saved"))
-        embed = discord.Embed(title=t(lang, "settings.title"), description="\n".join(lines))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await send_private(interaction, t(lang, "settings.title"), lines)
 
 
 async def setup(bot: TableBot) -> None:
@@ -142,7 +153,14 @@ async def setup(bot: TableBot) -> None:
 async def show_rules(interaction: discord.Interaction[Any], bot: TableBot, game_id: str) -> None:
     """`/<game> rules`: the game's rules and this bot's rulings, in the reader's language."""
     lang = bot.languages.of(interaction)
-    embed = discord.Embed(
-        title=t(lang, f"{game_id}.name"), description=bot.games[game_id].rules_text(lang)
-    )
-    await interaction.response.send_message(embed=embed, ephemeral=True)
+    title = t(lang, "rules.title", game=t(lang, f"{game_id}.name"))
+    await send_private(interaction, title, bot.games[game_id].rules_text(lang).split("\n"))
+
+
+async def send_private(
+    interaction: discord.Interaction[Any], title: str, paragraphs: list[str]
+) -> None:
+    """A private Components V2 answer: a title and its paragraphs."""
+    blocks = tuple(Text(text, Priority.ESSENTIAL) for text in paragraphs if text.strip())
+    message = build(Layout(title, blocks, accent=ACCENT))
+    await interaction.response.send_message(**message.send_kwargs(), ephemeral=True)

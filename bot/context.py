@@ -43,6 +43,9 @@ class Context:
     recent: Sequence[Event] = ()
     records: dict[str, Any] = field(default_factory=dict)
     notice: str | None = None
+    picture: bytes | None = None
+    """The table's picture (`GameUI.table_picture` of the public view), when the server wants
+    pictures and the game draws one."""
     describe: Callable[[Event, Context], str | None] = lambda event, ctx: None
     """An event in words for the table's log (shared session events included)."""
 

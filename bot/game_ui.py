@@ -10,16 +10,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import discord
-
 from bot.context import Context
 from bot.i18n import t
-from bot.ui.controls import ControlButton
-from bot.ui.screen import Screen
+from bot.ui.layout import Button, Controls, Layout, Style
 from games.engine import Event, Session
 from storage import GameStats, PrefTable
 
-COLOUR = discord.Colour.blurple()
+ACCENT = 0x5865F2
+"""The accent colour of a table in play (Discord's blurple)."""
+WON = 0x2ECC71
+LOST = 0xE74C3C
 
 
 @dataclass(frozen=True)
@@ -38,32 +38,16 @@ class GameResult:
     won: bool
 
 
-def table_controls(ctx: Context, finished: bool) -> list[discord.ui.Item[discord.ui.View]]:
+def table_controls(ctx: Context, finished: bool) -> Controls:
     """The public table's own buttons: Rematch once finished, else the ways to see a hand."""
     if finished:
-        return [
-            ControlButton(
-                ctx.sid,
-                ctx.version,
-                "rematch",
-                label=ctx.t("table.rematch"),
-                emoji="🔁",
-                style=discord.ButtonStyle.primary,
-                row=0,
-            )
-        ]
-    return [
-        ControlButton(
-            ctx.sid,
-            ctx.version,
-            "hand",
-            label=ctx.t("table.show_hand"),
-            emoji="🃏",
-            style=discord.ButtonStyle.primary,
-            row=0,
-        ),
-        ControlButton(ctx.sid, ctx.version, "dm", label=ctx.t("table.hand_dm"), emoji="✉️", row=0),
-    ]
+        return Controls((Button("rematch", ctx.t("table.rematch"), "🔁", Style.PRIMARY),))
+    return Controls(
+        (
+            Button("hand", ctx.t("table.show_hand"), "🃏", Style.PRIMARY),
+            Button("dm", ctx.t("table.hand_dm"), "✉️"),
+        )
+    )
 
 
 class GameUI(ABC):
@@ -72,18 +56,30 @@ class GameUI(ABC):
     """Game verbs whose controls sit on the public table rather than a hand."""
     unversioned_verbs: frozenset[str] = frozenset()
     """Game verbs that stay valid whatever changed since they were drawn (e.g. signals)."""
+    pictures: bool = False
+    """Whether `table_picture` draws the table (where a picture reads better than text)."""
 
     @abstractmethod
     def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:
         """The lobby's description of the chosen options."""
 
     @abstractmethod
-    def table(self, ctx: Context) -> Screen:
-        """The public table, in play or finished; it must show only the public view."""
+    def table(self, ctx: Context) -> Layout:
+        """The public table, in play or finished; it must show only the public view.
+
+        Whose turn it is, what they must do and the recent events come first (a phone shows
+        the top of a message); `ctx.picture`, when given, is this game's `table_picture` of the
+        public view, to show in the layout (whose text must say everything without it).
+        """
 
     @abstractmethod
-    def hand(self, ctx: Context, seat: int, pick: str | None) -> Screen:
-        """A seat's private hand with its controls."""
+    def hand(self, ctx: Context, seat: int, pick: str | None) -> Layout:
+        """A seat's private hand with its controls (game verbs in `bot.ui.controls.GAME_NS`)."""
+
+    def table_picture(self, view: Any) -> bytes | None:
+        """A PNG of the public table drawn from the public `view` only, or None when a picture
+        would not read better than the text (the default)."""
+        return None
 
     @abstractmethod
     def control(

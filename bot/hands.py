@@ -1,5 +1,6 @@
 """Private-hand delivery: each player's hand as an ephemeral reply (editable through its
-interaction token for 15 minutes) or as an ordinary DM message the bot can edit any time."""
+interaction token for 15 minutes) or as an ordinary DM message the bot can edit any time, both
+Components V2 messages built from the game's hand layout."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from bot.errors import reply
 from bot.game_ui import GameUI
 from bot.i18n import t
 from bot.languages import Languages
-from bot.ui.controls import ControlButton
-from bot.ui.screen import Screen
+from bot.ui.layout import Button, Controls, Layout
+from bot.ui.v2 import V2Message, build
 from games.engine import Change, Event, GameError, Reason, Session, Status
 from storage import HandMessages
 
@@ -75,7 +76,7 @@ class Hands:
         lang: str,
         pick: str | None = None,
         notice: str | None = None,
-    ) -> Screen:
+    ) -> V2Message:
         seat = session.seat_of(user_id)
         if seat is None:
             raise GameError(Reason.NOT_A_PLAYER)
@@ -87,19 +88,10 @@ class Hands:
             notice=notice,
             describe=lambda event, ctx: ui.private_event_text(event, ctx),
         )
-        screen = ui.hand(ctx, seat, pick)
+        layout = ui.hand(ctx, seat, pick)
         if session.record.status is Status.ACTIVE:
-            screen.items.append(
-                ControlButton(
-                    session.id,
-                    session.record.version,
-                    "refresh",
-                    label=t(lang, "hand.refresh"),
-                    emoji="🔄",
-                    row=4,
-                )
-            )
-        return screen
+            layout = with_refresh(layout, Button("refresh", t(lang, "hand.refresh"), "🔄"))
+        return build(layout)
 
     # Delivery -------------------------------------------------------------------------------
 
@@ -117,16 +109,16 @@ class Hands:
             raise GameError(Reason.GAME_OVER)
         notice = None
         if dm:
-            screen = self.screen(session, user.id, lang)
-            if await self._send_dm(user, session, screen):
+            message = self.screen(session, user.id, lang)
+            if await self._send_dm(user, session, message):
                 await reply(interaction, t(lang, "hand.sent_dm"))
                 return
             notice = t(lang, "hand.dms_closed")
         else:
             await self._forget_hand(session.id, user.id)
-        screen = self.screen(session, user.id, lang, notice=notice)
-        await interaction.response.send_message(**screen.kwargs(), ephemeral=True)
-        self._remember(session, user.id, screen, interaction)
+        message = self.screen(session, user.id, lang, notice=notice)
+        await interaction.response.send_message(**message.send_kwargs(), ephemeral=True)
+        self._remember(session, user.id, message, interaction)
 
     async def answer(
         self,
@@ -137,10 +129,10 @@ class Hands:
     ) -> None:
         """Redraw the hand message a click came from, in place, as the click's answer."""
         user_id = interaction.user.id
-        screen = self.screen(session, user_id, self.languages.of(interaction), pick, notice)
-        await interaction.response.edit_message(**screen.kwargs())
+        message = self.screen(session, user_id, self.languages.of(interaction), pick, notice)
+        await interaction.response.edit_message(**message.edit_kwargs())
         in_dm = interaction.guild_id is None and await self.store.get(session.id, user_id)
-        self._remember(session, user_id, screen, None if in_dm else interaction)
+        self._remember(session, user_id, message, None if in_dm else interaction)
 
     async def redraw(self, session: Session) -> None:
         """Redraw every open hand of the session that changed since it was drawn."""
@@ -160,17 +152,18 @@ class Hands:
             if self._drawn_at.get(key) == session.record.version:
                 continue  # already drawn at this version, maybe with a choice in progress
             lang = self.languages.user(user_id, session.record.locale)
-            screen = self.screen(session, user_id, lang)
+            message = self.screen(session, user_id, lang)
             self._drawn_at[key] = session.record.version
-            if self._sent.get(key) == screen.fingerprint():
+            if self._sent.get(key) == message.fingerprint:
                 continue
             try:
                 if target is not None:
                     channel = self.client.get_partial_messageable(target.channel_id)
-                    await channel.get_partial_message(target.message_id).edit(**screen.kwargs())
+                    dm_hand = channel.get_partial_message(target.message_id)
+                    await dm_hand.edit(**message.edit_kwargs())
                 elif entry is not None:
-                    await entry[0].edit_original_response(**screen.kwargs())
-                self._sent[key] = screen.fingerprint()
+                    await entry[0].edit_original_response(**message.edit_kwargs())
+                self._sent[key] = message.fingerprint
             except discord.NotFound:
                 await self._forget_hand(sid, user_id)
             except discord.HTTPException as error:
@@ -181,19 +174,21 @@ class Hands:
         self,
         session: Session,
         user_id: int,
-        screen: Screen,
+        message: V2Message,
         interaction: discord.Interaction[Any] | None,
     ) -> None:
         key = (session.id, user_id)
         if interaction is not None:
             self._ephemeral[key] = (interaction, time.monotonic())
-        self._sent[key] = screen.fingerprint()
+        self._sent[key] = message.fingerprint
         self._drawn_at[key] = session.record.version
 
-    async def _send_dm(self, user: discord.abc.User, session: Session, screen: Screen) -> bool:
+    async def _send_dm(
+        self, user: discord.abc.User, session: Session, hand: V2Message
+    ) -> bool:
         """Post the hand in the user's DMs; False when their DMs are closed."""
         try:
-            message = await user.send(**screen.kwargs())
+            message = await user.send(**hand.send_kwargs())
         except discord.Forbidden as error:
             if error.code == DMS_CLOSED:
                 return False
@@ -203,7 +198,7 @@ class Hands:
             await self._delete_quietly(old.channel_id, old.message_id)
         await self.store.upsert(session.id, user.id, message.channel.id, message.id)
         self._ephemeral.pop((session.id, user.id), None)
-        self._remember(session, user.id, screen, None)
+        self._remember(session, user.id, hand, None)
         return True
 
     async def _forget_hand(self, sid: str, user_id: int) -> None:
@@ -216,3 +211,13 @@ class Hands:
             await channel.get_partial_message(message_id).delete()
         except discord.HTTPException:
             pass
+
+
+def with_refresh(layout: Layout, refresh: Button) -> Layout:
+    """The hand with the shared Refresh button after the game's own controls."""
+    blocks = list(layout.blocks)
+    if blocks and isinstance(blocks[-1], Controls):
+        blocks[-1] = Controls((*blocks[-1].items, refresh), blocks[-1].priority)
+    else:
+        blocks.append(Controls((refresh,)))
+    return Layout(layout.title, tuple(blocks), layout.accent, layout.session, layout.version)

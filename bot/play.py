@@ -22,6 +22,7 @@ from bot.lobby import Lobby
 from bot.refresh import Refresher
 from bot.tables import Tables
 from bot.ui.controls import GAME_NS
+from bot.ui.layout import base_action
 from games.engine import GameError, Reason, Session, SessionService, Status
 from storage import PrefTable
 
@@ -71,7 +72,7 @@ class Play:
         self.languages.of(interaction)
         session = await self.service.get(sid)
         await self.service.come_back(sid, interaction.user.id)  # any control retakes a seat
-        verb, *args = act.split(".")
+        verb, *args = base_action(act).split(".")
         if verb in LOBBY_VERBS:
             await self.lobby.control(interaction, session, verb, args, values)
         elif verb == "hand":

@@ -50,17 +50,9 @@ async def running_bot(
 
 
 def custom_ids(message: EmuMessage, pattern: str = "") -> list[str]:
-    """The custom_ids of a message's controls whose action matches `pattern`."""
-    ids = [c["custom_id"] for c in _walk(message.components) if "custom_id" in c]
-    return [i for i in ids if re.search(pattern, i)]
-
-
-def _walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    found = []
-    for component in components:
-        found.append(component)
-        found += _walk(component.get("components", []))
-    return found
+    """The custom_ids of a message's controls (section accessories included) whose action
+    matches `pattern`."""
+    return [i for i in message.custom_ids() if re.search(pattern, i)]
 
 
 def select_options(message: EmuMessage, custom_id: str) -> list[str]:

@@ -25,7 +25,7 @@ from bot.games.exhaust.ui import (
     encode,
 )
 from bot.i18n import EN, JA, has, t
-from bot.ui.controls import ControlSelect
+from bot.ui.v2 import V2Message, build
 from games.engine import GameError, Reason, Session, SessionRecord, Status
 from games.engine.contract import CHANCE
 from games.engine.step import advance
@@ -50,6 +50,8 @@ from tests.botkit import (
     table_message,
 )
 from tests.emulator import Emulator, EmuMessage, EmuUser, InvalidInteraction, RateLimit
+from tests.emulator.models import FLAG_COMPONENTS_V2, walk_components
+from tests.emulator.validation import validate_message
 
 FAST = {"table_edit_interval": 0.2}
 LABEL = re.compile("(" + "|".join(map(re.escape, COLOUR_EMOJI)) + r")(\d+)")
@@ -91,6 +93,10 @@ def assert_hidden(
         )
         leaked = cards_in(shown) & (secret - set(state.hands[seat]))
         assert not leaked, f"{user.name} sees hidden cards {sorted(leaked)}"
+
+
+def custom_ids_of(message: V2Message) -> list[str]:
+    return [c["custom_id"] for c in walk_components(message.components) if "custom_id" in c]
 
 
 def select_values(message: EmuMessage, pattern: str) -> list[str]:
@@ -231,6 +237,11 @@ def seed_where(
     raise AssertionError("no seed found")
 
 
+def title(game: int) -> str:
+    """The long variant's table title in game `game`."""
+    return t("en", "exhaust.table.title_long", name=t("en", "exhaust.name"), game=game)
+
+
 def solo_result(result: str) -> Callable[[State], bool]:
     return lambda state: RULES.outcome(state).result == result
 
@@ -247,8 +258,9 @@ async def test_three_players_with_an_ai_seat_play_a_whole_game_by_clicks(tmp_pat
             )
             users = {0: alice, 1: bob}
             assert session.config.players == 3 and session.config.hand_size == 15
-            await emu.wait_for(lambda: "Refill pile" in table.text)
-            assert "Single 🔥🌪️" in table.text and "Single 💧🌱" in table.text
+            single = t("en", "exhaust.combo.single")
+            await emu.wait_for(lambda: f"{single} 🔥🌪️" in table.text)
+            assert f"{single} 💧🌱" in table.text
             assert_hidden(session, users)
             await play_to_the_end(emu, session, table, users, random_policy, in_dms=frozenset({1}))
             assert session.record.status is Status.FINISHED
@@ -257,12 +269,11 @@ async def test_three_players_with_an_ai_seat_play_a_whole_game_by_clicks(tmp_pat
             assert outcome is not None and outcome.result == "loser"
             loser = outcome.details["loser"]
             names = ["alice", "bob", "🤖 AI 3"]
-            await emu.wait_for(lambda: "could not cast a spell" in table.text, timeout=5)
-            assert f"**{names[loser]}** could not cast a spell" in table.text
             winners = ", ".join(n for i, n in enumerate(names) if i != loser)
-            assert f"Winners: {winners}." in table.text
+            result = t("en", "exhaust.result.game", loser=names[loser], winners=winners)
+            await emu.wait_for(lambda: result in table.text, timeout=5)
             assert custom_ids(table, ":rematch$") and not custom_ids(table, ":hand$")
-            assert "Records in this server" in table.text
+            assert t("en", "records.title") in table.text
             assert not emu.rate_limit_hits
 
 
@@ -301,7 +312,8 @@ async def test_copy_targets_are_chosen_explicitly(tmp_path: Path) -> None:
             res = await alice.select(
                 hand, custom_ids(hand, r":x\.crd\.")[0], [ALPHABET[c] for c in action.cards]
             )
-            assert "Choose which card copy card 1" in res.text
+            copies = len(action.copies)
+            assert t("en", "exhaust.hand.copy_prompt", n=1, of=copies) in res.text
             assert not custom_ids(hand, r":x\.pc\.")  # no Play before every copy has a target
             targets = {copy: reals[-1] for copy, _ in action.copies}
             await play_by_clicks(alice, hand, action, targets)
@@ -319,20 +331,20 @@ async def test_solo_win_raises_the_remembered_level(tmp_path: Path) -> None:
             # A first lobby without npc_size offers the default level 15.
             session, table = await open_lobby(emu, bot, alice, "exhaust new")
             assert session.record.options["npc_size"] == 15
-            assert "pile of 15 cards" in table.text
+            assert t("en", "exhaust.option.npc_size", n=15) in table.text
             await alice.click(table, custom_ids(table, ":cancel$")[0])
 
             seed = seed_where(1, {"npc_size": 5}, thrifty_policy, solo_result("win"))
             bot.service._seed_source = lambda: seed
             session, table = await start_game(emu, bot, alice, command="exhaust new", npc_size=5)
             assert session.config.solo and session.state.npc is not None
-            await emu.wait_for(lambda: "🤖 NPC" in table.text)
-            assert "hand space" in table.text
+            npc = t("en", "exhaust.npc")
+            await emu.wait_for(lambda: f"**{npc}**" in table.text)
             await play_to_the_end(emu, session, table, {0: alice}, thrifty_policy)
             assert RULES.outcome(session.state).result == "win"
-            await emu.wait_for(lambda: "You beat the NPC" in table.text)
-            assert "Next time: **6** cards" in table.text
-            assert "The NPC cannot act any more" in table.text
+            won = t("en", "exhaust.result.solo_win", n=5, next=6)
+            await emu.wait_for(lambda: won in table.text)
+            assert t("en", "exhaust.event.npc_lost") in table.text
             assert await prefs.get(alice.id, SOLO_LEVEL_KEY) == "6"
 
             # The next lobby defaults to the new level; a loss keeps it.
@@ -342,8 +354,8 @@ async def test_solo_win_raises_the_remembered_level(tmp_path: Path) -> None:
             assert session.record.options["npc_size"] == 6 and session.config.npc_size == 6
             await play_to_the_end(emu, session, table, {0: alice}, reckless_policy)
             assert RULES.outcome(session.state).result == "loss"
-            await emu.wait_for(lambda: "The NPC outlasted you" in table.text)
-            assert "Next time: **6** cards" in table.text
+            lost = t("en", "exhaust.result.solo_loss", n=6, next=6)
+            await emu.wait_for(lambda: lost in table.text)
             assert await prefs.get(alice.id, SOLO_LEVEL_KEY) == "6"
             assert custom_ids(table, ":rematch$")
 
@@ -364,20 +376,21 @@ async def test_long_variant_deals_new_games_until_two_depletion_cards(tmp_path: 
                 emu, bot, alice, ai=1, first="0", command="exhaust new", long_game=True
             )
             assert session.config.long_game
-            await emu.wait_for(lambda: "game 1" in table.text)
+            await emu.wait_for(lambda: title(1) in table.text)
             seen_next: list[int] = []
 
             async def on_turn(seat: int, hand: EmuMessage) -> None:
                 state = session.state
                 # Only what this game can see: the table (once redrawn for this game) and the
                 # hand just opened; earlier hands show cards that were dealt again.
-                await emu.wait_for(lambda: f"Exhaust — game {state.game_no}" in table.text)
+                await emu.wait_for(lambda: title(state.game_no) in table.text)
                 assert_hidden(session, {0: alice}, {0: [table_message(emu, session), hand]})
                 if state.phase == "next":
                     seen_next.append(state.game_no)
-                    text = f"alice lost game {state.game_no} and starts game {state.game_no + 1}"
+                    game, later = state.game_no, state.game_no + 1
+                    text = t("en", "exhaust.table.next", name="alice", game=game, next=later)
                     await emu.wait_for(lambda: text in table.text)
-                    assert f"Start game {state.game_no + 1}" in hand.text
+                    assert t("en", "exhaust.hand.next_button", next=later) in hand.text
 
             await play_to_the_end(
                 emu, session, table, {0: alice}, flip_first, check_hidden=False, on_turn=on_turn
@@ -388,9 +401,18 @@ async def test_long_variant_deals_new_games_until_two_depletion_cards(tmp_path: 
             outcome = RULES.outcome(state)
             assert outcome is not None and outcome.result == "match_loser"
             assert max(state.depletion) == 2 and state.game_no >= 2
-            await emu.wait_for(lambda: "loses the match" in table.text)
-            assert "Depletion cards:" in table.text and "1 flipped" in table.text
             loser = outcome.details["loser"]
+            names = ["alice", t("en", "seat.ai", n=2)]
+            result = t(
+                "en",
+                "exhaust.result.match",
+                loser=names[loser],
+                winners=names[1 - loser],
+                games=state.game_no,
+                tally=", ".join(f"{names[s]} {state.depletion[s]}" for s in (0, 1)),
+            )
+            await emu.wait_for(lambda: result in table.text)
+            assert t("en", "exhaust.depletion.flipped", n=1) in table.text
             assert state.losers.count(loser) == 2
 
 
@@ -431,7 +453,7 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             assert snapshot() == before
             # Out of turn: bob's hand has no play controls at all.
             bob_hand = await open_hand(bob, table)
-            assert "Waiting for alice" in bob_hand.text
+            assert t("en", "exhaust.hand.waiting", name="alice") in bob_hand.text
             assert not custom_ids(bob_hand, r":x\.(cmb|crd|cpy|pc|time|flip|next)\b")
             # An illegal selection: two cards on Any (needs 3) → the reason, no Play button.
             old = await open_hand(alice, table)
@@ -470,7 +492,7 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             assert "This table has changed" in res.text
             assert snapshot() == before
             assert f":{before[0]}:" in " ".join(custom_ids(res.message))  # redrawn current
-            assert "Waiting for bob" in res.text
+            assert t("en", "exhaust.hand.waiting", name="bob") in res.text
             assert_hidden(session, users)
 
 
@@ -513,16 +535,18 @@ async def test_japanese_users_get_japanese(tmp_path: Path) -> None:
             session, table = await start_game(
                 emu, bot, hana, joiners=(bob,), first="0", command="exhaust new"
             )
-            await emu.wait_for(lambda: "補充用カードの山" in table.text)
+            await emu.wait_for(lambda: t("ja", "exhaust.combo.single") in table.text)
             hand = await open_hand(hana, table)
-            assert "あなたの手札" in hand.text and "あなたの手番" in hand.text
+            assert t("ja", "exhaust.hand.title") in hand.text
+            assert t("ja", "exhaust.hand.your_turn") in hand.text
             any_combo = len(session.state.stacks) - 1
             await hana.select(hand, custom_ids(hand, r":x\.cmb$")[0], [str(any_combo)])
             card = sorted(session.state.hands[0])[0]
             res = await hana.select(hand, custom_ids(hand, r":x\.crd\.")[0], [ALPHABET[card]])
             assert "枚数が足りません" in res.text
             hand = await open_hand(bob, table)
-            assert "Your hand" in hand.text and "Waiting for hana" in hand.text
+            assert t("en", "exhaust.hand.title") in hand.text
+            assert t("en", "exhaust.hand.waiting", name="hana") in hand.text
 
 
 # Rendering limits and catalog -------------------------------------------------------------------
@@ -547,8 +571,8 @@ def _context(state: State, lang: str = "en", names: list[str] | None = None) -> 
     return Context(session=session, lang=lang, names=names or [f"p{i}" for i in range(players)])
 
 
-async def test_a_huge_hand_fits_discord_limits() -> None:
-    """Hands never exceed 15 in play, but even 40 cards with 4 copies fit the components."""
+def test_a_huge_hand_fits_discord_limits() -> None:
+    """Hands never exceed 15 in play, but even 40 cards with 4 copies fit the message."""
     config = RULES.make_config(2, {"first_player": 0})
     state = advance(RULES, RULES.setup(config), 0, CHANCE, None, 1).state
     everything = tuple(range(64))
@@ -559,22 +583,14 @@ async def test_a_huge_hand_fits_discord_limits() -> None:
     any_combo = len(state.stacks) - 1
     picks = [None, str(any_combo), f"{any_combo}.{encode(big)}", f"{any_combo}.{encode(big)}.00"]
     for pick in picks:
-        screen = ui.hand(ctx, 0, pick)
-        view = screen.view()
-        assert view is not None
-        rows = view.to_components()
-        assert len(rows) <= 5
-        for item in screen.items:
-            assert len(item.item.custom_id) <= 100
-            if isinstance(item, ControlSelect):
-                assert 1 <= len(item.item.options) <= 25
-                assert item.item.max_values <= len(item.item.options)
-    selects = [
-        i
-        for i in ui.hand(ctx, 0, f"{any_combo}.{encode(big)}").items
-        if isinstance(i, ControlSelect)
-    ]
-    offered = sum(len(s.item.options) for s in selects if ":x.crd." in s.item.custom_id)
+        message = build(ui.hand(ctx, 0, pick))
+        validate_message(
+            {"flags": FLAG_COMPONENTS_V2, "components": message.components}, attachments=0
+        )
+        assert not [n for n in message.notes if n.startswith(("left out", "dropped"))], pick
+    message = build(ui.hand(ctx, 0, f"{any_combo}.{encode(big)}"))
+    selects = [c for c in walk_components(message.components) if c["type"] == 3]
+    offered = sum(len(s["options"]) for s in selects if ":x.crd." in s["custom_id"])
     assert offered == 40  # split over two selects, nothing left out
 
 
@@ -646,5 +662,5 @@ def test_controls_refuse_out_of_turn_and_malformed_clicks() -> None:
     assert ui.control(ctx, 0, "cmb", [], ["3"]) == Pick("3")
     # A pick naming cards that are not offered is shown without them.
     other = state.hands[1][0]
-    screen = ui.hand(ctx, 0, f"{len(state.stacks) - 1}.{encode((other,))}")
-    assert not any(":x.pc." in i.item.custom_id for i in screen.items)
+    hand = build(ui.hand(ctx, 0, f"{len(state.stacks) - 1}.{encode((other,))}"))
+    assert not any(":x.pc." in i for i in custom_ids_of(hand))

@@ -6,7 +6,10 @@ import random
 import re
 from pathlib import Path
 
+from bot.games.thegame.picture import FILENAME, table_picture
+from bot.games.thegame.ui import pile_line
 from bot.i18n import t
+from bot.ui.layout import plain
 from games.engine import Session, Status
 from games.engine.step import chance_rng
 from games.thegame import RULES
@@ -24,6 +27,7 @@ from tests.botkit import (
     wait_current,
 )
 from tests.emulator import Emulator, EmuMessage, EmuUser, RateLimit
+from tests.emulator.models import ATTACH_FILES
 
 FAST = {"table_edit_interval": 0.2}
 CARD_TOKEN = re.compile(r"`🔵?(\d+)`")
@@ -112,7 +116,9 @@ async def test_two_players_play_a_whole_game_with_clicks(tmp_path: Path) -> None
             result = t("en", f"thegame.result.{outcome.result}", left=outcome.details["cards_left"])
             await emu.wait_for(lambda: result in table.text)
             assert custom_ids(table, ":rematch$")
-            assert "Records in this server" in table.text
+            assert t("en", "records.title") in table.text
+            await bot.refresher.idle()
+            assert table.file(FILENAME) == table_picture(RULES.view(session.state, None))
             assert not emu.rate_limit_hits
 
 
@@ -151,7 +157,7 @@ async def test_ai_only_table_never_exceeds_the_edit_rate(tmp_path: Path) -> None
             await bot.service.settle()
             assert session.record.status is Status.FINISHED
             await bot.refresher.idle()
-            assert "Result" in table.text
+            assert t("en", "thegame.result.title") in table.text
             assert not emu.rate_limit_hits
 
 
@@ -199,7 +205,8 @@ async def test_on_fire_an_uncovered_blue_card_burns_the_table(tmp_path: Path) ->
             await alice.click(hand, custom_ids(hand, r":x\.end$")[0])
             assert session.state.end_reason is not None
             assert RULES.outcome(session.state).result == "burned"
-            await emu.wait_for(lambda: "Burned" in table.text)
+            burned = t("en", "thegame.result.burned", left=session.state.cards_left)
+            await emu.wait_for(lambda: burned in table.text)
 
 
 async def test_a_stale_hand_control_is_refused_with_the_current_table(tmp_path: Path) -> None:
@@ -239,7 +246,7 @@ async def test_a_control_from_an_earlier_turn_cannot_move_out_of_turn(tmp_path: 
             assert custom_ids(bob_hand, r":x\.pick$")  # bob's turn: he has controls
             await emu.wait_for(lambda: not custom_ids(alice_hand, r":x\.pick$"))
             assert not custom_ids(alice_hand, r":x\.(pick|end)$")  # alice sees no play controls now
-            assert "Waiting for bob" in alice_hand.text
+            assert t("en", "thegame.hand.waiting", name="bob") in alice_hand.text
             assert session.record.version == version
 
 
@@ -290,13 +297,14 @@ async def test_hand_in_dms_is_edited_after_every_change(tmp_path: Path) -> None:
             res = await bob.slash(emu.general, "hand", dm=True)
             assert "in your DMs" in res.text
             dm = bob.dms()[-1]
-            assert "Waiting for alice" in dm.text
+            assert t("en", "thegame.hand.waiting", name="alice") in dm.text
             assert not alice.can_see(dm)
             hand = await open_hand(alice, table)
             for _ in range(2):
                 played = await play_a_card(alice, hand, session, 0)
             await alice.click(hand, custom_ids(hand, r":x\.end$")[0])
-            await emu.wait_for(lambda: "Your turn" in dm.text)
+            your_turn = t("en", "thegame.hand.your_turn", n=2)
+            await emu.wait_for(lambda: your_turn in dm.text)
             played = await play_a_card(bob, dm, session, 1)  # plays from the DM
             assert played.card in session.state.piles[played.pile]
             assert_hidden(session, {0: alice, 1: bob})
@@ -309,7 +317,8 @@ async def test_closed_dms_fall_back_to_a_private_reply(tmp_path: Path) -> None:
             _, table = await start_game(emu, bot, alice)
             res = await alice.click(table, custom_ids(table, ":dm$")[0])
             assert res.ephemeral
-            assert "DMs are closed" in res.text and "Your hand" in res.text
+            assert t("en", "hand.dms_closed") in res.text
+            assert t("en", "thegame.hand.title") in res.text
             assert not alice.dms()
 
 
@@ -329,7 +338,8 @@ async def test_a_restart_mid_game_keeps_the_game_and_its_buttons(tmp_path: Path)
             assert restored.record.version > before[0]
             await alice.click(hand, custom_ids(hand, r":x\.end$")[0])
             assert restored.state.turn == 1
-            await emu.wait_for(lambda: "▶ bob" in table_message(emu, restored).text)
+            bob = t("en", "thegame.table.seat", name="bob", cards=len(restored.state.hands[1]))
+            await emu.wait_for(lambda: f"▶ **{bob}**" in table_message(emu, restored).text)
 
 
 async def test_japanese_users_get_japanese_and_the_table_follows_the_server(
@@ -341,18 +351,21 @@ async def test_japanese_users_get_japanese_and_the_table_follows_the_server(
         async with running_bot(emu, tmp_path / "db.sqlite3") as bot:
             res = await hana.slash(emu.general, "thegame rules")
             assert "10戻し" in res.text
+            assert res.ephemeral and res.message.components_v2
             res = await bob.slash(emu.general, "thegame rules")
             assert "±10 trick" in res.text
             res = await hana.slash(emu.general, "settings", language="ja")
             assert "日本語" in res.text
             _, table = await start_game(emu, bot, hana, joiners=(bob,))
-            await emu.wait_for(lambda: "昇順1" in table.text)
+            await emu.wait_for(lambda: t("ja", "thegame.pile.0") in table.text)
             hand = await open_hand(hana, table)
-            assert "あなたの手札" in hand.text
+            assert t("ja", "thegame.hand.title") in hand.text
             hand = await open_hand(bob, table)
-            assert "Your hand" in hand.text
+            assert t("en", "thegame.hand.title") in hand.text
             res = await bob.slash(emu.general, "thegame new")
             assert "already open" in res.text
+            res = await bob.slash(emu.general, "games")
+            assert res.message.components_v2 and t("en", "games.title") in res.text
 
 
 async def test_abandon_by_an_admin_closes_the_table(tmp_path: Path) -> None:
@@ -363,7 +376,8 @@ async def test_abandon_by_an_admin_closes_the_table(tmp_path: Path) -> None:
             res = await admin.slash(emu.general, "abandon")
             assert "abandoned" in res.text
             assert session.record.status is Status.ABANDONED
-            await emu.wait_for(lambda: "abandoned" in table.text and not custom_ids(table))
+            closed = t("en", "lobby.abandoned")
+            await emu.wait_for(lambda: closed in table.text and not custom_ids(table))
             res = await admin.slash(emu.general, "games")
             assert "No game" in res.text
 
@@ -386,6 +400,63 @@ async def test_rematch_starts_a_new_table_with_the_same_seats(tmp_path: Path) ->
             assert new.config.smaller_hand
             await emu.wait_for(lambda: new.record.table_message_id is not None)
             assert table_message(emu, new).id != table.id
+
+
+async def test_the_table_picture_shows_the_public_view_only(tmp_path: Path) -> None:
+    async with Emulator.running() as emu:
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            session, table = await start_game(emu, bot, alice, joiners=(bob,), first="0")
+            hand = await open_hand(alice, table)
+            await play_a_card(alice, hand, session, 0)
+            await bot.refresher.idle()
+            public = RULES.view(session.state, None)
+            assert public.hand is None
+            assert table.file(FILENAME) == table_picture(public)
+            [gallery] = [c for c in table.all_components() if c["type"] == 12]
+            lines = "\n".join(pile_line(public, "en", i) for i in range(4))
+            assert gallery["items"][0]["description"] == plain(lines)  # the alt: piles only
+            assert len(table.attachments) == 1  # the edit replaced the picture
+            assert_hidden(session, {0: alice, 1: bob})
+
+
+async def test_a_server_can_turn_table_pictures_off_and_the_text_stays_complete(
+    tmp_path: Path,
+) -> None:
+    async with Emulator.running() as emu:
+        admin, bob = emu.add_user("mod", admin=True), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            res = await admin.slash(emu.general, "settings", pictures=False)
+            assert t("en", "settings.pictures", state=t("en", "settings.off")) in res.text
+            assert res.message.components_v2
+            session, table = await start_game(emu, bot, admin, joiners=(bob,), first="0")
+            await bot.refresher.idle()
+            assert table.attachments == []
+            view = RULES.view(session.state, None)
+            assert all(pile_line(view, "en", i) in table.text for i in range(4))
+            res = await admin.slash(emu.general, "settings", pictures=True)
+            assert t("en", "settings.pictures", state=t("en", "settings.on")) in res.text
+            hand = await open_hand(admin, table)
+            await play_a_card(admin, hand, session, 0)
+            await bot.refresher.idle()
+            assert table.file(FILENAME) == table_picture(RULES.view(session.state, None))
+
+
+async def test_without_attach_files_the_table_is_posted_without_its_picture(
+    tmp_path: Path,
+) -> None:
+    async with Emulator.running() as emu:
+        for role in (emu.guild.everyone, emu.guild.role(emu.bot.name)):
+            role.permissions &= ~ATTACH_FILES
+        alice = emu.add_user("alice")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            session, table = await start_game(emu, bot, alice)
+            hand = await open_hand(alice, table)
+            await play_a_card(alice, hand, session, 0)
+            await bot.refresher.idle()
+            assert table.components_v2 and table.attachments == []
+            view = RULES.view(session.state, None)
+            assert all(pile_line(view, "en", i) in table.text for i in range(4))
 
 
 async def test_the_end_table_ranks_a_win_above_any_loss_per_server_and_channel(

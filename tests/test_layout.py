@@ -1,8 +1,8 @@
 """The neutral layout model, its Components V2 builder, and The Game's table picture.
 
 The builder's output is checked with the emulator's own validator (Discord's limits), and the
-worked example at the end sends The Game's table through the emulator and reads it back
-through `text_of`, comparing with the catalog rather than English wording.
+worked example at the end sends The Game's real table renderer through the emulator and reads
+it back through `text_of`, comparing with the catalog rather than English wording.
 """
 
 from __future__ import annotations
@@ -19,8 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from bot.games.thegame.layout_draft import pile_line, table_layout
+from bot.context import Context
 from bot.games.thegame.picture import FILENAME, table_picture
+from bot.games.thegame.ui import TheGameUI, pile_line
 from bot.i18n import t
 from bot.ui.controls import ControlButton, ControlSelect
 from bot.ui.layout import (
@@ -43,6 +44,7 @@ from bot.ui.layout import (
     plain,
 )
 from bot.ui.v2 import MAX_COMPONENTS, MAX_TEXT, V2Message, build, shorten
+from games.engine import Event, Session, SessionRecord, Status
 from games.thegame import RULES
 from games.thegame.models import Phase, SignalKind, TheGameConfig, TheGameState
 from tests.emulator import Emulator, text_of
@@ -464,19 +466,43 @@ async def client() -> AsyncIterator[tuple[Emulator, TableClient]]:
         yield emu, bot
 
 
-def public_table(state: TheGameState, recent: list[str], picture: bool = True) -> V2Message:
-    view = RULES.view(state, None)
-    return build(
-        table_layout(
-            view,
-            lang="en",
-            names=["alice", "bob"],
-            recent=recent,
-            sid=SID,
-            version=12,
-            picture=picture,
-        )
+UI = TheGameUI()
+
+
+def played(seat: int, card: int, pile: int) -> Event:
+    return Event(key="thegame.played", params={"seat": seat, "card": card, "pile": pile})
+
+
+def played_text(name: str, card: int, pile: int) -> str:
+    pile_name = t("en", f"thegame.pile.{pile}")
+    return t("en", "thegame.event.played", seat=name, card=card, pile=pile_name)
+
+
+def public_table(state: TheGameState, recent: list[Event], picture: bool = True) -> V2Message:
+    """The Game's real table renderer, given what `bot.tables.Tables` gives it."""
+    record = SessionRecord(
+        id=SID,
+        game_id="thegame",
+        rules_version=1,
+        guild_id=1,
+        channel_id=2,
+        host_id=3,
+        locale="en",
+        options={"on_fire": True},
+        seed=0,
+        status=Status.ACTIVE,
+        version=12,
     )
+    session = Session(record=record, rules=RULES, config=state.config, state=state)
+    ctx = Context(
+        session=session,
+        lang="en",
+        names=["alice", "bob"],
+        recent=tuple(recent),
+        describe=UI.event_text,
+        picture=UI.table_picture(RULES.view(state, None)) if picture else None,
+    )
+    return build(UI.table(ctx))
 
 
 async def test_worked_example_the_game_table_is_posted_edited_and_read_back(
@@ -487,7 +513,7 @@ async def test_worked_example_the_game_table_is_posted_edited_and_read_back(
     assert isinstance(channel, discord.TextChannel)
     state = on_fire_state()
     view = RULES.view(state, None)
-    recent = ["alice played 37 on Up 1", "bob played 55 on Down 1"]
+    recent = [played(0, 37, 0), played(1, 55, 2)]
     table = public_table(state, recent)
 
     sent = await channel.send(**table.send_kwargs())
@@ -499,26 +525,28 @@ async def test_worked_example_the_game_table_is_posted_edited_and_read_back(
     status = t("en", "thegame.table.seat", name="bob", cards=7)
     todo = t("en", "thegame.table.must_play", n=view.still_required)
     assert f"▶ **{status}** — {todo}" in shown
-    assert all(event in shown for event in recent)
+    events = [played_text("alice", 37, 0), played_text("bob", 55, 2)]
+    assert all(event in shown for event in events)
     burn = t("en", "thegame.table.burn_warning", card=55, pile=t("en", "thegame.pile.2"))
     assert burn in shown
     for index in range(4):
         line = pile_line(view, "en", index)
         assert line in shown and plain(line) in shown  # the pile's section, the picture's alt
     # Phone first: whose turn it is and the latest events come before the piles.
-    assert shown.index(status) < shown.index(recent[-1]) < shown.index(pile_line(view, "en", 0))
+    assert shown.index(status) < shown.index(events[-1]) < shown.index(pile_line(view, "en", 0))
     assert t("en", "table.show_hand") in shown and t("en", "thegame.signal.placeholder") in shown
     assert f"g:{SID}:12:hand" in message.custom_ids()
+    assert f"s:{SID}:12:x.sig" in message.custom_ids()
 
     # The next move: the same message is edited; the picture is replaced, not added.
     later = on_fire_state(piles=((2, 10, 37), (), (90, 55, 54), (99, 82)), played_this_turn=2)
-    edited = public_table(later, [*recent, "bob played 54 on Down 1"])
+    edited = public_table(later, [*recent, played(1, 54, 2)])
     assert edited.fingerprint != table.fingerprint
     await sent.edit(**edited.edit_kwargs())
 
     assert message.edits == 1 and len(message.attachments) == 1
     assert message.file(FILENAME) == table_picture(RULES.view(later, None))
-    assert "bob played 54 on Down 1" in text_of(message)
+    assert played_text("bob", 54, 2) in text_of(message)
     assert emu.errors == []
 
 

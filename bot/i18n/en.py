@@ -123,4 +123,11 @@ CATALOG: dict[str, str] = {
     "event.session.seat_away": "💤 {seat} missed 3 turns in a row; an AI holds the seat until they come back.",
     "event.session.seat_back": "👋 {seat} is back.",
     "event.session.turn_warning": "⏰ {seat}: half of the turn time is gone.",
+    # Table pictures (/settings)
+    "cmd.settings.pictures.name": "pictures",
+    "cmd.settings.pictures": "Show a picture of the table on public tables (on by default)",
+    "settings.pictures": "Table pictures: {state}",
+    "settings.on": "On",
+    "settings.off": "Off",
+    "rules.title": "{game} — rules",
 }

@@ -124,4 +124,11 @@ CATALOG: dict[str, str] = {
     "event.session.seat_away": "💤 {seat} が3回続けて時間切れになりました。戻るまでAIが席を預かります。",
     "event.session.seat_back": "👋 {seat} が戻りました。",
     "event.session.turn_warning": "⏰ {seat}：手番の持ち時間が半分過ぎました。",
+    # Table pictures (/settings)
+    "cmd.settings.pictures.name": "画像",
+    "cmd.settings.pictures": "公開の卓に卓の画像を表示する（既定はオン）",
+    "settings.pictures": "卓の画像：{state}",
+    "settings.on": "オン",
+    "settings.off": "オフ",
+    "rules.title": "{game} — ルール",
 }

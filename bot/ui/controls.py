@@ -2,7 +2,8 @@
 session, the version it was drawn at and the action, so clicks work after a restart.
 
 Actions are dotted words. Shared verbs (lobby, hand, rematch) are bare; a game's own verbs
-live in the `GAME_NS` namespace (`x.play.12.3`), so a game can never shadow a shared verb.
+live in the `GAME_NS` namespace (`x.play.12.3`, see `bot.ui.layout.game_verb`), so a game can
+never shadow a shared verb. Screens make these items through `bot.ui.v2` only.
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from typing import Any, Protocol
 
 import discord
 
-LOBBY = "L"
-"""Version marker of controls that do not depend on the game's version."""
-GAME_NS = "x"
+from bot.ui.layout import GAME_NS, LOBBY
+
+__all__ = ["GAME_NS", "LOBBY", "ControlButton", "ControlSelect", "control_id"]
+
 _FIELDS = r"(?P<sid>[0-9a-f]{8}):(?P<ver>L|\d+):(?P<act>[\w.\-]{1,80})"
 
 
@@ -116,13 +118,3 @@ class ControlSelect(
             )
         super().__init__(item)
         self.sid, self.ver, self.act = sid, str(ver), act
-
-
-def game_button(sid: str, ver: int | str, act: str, **options: Any) -> ControlButton:
-    """A button for one of a game's own verbs."""
-    return ControlButton(sid, ver, f"{GAME_NS}.{act}", **options)
-
-
-def game_select(sid: str, ver: int | str, act: str, **options: Any) -> ControlSelect:
-    """A select for one of a game's own verbs."""
-    return ControlSelect(sid, ver, f"{GAME_NS}.{act}", **options)

@@ -27,7 +27,10 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 
 LOBBY = "L"
-"""Version marker of controls that do not depend on the game's version (as `bot.ui.controls`)."""
+"""Version marker of controls that do not depend on the game's version."""
+GAME_NS = "x"
+"""A game's own verbs live in this namespace (`x.play.12.3`), so a game can never shadow a
+shared verb (lobby, hand, rematch)."""
 
 PART = "-p"
 """A select too long for Discord is split; parts after the first get `{action}-p{n}` (n ≥ 2)."""
@@ -40,6 +43,11 @@ _MARKDOWN_RE = re.compile(r"\*\*|__|~~|\|\||`|^#+ |^> ", re.MULTILINE)
 def plain(text: str) -> str:
     """`text` without Discord's markdown markers, for alt texts read aloud."""
     return _MARKDOWN_RE.sub("", text)
+
+
+def game_verb(action: str) -> str:
+    """The action of a control for one of a game's own verbs."""
+    return f"{GAME_NS}.{action}"
 
 
 def base_action(action: str) -> str:
@@ -246,3 +254,15 @@ class Layout:
             elif isinstance(block, Section) and isinstance(block.accessory, Picture):
                 found.append(block.accessory)
         return tuple(found)
+
+
+def without_controls(layout: Layout, *first: Block) -> Layout:
+    """`layout` with its controls taken away (a closed table) and `first` blocks on top."""
+    blocks: list[Block] = list(first)
+    for block in layout.blocks:
+        if isinstance(block, Controls):
+            continue
+        if isinstance(block, Section) and isinstance(block.accessory, Button):
+            block = Section(block.lines, None, block.priority, block.keep)
+        blocks.append(block)
+    return Layout(layout.title, tuple(blocks), layout.accent, layout.session, layout.version)

@@ -23,6 +23,7 @@ from .errors import (
     CANNOT_EDIT_OTHERS_MESSAGE,
     INVALID_FORM_BODY,
     INVALID_WEBHOOK_TOKEN,
+    MISSING_PERMISSIONS,
     UNKNOWN_APPLICATION_COMMAND,
     UNKNOWN_CHANNEL,
     UNKNOWN_GUILD,
@@ -47,7 +48,15 @@ from .interactions import (
     ApiCall,
     InteractionResult,
 )
-from .models import DM, FLAG_EPHEMERAL, FLAG_LOADING, EmuChannel, EmuGuild, EmuMessage
+from .models import (
+    ATTACH_FILES,
+    DM,
+    FLAG_EPHEMERAL,
+    FLAG_LOADING,
+    EmuChannel,
+    EmuGuild,
+    EmuMessage,
+)
 from .validation import validate_choices, validate_commands, validate_modal
 
 if TYPE_CHECKING:
@@ -504,10 +513,18 @@ class RestApi:
             msgs = msgs[-limit:]
         return json_response([m.payload() for m in reversed(msgs)])
 
+    def _check_uploads(self, req: ApiRequest, channel: EmuChannel) -> None:
+        """Uploading files to a server channel needs the bot's Attach Files permission."""
+        guild = channel.guild
+        allowed = guild is None or guild.permissions_of(self.emu.bot) & ATTACH_FILES
+        if req.files and not allowed:
+            raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
+
     async def post_message(self, req: ApiRequest) -> web.Response:
         channel = self._channel(req)
         if channel.type == DM and channel.recipient is not None and not channel.recipient.dms_open:
             raise ApiError(403, CANNOT_DM_USER, "Cannot send messages to this user")
+        self._check_uploads(req, channel)
         headers = self.emu.rate_limit_check(channel.id, "POST", req.path)
         body = req.body if isinstance(req.body, dict) else {}
         msg_type = 19 if body.get("message_reference") else 0
@@ -525,6 +542,7 @@ class RestApi:
             raise ApiError(
                 403, CANNOT_EDIT_OTHERS_MESSAGE, "Cannot edit a message authored by another user"
             )
+        self._check_uploads(req, message.channel)
         headers = self.emu.rate_limit_check(message.channel.id, "PATCH", req.path)
         self.emu.edit_message(message, req.json(), files=req.files)
         return json_response(message.payload(), headers=headers)

@@ -17,14 +17,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import discord
-
 from bot.context import Context
-from bot.game_ui import COLOUR, GameResult, GameUI, Pick, table_controls
+from bot.game_ui import ACCENT, LOST, WON, GameResult, GameUI, Pick, table_controls
 from bot.games.exhaust.prefs import DEFAULT_LEVEL, MAX_LEVEL, SoloLevels
 from bot.i18n import has, t
-from bot.ui.controls import game_button, game_select
-from bot.ui.screen import Screen
+from bot.ui.layout import (
+    Block,
+    Button,
+    Control,
+    Controls,
+    Keep,
+    Layout,
+    Option,
+    Priority,
+    Section,
+    Select,
+    Separator,
+    Style,
+    Text,
+    Token,
+    Tokens,
+    game_verb,
+)
 from games.engine import Event, GameError, Reason, Session
 from games.exhaust.cards import HIGHEST, is_copy
 from games.exhaust.cards import colour as colour_of
@@ -42,8 +56,9 @@ DEPLETION_EMOJI = "🪫"
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-"
 """One custom_id character per card id (0..63)."""
 SELECT_MAX = 25
-ROW_BUTTONS = 4
-"""Hand buttons share the last row with the controller's Refresh button."""
+GOLD = 0xF1C40F
+"""The accent of a finished game with several players (some won, one lost)."""
+RECENT = 6
 
 
 def encode(cards: Sequence[int]) -> str:
@@ -227,20 +242,18 @@ class ExhaustUI(GameUI):
 
     # Public table -----------------------------------------------------------------------------
 
-    def table(self, ctx: Context) -> Screen:
+    def table(self, ctx: Context) -> Layout:
         view = self._view(ctx, None)
         outcome = ctx.session.rules.outcome(ctx.session.state)
         title = ctx.t("exhaust.name")
         if view.long_game:
             title = ctx.t("exhaust.table.title_long", name=title, game=view.game_no)
-        embed = discord.Embed(title=title, colour=COLOUR)
-        embed.description = "\n".join(
-            self._combo_line(ctx, view, i) for i in range(len(view.combos))
-        )
-        piles = ctx.t("exhaust.table.piles", refill=view.refill, time=view.time_pile)
-        if view.long_game:
-            piles += " · " + ctx.t("exhaust.table.depletion_pile", n=view.depletion_pile)
-        embed.add_field(name=ctx.t("exhaust.table.piles_title"), value=piles, inline=False)
+        blocks: list[Block] = []
+        if outcome is not None:
+            result = f"**{ctx.t('exhaust.result.title')}**\n{self.result_text(ctx)}"
+            blocks.append(Text(result, Priority.ESSENTIAL))
+            if ctx.records:
+                blocks.append(Text(self._records_text(ctx), Priority.HIGH))
         playing = outcome is None and view.phase == "play"
         seats = [self._seat_line(ctx, view, s, playing) for s in range(view.players)]
         if view.npc is not None:
@@ -254,49 +267,50 @@ class ExhaustUI(GameUI):
             if npc.time_cards:
                 line += f" · {TIME_EMOJI}{npc.time_cards}"
             seats.append(("▶ " if playing and view.turn == NPC else "") + line)
-        embed.add_field(name=ctx.t("exhaust.table.players"), value="\n".join(seats), inline=False)
+        blocks.append(Text("\n".join(seats), Priority.ESSENTIAL))
         if outcome is None and view.phase == "next" and view.turn is not None:
-            embed.add_field(
-                name=ctx.t("exhaust.table.next_title"),
-                value=ctx.t(
-                    "exhaust.table.next",
-                    name=self.seat_name(ctx, view.turn, view),
-                    game=view.game_no,
-                    next=view.game_no + 1,
-                ),
-                inline=False,
+            text = ctx.t(
+                "exhaust.table.next",
+                name=self.seat_name(ctx, view.turn, view),
+                game=view.game_no,
+                next=view.game_no + 1,
             )
-        log = ctx.log_lines(self._this_game(ctx.recent))
+            heading = ctx.t("exhaust.table.next_title")
+            blocks.append(Text(f"**{heading}** — {text}", Priority.ESSENTIAL))
+        log = ctx.log_lines(self._this_game(ctx.recent))[-RECENT:]
         if log:
-            embed.add_field(name=ctx.t("table.recent"), value="\n".join(log)[-1000:], inline=False)
-        options = self._config_lines(ctx, view)
-        embed.set_footer(text=" · ".join([ctx.t("exhaust.table.legend"), *options]))
+            recent = "\n".join([f"**{ctx.t('table.recent')}**", *log])
+            blocks.append(Text(recent, Priority.ESSENTIAL, keep=Keep.TAIL))
+        blocks.append(Separator())
+        blocks += [
+            Section((self._combo_line(ctx, view, i),), priority=Priority.HIGH)
+            for i in range(len(view.combos))
+        ]
+        piles = ctx.t("exhaust.table.piles", refill=view.refill, time=view.time_pile)
+        if view.long_game:
+            piles += " · " + ctx.t("exhaust.table.depletion_pile", n=view.depletion_pile)
+        blocks.append(Text(piles, Priority.NORMAL))
+        blocks.append(table_controls(ctx, finished=outcome is not None))
+        legend = " · ".join([ctx.t("exhaust.table.legend"), *self._config_lines(ctx, view)])
+        blocks.append(Text(f"-# {legend}", Priority.LOW))
+        accent = ACCENT
         if outcome is not None:
-            won = view.solo and outcome.result == "win"
-            embed.colour = (
-                discord.Colour.gold()
-                if not view.solo
-                else (discord.Colour.green() if won else discord.Colour.red())
-            )
-            embed.insert_field_at(
-                0, name=ctx.t("exhaust.result.title"), value=self.result_text(ctx), inline=False
-            )
-            if ctx.records:
-                best = ctx.records.get("best")
-                beaten = -best if isinstance(best, int) and best < 0 else "—"
-                embed.add_field(
-                    name=ctx.t("records.title"),
-                    value=ctx.t(
-                        "exhaust.records",
-                        games=ctx.records.get("games", 0),
-                        wins=ctx.records.get("wins", 0),
-                        best=beaten,
-                    ),
-                    inline=False,
-                )
-            return Screen(embeds=[embed], items=table_controls(ctx, finished=True))
-        items = table_controls(ctx, finished=False)
-        return Screen(embeds=[embed], items=items)
+            won = outcome.result == "win"
+            accent = GOLD if not view.solo else (WON if won else LOST)
+        return Layout(
+            title=title, blocks=tuple(blocks), accent=accent, session=ctx.sid, version=ctx.version
+        )
+
+    def _records_text(self, ctx: Context) -> str:
+        best = ctx.records.get("best")
+        beaten = -best if isinstance(best, int) and best < 0 else "—"
+        records = ctx.t(
+            "exhaust.records",
+            games=ctx.records.get("games", 0),
+            wins=ctx.records.get("wins", 0),
+            best=beaten,
+        )
+        return f"**{ctx.t('records.title')}**\n{records}"
 
     @staticmethod
     def _this_game(events: Sequence[Event]) -> Sequence[Event]:
@@ -347,20 +361,41 @@ class ExhaustUI(GameUI):
 
     # Private hand -----------------------------------------------------------------------------
 
-    def hand(self, ctx: Context, seat: int, pick: str | None) -> Screen:
+    def hand(self, ctx: Context, seat: int, pick: str | None) -> Layout:
         view = self._view(ctx, seat)
         hand = hand_order(view.hand or ())
-        embed = discord.Embed(title=ctx.t("exhaust.hand.title"), colour=COLOUR)
-        lines = []
+        outcome = ctx.session.rules.outcome(ctx.session.state)
+        blocks: list[Block] = []
         if ctx.notice:
-            lines.append(f"⚠️ {ctx.notice}")
-        lines.append(cards_text(hand) or ctx.t("exhaust.hand.empty"))
+            blocks.append(Text(f"⚠️ {ctx.notice}", Priority.ESSENTIAL))
+        items: list[Control] = []
+        choice_lines: list[str] = []
+        if outcome is not None:
+            status = self.result_text(ctx)
+        elif view.phase == "next":
+            if view.my_turn:
+                status = ctx.t("exhaust.hand.start_next", next=view.game_no + 1)
+                label = ctx.t("exhaust.hand.next_button", next=view.game_no + 1)
+                items.append(Button(game_verb("next"), label, "▶️", Style.PRIMARY))
+            else:
+                name = self.seat_name(ctx, view.turn if view.turn is not None else seat, view)
+                status = ctx.t("exhaust.hand.waiting_next", name=name, next=view.game_no + 1)
+        elif not view.my_turn:
+            name = self.seat_name(ctx, view.turn, view) if view.turn is not None else "—"
+            status = ctx.t("exhaust.hand.waiting", name=name)
+        else:
+            status = ctx.t("exhaust.hand.your_turn")
+            choice_lines = self._play_controls(ctx, view, seat, _Choice(view, pick), items)
+        cards = Tokens(tuple(Token(card_text(c)) for c in hand), empty=ctx.t("exhaust.hand.empty"))
         mine = [ctx.t("exhaust.hand.time", n=view.time_cards[seat])]
         if view.long_game:
             mine.append(self._depletion_text(ctx, view, seat) or f"{DEPLETION_EMOJI} 0")
-        lines.append(" · ".join(mine))
+        blocks.append(Section((status, cards, " · ".join(mine)), priority=Priority.ESSENTIAL))
+        if choice_lines:
+            blocks.append(Text("\n".join(choice_lines), Priority.ESSENTIAL))
+        table_lines = []
         if view.phase in ("play", "next"):
-            lines.append(
+            table_lines.append(
                 " · ".join(
                     f"{self._combo_name(ctx, cv.combo, view.players)} "
                     f"{self._need_text(ctx, view, cv.index)}"
@@ -368,7 +403,7 @@ class ExhaustUI(GameUI):
                 )
             )
         if view.npc is not None and view.phase == "play":
-            lines.append(
+            table_lines.append(
                 ctx.t(
                     "exhaust.table.npc",
                     name=ctx.t("exhaust.npc"),
@@ -378,36 +413,18 @@ class ExhaustUI(GameUI):
             )
         drawn = self._last_drawn(ctx)
         if drawn and view.phase == "play":
-            lines.append(drawn)
-        items: list[discord.ui.Item[discord.ui.View]] = []
-        outcome = ctx.session.rules.outcome(ctx.session.state)
-        if outcome is not None:
-            lines.append(self.result_text(ctx))
-        elif view.phase == "next":
-            name = self.seat_name(ctx, view.turn if view.turn is not None else seat, view)
-            if view.my_turn:
-                lines.append(ctx.t("exhaust.hand.start_next", next=view.game_no + 1))
-                items.append(
-                    game_button(
-                        ctx.sid,
-                        ctx.version,
-                        "next",
-                        label=ctx.t("exhaust.hand.next_button", next=view.game_no + 1),
-                        emoji="▶️",
-                        style=discord.ButtonStyle.primary,
-                        row=4,
-                    )
-                )
-            else:
-                lines.append(ctx.t("exhaust.hand.waiting_next", name=name, next=view.game_no + 1))
-        elif not view.my_turn:
-            name = self.seat_name(ctx, view.turn, view) if view.turn is not None else "—"
-            lines.append(ctx.t("exhaust.hand.waiting", name=name))
-        else:
-            lines.append(ctx.t("exhaust.hand.your_turn"))
-            lines += self._play_controls(ctx, view, seat, _Choice(view, pick), items)
-        embed.description = "\n".join(lines)[:4000]
-        return Screen(embeds=[embed], items=items)
+            table_lines.append(drawn)
+        if table_lines:
+            blocks.append(Text("\n".join(table_lines), Priority.HIGH))
+        if items:
+            blocks.append(Controls(tuple(items)))
+        return Layout(
+            title=ctx.t("exhaust.hand.title"),
+            blocks=tuple(blocks),
+            accent=ACCENT,
+            session=ctx.sid,
+            version=ctx.version,
+        )
 
     def _last_drawn(self, ctx: Context) -> str | None:
         """The refill card this seat drew last (a private Pair reward), in this game."""
@@ -419,40 +436,26 @@ class ExhaustUI(GameUI):
         return None
 
     def _play_controls(
-        self,
-        ctx: Context,
-        view: View,
-        seat: int,
-        choice: _Choice,
-        items: list[discord.ui.Item[discord.ui.View]],
+        self, ctx: Context, view: View, seat: int, choice: _Choice, items: list[Control]
     ) -> list[str]:
         """Add the controls of the player to move; return the hand's lines about the choice."""
         lines: list[str] = []
-        sid, ver = ctx.sid, ctx.version
         if choice.offers:
-            items.append(
-                game_select(
-                    sid,
-                    ver,
-                    "cmb",
-                    options=[
-                        discord.SelectOption(
-                            label=self._combo_name(ctx, view.combos[i].combo, view.players)[:100],
-                            value=str(i),
-                            description=self._combo_option_text(ctx, view, i)[:100],
-                            default=i == choice.combo,
-                        )
-                        for i in sorted(choice.offers)
-                    ][:SELECT_MAX],
-                    placeholder=ctx.t("exhaust.hand.choose_combo"),
-                    row=0,
+            options = tuple(
+                Option(
+                    str(i),
+                    self._combo_name(ctx, view.combos[i].combo, view.players),
+                    description=self._combo_option_text(ctx, view, i),
+                    default=i == choice.combo,
                 )
+                for i in sorted(choice.offers)
             )
+            placeholder = ctx.t("exhaust.hand.choose_combo")
+            items.append(Select(game_verb("cmb"), options[:SELECT_MAX], placeholder=placeholder))
         else:
             lines.append(ctx.t("exhaust.hand.no_spell"))
-        row = 1
         if choice.combo is not None:
-            row = self._card_selects(ctx, view, choice, items)
+            self._card_selects(ctx, view, choice, items)
             name = self.combo_name(ctx, choice.combo)
             if not choice.cards:
                 lines.append(ctx.t("exhaust.hand.choose_cards_for", combo=name))
@@ -463,51 +466,20 @@ class ExhaustUI(GameUI):
                 if check is not None and not check.ok:
                     lines.append("⚠️ " + self.reason_text(ctx, check))
                 elif len(choice.targets) < len(choice.copies):
-                    lines.append(self._copy_select(ctx, choice, items, row))
+                    lines.append(self._copy_select(ctx, choice, items))
                 else:
                     lines.append(ctx.t("exhaust.hand.ready"))
-        buttons: list[discord.ui.Item[discord.ui.View]] = []
         if choice.ready:
-            buttons.append(
-                game_button(
-                    sid,
-                    ver,
-                    f"pc.{choice.code()}",
-                    label=ctx.t("exhaust.hand.play", n=len(choice.cards)),
-                    emoji="✨",
-                    style=discord.ButtonStyle.success,
-                    row=4,
-                )
-            )
+            label = ctx.t("exhaust.hand.play", n=len(choice.cards))
+            items.append(Button(game_verb(f"pc.{choice.code()}"), label, "✨", Style.SUCCESS))
         if view.time_cards[seat] > 0:
-            buttons.append(
-                game_button(
-                    sid, ver, "time", label=ctx.t("exhaust.hand.use_time"), emoji=TIME_EMOJI, row=4
-                )
-            )
+            items.append(Button(game_verb("time"), ctx.t("exhaust.hand.use_time"), TIME_EMOJI))
         if view.long_game and view.depletion[seat] > view.flipped[seat]:
-            buttons.append(
-                game_button(
-                    sid,
-                    ver,
-                    "flip",
-                    label=ctx.t("exhaust.hand.flip"),
-                    emoji=DEPLETION_EMOJI,
-                    row=4,
-                )
-            )
+            label = ctx.t("exhaust.hand.flip")
+            items.append(Button(game_verb("flip"), label, DEPLETION_EMOJI))
         if choice.cards:
-            buttons.append(
-                game_button(
-                    sid,
-                    ver,
-                    f"clr.{choice.combo}",
-                    label=ctx.t("exhaust.hand.clear"),
-                    emoji="↩️",
-                    row=4,
-                )
-            )
-        items += buttons[:ROW_BUTTONS]
+            label = ctx.t("exhaust.hand.clear")
+            items.append(Button(game_verb(f"clr.{choice.combo}"), label, "↩️"))
         return lines
 
     def _combo_option_text(self, ctx: Context, view: View, index: int) -> str:
@@ -521,77 +493,49 @@ class ExhaustUI(GameUI):
         return ctx.t("exhaust.hand.combo_option", top=shown, need=need)
 
     def _card_selects(
-        self,
-        ctx: Context,
-        view: View,
-        choice: _Choice,
-        items: list[discord.ui.Item[discord.ui.View]],
-    ) -> int:
-        """The card multi-select(s) for the chosen combo; returns the next free row.
+        self, ctx: Context, view: View, choice: _Choice, items: list[Control]
+    ) -> None:
+        """The card multi-select(s) for the chosen combo.
 
         More than 25 offered cards (never in a real game: hands only shrink from 15) are split
-        over two selects, each carrying the other's picks in its custom_id.
+        over two selects (`crd.{combo}.{other's picks}.{part}`), each carrying the other's picks
+        in its custom_id.
         """
         assert choice.combo is not None
         offered = hand_order(choice.offers[choice.combo])[: 2 * SELECT_MAX]
         kind = view.combos[choice.combo].combo.kind
         chunks = [offered[i : i + SELECT_MAX] for i in range(0, len(offered), SELECT_MAX)]
-        row = 1
-        for chunk in chunks:
+        for part, chunk in enumerate(chunks, start=1):
             keep = [c for c in choice.cards if c not in chunk]
-            act = f"crd.{choice.combo}" + (f".{encode(keep)}" if len(chunks) > 1 else "")
+            act = f"crd.{choice.combo}"
+            if len(chunks) > 1:  # the part number keeps the custom_ids apart when keep is empty
+                act += f".{encode(keep)}.{part}"
             cap = min(len(chunk), SET_SIZE.get(kind, len(chunk)))
+            options = tuple(
+                Option(ALPHABET[c], self._option_label(ctx, c), default=c in choice.cards)
+                for c in chunk
+            )
             items.append(
-                game_select(
-                    ctx.sid,
-                    ctx.version,
-                    act,
-                    options=[
-                        discord.SelectOption(
-                            label=self._option_label(ctx, c),
-                            value=ALPHABET[c],
-                            default=c in choice.cards,
-                        )
-                        for c in chunk
-                    ],
+                Select(
+                    game_verb(act),
+                    options,
                     placeholder=ctx.t("exhaust.hand.choose_cards"),
                     min_values=1 if len(chunks) == 1 else 0,
                     max_values=cap,
-                    row=row,
                 )
             )
-            row += 1
-        return row
 
     @staticmethod
     def _option_label(ctx: Context, card: int) -> str:
         return f"{card_text(card)} {ctx.t('exhaust.copy')}" if is_copy(card) else card_text(card)
 
-    def _copy_select(
-        self,
-        ctx: Context,
-        choice: _Choice,
-        items: list[discord.ui.Item[discord.ui.View]],
-        row: int,
-    ) -> str:
+    def _copy_select(self, ctx: Context, choice: _Choice, items: list[Control]) -> str:
         """The select for the next copy card without a target; returns the hand's prompt."""
         index = len(choice.targets)
         reals = hand_order(choice.reals)[:SELECT_MAX]
-        items.append(
-            game_select(
-                ctx.sid,
-                ctx.version,
-                f"cpy.{choice.code()}",
-                options=[
-                    discord.SelectOption(label=f"{COPY_EMOJI} → {card_text(c)}", value=ALPHABET[c])
-                    for c in reals
-                ],
-                placeholder=ctx.t(
-                    "exhaust.hand.copy_placeholder", n=index + 1, of=len(choice.copies)
-                ),
-                row=row,
-            )
-        )
+        options = tuple(Option(ALPHABET[c], f"{COPY_EMOJI} → {card_text(c)}") for c in reals)
+        placeholder = ctx.t("exhaust.hand.copy_placeholder", n=index + 1, of=len(choice.copies))
+        items.append(Select(game_verb(f"cpy.{choice.code()}"), options, placeholder=placeholder))
         return ctx.t("exhaust.hand.copy_prompt", n=index + 1, of=len(choice.copies))
 
     def reason_text(self, ctx: Context, check: SelectionCheck) -> str:

@@ -1,17 +1,39 @@
-"""The Game on Discord: the public table, the private hand and its controls."""
+"""The Game on Discord: the public table, the private hand and its controls, as layouts.
+
+Phone first: the table opens with whose turn it is and what they must do, the latest events and
+any burn warning, then the picture of the four piles (when the server wants pictures) and a
+section per pile; the legend is the first thing to go when the message must be summarised. The
+picture's alt text is the piles' own lines, so a screen reader hears what the picture shows.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-import discord
-
 from bot.context import Context
-from bot.game_ui import COLOUR, GameResult, GameUI, Pick, table_controls
+from bot.game_ui import ACCENT, LOST, WON, GameResult, GameUI, Pick, table_controls
+from bot.games.thegame.picture import FILENAME, table_picture
 from bot.i18n import t
-from bot.ui.controls import game_button, game_select
-from bot.ui.screen import Screen
+from bot.ui.layout import (
+    Block,
+    Button,
+    Controls,
+    Keep,
+    Layout,
+    Option,
+    Picture,
+    Priority,
+    Section,
+    Select,
+    Separator,
+    Style,
+    Text,
+    Token,
+    Tokens,
+    game_verb,
+    plain,
+)
 from games.engine import Event, GameError, Reason, Session
 from games.thegame.models import PILES, EndTurn, Play, Signal, SignalKind, TheGameView
 from games.thegame.rules import PERFECT, WIN, can_place
@@ -19,20 +41,46 @@ from storage import GameStats
 
 SIGNAL_EMOJI = {SignalKind.NO_PLAY: "🚫", SignalKind.NO_JUMP: "⚠️"}
 RESULT_EMOJI = {PERFECT: "🏆", WIN: "🎉", "loss": "💀", "burned": "🔥"}
+RECENT = 6
+"""Events shown under the status (the newest last)."""
 
 
 def _bad() -> GameError:
     return GameError(Reason.BAD_OPTION, "control")
 
 
+def pile_line(view: TheGameView, lang: str, index: int) -> str:
+    """One pile as text: direction, name, top card (🔵 when blue), count, signals, burn."""
+    pile = view.piles[index]
+    line = t(
+        lang,
+        "thegame.table.pile",
+        arrow="⬆️" if pile.ascending else "⬇️",
+        name=t(lang, f"thegame.pile.{index}"),
+        top=f"🔵{pile.top}" if pile.top_blue else str(pile.top),
+        count=pile.count,
+    )
+    flags = "".join(SIGNAL_EMOJI[s] for s in pile.signals)
+    return line + (f" {flags}" if flags else "") + (" 🔥" if pile.burns_at_turn_end else "")
+
+
+def card_token(view: TheGameView, card: int) -> Token:
+    return Token(str(card), emoji="🔵" if view.config.is_blue(card) else None)
+
+
 class TheGameUI(GameUI):
     game_id = "thegame"
     table_verbs = frozenset({"sig"})
     unversioned_verbs = frozenset({"sig"})
+    pictures = True
 
     def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:
         names = ("on_fire", "min_three", "smaller_hand")
         return [t(lang, f"thegame.option.{name}") for name in names if options.get(name)]
+
+    def table_picture(self, view: Any) -> bytes | None:
+        """The four piles (see `picture`): a picture reads faster than four lines of numbers."""
+        return table_picture(view)
 
     # Public table ---------------------------------------------------------------------------
 
@@ -43,204 +91,162 @@ class TheGameUI(GameUI):
     def pile_name(self, ctx: Context, pile: int) -> str:
         return ctx.t(f"thegame.pile.{pile}")
 
-    def _pile_lines(self, ctx: Context, view: TheGameView) -> list[str]:
-        lines = []
-        for index, pile in enumerate(view.piles):
-            arrow = "⬆️" if pile.ascending else "⬇️"
-            top = f"🔵{pile.top}" if pile.top_blue else str(pile.top)
-            flags = "".join(SIGNAL_EMOJI[s] for s in pile.signals)
-            fire = " 🔥" if pile.burns_at_turn_end else ""
-            lines.append(
-                ctx.t(
-                    "thegame.table.pile",
-                    arrow=arrow,
-                    name=self.pile_name(ctx, index),
-                    top=top,
-                    count=pile.count,
-                )
-                + (f" {flags}" if flags else "")
-                + fire
-            )
-        return lines
-
-    def table(self, ctx: Context) -> Screen:
-        view = self._view(ctx, None)
-        outcome = ctx.session.rules.outcome(ctx.session.state)
-        embed = discord.Embed(title=ctx.t("thegame.name"), colour=COLOUR)
-        embed.description = "\n".join(self._pile_lines(ctx, view))
-        embed.add_field(
-            name=ctx.t("thegame.table.counts"),
-            value=ctx.t("thegame.table.counts_value", draw=view.draw_count, left=view.cards_left),
-            inline=False,
-        )
+    def _seats(self, ctx: Context, view: TheGameView, playing: bool) -> str:
         seats = []
         for seat, name in enumerate(ctx.names):
             line = ctx.t("thegame.table.seat", name=name, cards=view.hand_sizes[seat])
-            if outcome is None and seat == view.turn:
-                line = (
-                    "▶ "
-                    + line
-                    + " — "
-                    + (
-                        ctx.t("thegame.table.must_play", n=view.still_required)
-                        if view.still_required
-                        else ctx.t("thegame.table.may_end")
-                    )
+            if playing and seat == view.turn:
+                todo = (
+                    ctx.t("thegame.table.must_play", n=view.still_required)
+                    if view.still_required
+                    else ctx.t("thegame.table.may_end")
                 )
+                line = f"▶ **{line}** — {todo}"
             seats.append(line)
-        embed.add_field(name=ctx.t("thegame.table.players"), value="\n".join(seats), inline=False)
+        return "\n".join(seats)
+
+    def table(self, ctx: Context) -> Layout:
+        view = self._view(ctx, None)
+        outcome = ctx.session.rules.outcome(ctx.session.state)
+        blocks: list[Block] = []
+        if outcome is not None:
+            result = self._result_text(ctx, outcome.result, view.cards_left)
+            heading = ctx.t("thegame.result.title")
+            blocks.append(Text(f"**{heading}**\n{result}", Priority.ESSENTIAL))
+            if ctx.records:
+                records = ctx.t("thegame.records", **ctx.records)
+                blocks.append(Text(f"**{ctx.t('records.title')}**\n{records}", Priority.HIGH))
+        blocks.append(Text(self._seats(ctx, view, outcome is None), Priority.ESSENTIAL))
+        log = ctx.log_lines()[-RECENT:]
+        if log:
+            recent = "\n".join([f"**{ctx.t('table.recent')}**", *log])
+            blocks.append(Text(recent, Priority.ESSENTIAL, keep=Keep.TAIL))
         warnings = [
             ctx.t("thegame.table.burn_warning", card=pile.top, pile=self.pile_name(ctx, i))
             for i, pile in enumerate(view.piles)
             if pile.burns_at_turn_end
         ]
         if warnings and outcome is None:
-            embed.add_field(
-                name=ctx.t("thegame.table.on_fire"), value="\n".join(warnings), inline=False
-            )
-        log = ctx.log_lines()
-        if log:
-            embed.add_field(name=ctx.t("table.recent"), value="\n".join(log)[-1000:], inline=False)
+            blocks.append(Text("\n".join(f"🔥 {w}" for w in warnings), Priority.ESSENTIAL))
+        lines = [pile_line(view, ctx.lang, i) for i in range(PILES)]
+        if ctx.picture is not None:
+            blocks.append(Picture(ctx.picture, FILENAME, plain("\n".join(lines))))
+        blocks.append(Separator())
+        blocks += [Section((line,), priority=Priority.HIGH) for line in lines]
+        counts = ctx.t("thegame.table.counts_value", draw=view.draw_count, left=view.cards_left)
+        blocks.append(Text(counts, Priority.NORMAL))
+        controls = table_controls(ctx, finished=outcome is not None)
+        if outcome is None:
+            controls = Controls((*controls.items, self._signal_select(ctx, view)))
+        blocks.append(controls)
         options = self.option_lines(ctx.session.record.options, ctx.lang)
-        embed.set_footer(text=" · ".join([ctx.t("thegame.table.legend"), *options]))
+        legend = " · ".join([ctx.t("thegame.table.legend"), *options])
+        blocks.append(Text(f"-# {legend}", Priority.LOW))
+        accent = ACCENT
         if outcome is not None:
-            embed.colour = (
-                discord.Colour.green() if outcome.result in (PERFECT, WIN) else discord.Colour.red()
-            )
-            embed.insert_field_at(
-                0,
-                name=ctx.t("thegame.result.title"),
-                value=self._result_text(ctx, outcome.result, view.cards_left),
-                inline=False,
-            )
-            if ctx.records:
-                embed.add_field(
-                    name=ctx.t("records.title"),
-                    value=ctx.t("thegame.records", **ctx.records),
-                    inline=False,
-                )
-            return Screen(embeds=[embed], items=table_controls(ctx, finished=True))
-        items = table_controls(ctx, finished=False)
-        options_ = []
+            accent = WON if outcome.result in (PERFECT, WIN) else LOST
+        return Layout(
+            title=ctx.t("thegame.name"),
+            blocks=tuple(blocks),
+            accent=accent,
+            session=ctx.sid,
+            version=ctx.version,
+        )
+
+    def _signal_select(self, ctx: Context, view: TheGameView) -> Select:
+        options = []
         for pile in range(PILES):
             for kind in SignalKind:
                 on = kind not in view.piles[pile].signals
-                options_.append(
-                    discord.SelectOption(
-                        label=ctx.t(
-                            "thegame.signal.option",
-                            pile=self.pile_name(ctx, pile),
-                            signal=ctx.t(f"thegame.signal.{kind.value}"),
-                            action=ctx.t("thegame.signal.set" if on else "thegame.signal.clear"),
-                        ),
-                        value=f"{pile}.{kind.value}",
-                        emoji=SIGNAL_EMOJI[kind],
-                    )
+                label = ctx.t(
+                    "thegame.signal.option",
+                    pile=self.pile_name(ctx, pile),
+                    signal=ctx.t(f"thegame.signal.{kind.value}"),
+                    action=ctx.t("thegame.signal.set" if on else "thegame.signal.clear"),
                 )
-        items.append(
-            game_select(
-                ctx.sid,
-                ctx.version,
-                "sig",
-                options=options_,
-                placeholder=ctx.t("thegame.signal.placeholder"),
-                row=1,
-            )
+                options.append(Option(f"{pile}.{kind.value}", label, SIGNAL_EMOJI[kind]))
+        return Select(
+            game_verb("sig"), tuple(options), placeholder=ctx.t("thegame.signal.placeholder")
         )
-        return Screen(embeds=[embed], items=items)
 
     def _result_text(self, ctx: Context, result: str, left: int) -> str:
         return f"{RESULT_EMOJI.get(result, '')} " + ctx.t(f"thegame.result.{result}", left=left)
 
     # Private hand ---------------------------------------------------------------------------
 
-    def hand(self, ctx: Context, seat: int, pick: str | None) -> Screen:
+    def hand(self, ctx: Context, seat: int, pick: str | None) -> Layout:
         view = self._view(ctx, seat)
         state = ctx.session.state
         hand = view.hand or ()
-        embed = discord.Embed(title=ctx.t("thegame.hand.title"), colour=COLOUR)
-        cards = " ".join(f"`🔵{c}`" if view.config.is_blue(c) else f"`{c}`" for c in hand)
-        lines = [cards or ctx.t("thegame.hand.empty")]
-        lines.append(
-            " · ".join(
-                f"{'⬆️' if p.ascending else '⬇️'}{self.pile_name(ctx, i)} **{p.top}**"
-                + "".join(SIGNAL_EMOJI[s] for s in p.signals)
-                for i, p in enumerate(view.piles)
-            )
-        )
         outcome = ctx.session.rules.outcome(state)
         my_turn = outcome is None and view.turn == seat
+        blocks: list[Block] = []
+        if ctx.notice:
+            blocks.append(Text(f"⚠️ {ctx.notice}", Priority.ESSENTIAL))
         if outcome is not None:
-            lines.append(self._result_text(ctx, outcome.result, view.cards_left))
+            status = self._result_text(ctx, outcome.result, view.cards_left)
         elif my_turn:
-            lines.append(
+            status = (
                 ctx.t("thegame.hand.your_turn", n=view.still_required)
                 if view.still_required
                 else ctx.t("thegame.hand.may_end")
             )
         else:
-            lines.append(ctx.t("thegame.hand.waiting", name=ctx.names[view.turn]))
-        lines += ctx.log_lines()
-        if ctx.notice:
-            lines.insert(0, f"⚠️ {ctx.notice}")
-        embed.description = "\n".join(lines)
-        items: list[discord.ui.Item[discord.ui.View]] = []
-        if not my_turn:
-            return Screen(embeds=[embed], items=items)
+            status = ctx.t("thegame.hand.waiting", name=ctx.names[view.turn])
+        cards = Tokens(
+            tuple(card_token(view, c) for c in hand), empty=ctx.t("thegame.hand.empty")
+        )
+        blocks.append(Section((status, cards), priority=Priority.ESSENTIAL))
+        blocks.append(Text("\n".join(pile_line(view, ctx.lang, i) for i in range(PILES))))
+        log = ctx.log_lines()
+        if log:
+            blocks.append(Text("\n".join(log), Priority.NORMAL, keep=Keep.TAIL))
+        if my_turn:
+            blocks.append(self._play_controls(ctx, view, pick))
+        return Layout(
+            title=ctx.t("thegame.hand.title"),
+            blocks=tuple(blocks),
+            accent=ACCENT,
+            session=ctx.sid,
+            version=ctx.version,
+        )
+
+    def _play_controls(self, ctx: Context, view: TheGameView, pick: str | None) -> Controls:
+        state = ctx.session.state
+        hand = view.hand or ()
+        items: list[Button | Select] = []
         playable = [c for c in hand if any(can_place(state, c, p) for p in range(PILES))]
         picked = int(pick) if pick and pick.isdigit() and int(pick) in playable else None
         if playable:
-            items.append(
-                game_select(
-                    ctx.sid,
-                    ctx.version,
-                    "pick",
-                    options=[
-                        discord.SelectOption(
-                            label=str(c),
-                            value=str(c),
-                            default=c == picked,
-                            emoji="🔵" if view.config.is_blue(c) else None,
-                        )
-                        for c in playable
-                    ],
-                    placeholder=ctx.t("thegame.hand.choose_card"),
-                    row=0,
+            options = tuple(
+                Option(
+                    str(c),
+                    str(c),
+                    emoji="🔵" if view.config.is_blue(c) else None,
+                    default=c == picked,
                 )
+                for c in playable
             )
+            placeholder = ctx.t("thegame.hand.choose_card")
+            items.append(Select(game_verb("pick"), options, placeholder=placeholder))
         if picked is not None:
             for pile in range(PILES):
-                if can_place(state, picked, pile):
-                    top = view.piles[pile].top
-                    trick = abs(picked - top) == 10 and (picked < top) == view.piles[pile].ascending
-                    items.append(
-                        game_button(
-                            ctx.sid,
-                            ctx.version,
-                            f"play.{picked}.{pile}",
-                            label=ctx.t(
-                                "thegame.hand.play_on",
-                                pile=self.pile_name(ctx, pile),
-                                top=top,
-                                card=picked,
-                            ),
-                            emoji="✨" if trick else ("⬆️" if view.piles[pile].ascending else "⬇️"),
-                            style=discord.ButtonStyle.success,
-                            row=1,
-                        )
-                    )
-        if view.still_required == 0:
-            items.append(
-                game_button(
-                    ctx.sid,
-                    ctx.version,
-                    "end",
-                    label=ctx.t("thegame.hand.end_turn"),
-                    style=discord.ButtonStyle.danger,
-                    row=2,
+                if not can_place(state, picked, pile):
+                    continue
+                top = view.piles[pile].top
+                ascending = view.piles[pile].ascending
+                trick = abs(picked - top) == 10 and (picked < top) == ascending
+                label = ctx.t(
+                    "thegame.hand.play_on", pile=self.pile_name(ctx, pile), top=top, card=picked
                 )
-            )
-        return Screen(embeds=[embed], items=items)
+                emoji = "✨" if trick else ("⬆️" if ascending else "⬇️")
+                items.append(
+                    Button(game_verb(f"play.{picked}.{pile}"), label, emoji, Style.SUCCESS)
+                )
+        if view.still_required == 0:
+            label = ctx.t("thegame.hand.end_turn")
+            items.append(Button(game_verb("end"), label, style=Style.DANGER))
+        return Controls(tuple(items))
 
     # Clicks ---------------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@
 The bot runs as `python -m bot` in a process of its own; the test emulator and its users run
 here, so the emulator's CPU is not the bot's. Each user plays solo games of The Game in a
 channel of their own, all at once: open the hand, pick a card, play it on a pile it fits (or
-end the turn), a rematch when a game is over, until `moves` plays and turn ends are made in
+end the turn), a new game when one is over, until `moves` plays and turn ends are made in
 all. Every click and select counts, from sending it to the bot's answer.
 
 Prints one line: users=N moves=M clicks=C p50_ms=A p99_ms=B
@@ -61,29 +61,18 @@ class Player:
         await self.emu.wait_for(lambda: bool(custom_ids(table, ":hand$")), timeout=30)
         self.table = table
 
-    async def rematch(self) -> None:
-        assert self.table is not None
-        await self.emu.wait_for(lambda: bool(custom_ids(self.table, ":rematch$")), timeout=30)
-        table = self.table
-        await self.timed(self.user.click(table, custom_ids(table, ":rematch$")[0]))
-        await self.emu.wait_for(
-            lambda: any(custom_ids(m, ":hand$") for m in self.emu.channel_messages(self.channel)),
-            timeout=30,
-        )
-        self.table = self.find_table(":hand$")
-
     async def play(self, budget: list[int]) -> None:
         await self.new_game()
         while budget[0] > 0:
             assert self.table is not None
             hand_ids = custom_ids(self.table, ":hand$")
             if not hand_ids:
-                await self.rematch()
+                await self.new_game()
                 continue
             res = await self.timed(self.user.click(self.table, hand_ids[0]))
             hand = res.message  # type: ignore[attr-defined]
             if not await self.turn(hand, budget):
-                await self.rematch()
+                await self.new_game()
 
     async def turn(self, hand: EmuMessage, budget: list[int]) -> bool:
         """Moves on one hand message until the game ends (False) or the hand is stale."""

@@ -290,6 +290,8 @@ class SessionService:
                     return
                 try:
                     session = await self.get(session_id)
+                except GameError:
+                    continue  # gone, or quarantined (and logged) as it loaded
                 except Exception:  # one broken session must not keep the others waiting
                     log.exception("session %s could not be resumed", session_id)
                     continue

@@ -307,11 +307,11 @@ def _load(session_id: str) -> Any:
     return load
 
 
-_AWAITING_AI = """
+_AWAITING_AI = f"""
 SELECT DISTINCT s.id FROM sessions AS s JOIN seats AS t ON t.session_id = s.id
-WHERE s.status = 'active' AND (t.user_id IS NULL OR t.away = 1)
+WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
+    AND (t.user_id IS NULL OR t.away = 1)
     AND (s.to_move IS NULL OR t.seat IN (SELECT value FROM json_each(s.to_move)))
-ORDER BY s.id
 """
 
 

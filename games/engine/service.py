@@ -275,13 +275,15 @@ class SessionService:
                 due.append(session_id)
             else:
                 self._timers.set(session_id, when)
-        waiting = set(due)
-        pending = due + [sid for sid in await self.store.awaiting_ai() if sid not in waiting]
-        self._background.spawn(self._resume(pending))
+        self._background.spawn(self._resume(due))
         gc.collect(1)
         gc.freeze()  # what startup built lives on: keep it out of every full collection
 
-    async def _resume(self, session_ids: list[str]) -> None:
+    async def _resume(self, due: list[str]) -> None:
+        """Load and arm the sessions whose deadline is due, then those whose AI is to move
+        (found in the background: that query reads every live session's row)."""
+        seen = set(due)
+        session_ids = due + [sid for sid in await self.store.awaiting_ai() if sid not in seen]
         for start in range(0, len(session_ids), RESUME_BATCH):
             if start:
                 await asyncio.sleep(RESUME_PAUSE)

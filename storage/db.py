@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypeVar
 
+from games.engine.store import Durable
+
 T = TypeVar("T")
 
 BUSY_TIMEOUT_MS = 5000
@@ -67,7 +69,7 @@ def connect(path: str | Path, synchronous: Synchronous = "FULL") -> sqlite3.Conn
 @dataclass(slots=True)
 class _Pending:
     write: Write[object]
-    future: asyncio.Future[object]
+    future: Durable[object]
 
 
 def _run_batch(
@@ -124,15 +126,14 @@ class Database:
 
     # Writing --------------------------------------------------------------------------------
 
-    def submit(self, write: Write[T]) -> asyncio.Future[T]:
+    def submit(self, write: Write[T]) -> Durable[T]:
         """Queue `write(conn)` for the next group commit: a future of its result, set once the
         COMMIT is durable (or of the exception it raised, which rolled back its own savepoint
-        only). Cancelling the future before its batch starts drops the write; once started,
-        the write goes on whatever happens to the future."""
+        only). A queued write always runs: its awaiter cannot cancel it (`Durable`)."""
         if self._closed:
             raise RuntimeError("the database is closed")
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[T] = loop.create_future()
+        future: Durable[T] = Durable(loop=loop)
         self._queue.append(_Pending(write, future))  # type: ignore[arg-type]
         if self._flusher is None or self._flusher.done():
             self._wake = asyncio.Event()
@@ -153,10 +154,8 @@ class Database:
             if not self._queue:
                 self._wake.clear()
                 await self._wake.wait()
-            batch = [p for p in self._queue[:MAX_BATCH] if not p.future.done()]
+            batch = self._queue[:MAX_BATCH]
             del self._queue[:MAX_BATCH]
-            if not batch:
-                continue
             writes = [p.write for p in batch]
             self._in_flight += 1
             try:
@@ -164,15 +163,13 @@ class Database:
                     loop.run_in_executor(self._write_thread, _run_batch, self._writer, writes)
                 )
             except asyncio.CancelledError:
+                closed = RuntimeError("the database closed before this write was confirmed")
                 for pending in batch:
-                    if not pending.future.done():
-                        pending.future.cancel()
+                    pending.future.set_exception(closed)
                 raise
             finally:
                 self._in_flight -= 1
             for pending, (ok, value) in zip(batch, results, strict=True):
-                if pending.future.done():
-                    continue
                 if ok:
                     pending.future.set_result(value)
                 else:

@@ -11,7 +11,6 @@ impossible anyway.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 import sqlite3
@@ -23,7 +22,7 @@ from games.engine.deadlines import Deadline, DeadlineUpdate
 from games.engine.errors import GameError, Reason
 from games.engine.session import SessionRecord, Status
 from games.engine.step import LoggedAction
-from games.engine.store import LoadedSession, SessionWrite, Snapshot, VersionConflict
+from games.engine.store import Durable, LoadedSession, SessionWrite, Snapshot, VersionConflict
 from storage.db import Database
 from storage.migrations import LIVE
 
@@ -327,7 +326,7 @@ class SqliteSessionStore:
             raise ValueError("a new session starts at version 0")
         await self.db.write(_create(record))
 
-    def write(self, change: SessionWrite) -> asyncio.Future[None]:
+    def write(self, change: SessionWrite) -> Durable[None]:
         """Store what `change` changes in one savepoint of the next group commit."""
         _check_chain(change)
         return self.db.submit(_write(change))

@@ -9,6 +9,7 @@ from games.engine.session import Seat, SessionRecord, Status
 from games.engine.step import LoggedAction, advance, replay
 from games.engine.store import (
     DeadlineStore,
+    Durable,
     LoadedSession,
     SessionStore,
     SessionWrite,
@@ -24,6 +25,7 @@ __all__ = [
     "Deadline",
     "DeadlineStore",
     "DeadlineUpdate",
+    "Durable",
     "Event",
     "Frozen",
     "GameError",

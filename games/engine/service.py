@@ -34,7 +34,14 @@ from games.engine.deadlines import Deadline, Key, Kind, changes, plan
 from games.engine.errors import GameError, Reason
 from games.engine.session import Seat, SessionRecord, Status
 from games.engine.step import Advance, advance, replay
-from games.engine.store import LoadedSession, SessionStore, SessionWrite, Snapshot, VersionConflict
+from games.engine.store import (
+    Durable,
+    LoadedSession,
+    SessionStore,
+    SessionWrite,
+    Snapshot,
+    VersionConflict,
+)
 
 log = logging.getLogger(__name__)
 
@@ -840,7 +847,7 @@ async def _settle(future: asyncio.Future[Any]) -> bool:
     cancelled = False
     while not future.done():
         try:
-            await asyncio.shield(future)
+            await (future if isinstance(future, Durable) else asyncio.shield(future))
         except asyncio.CancelledError:
             if future.cancelled():
                 raise

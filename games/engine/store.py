@@ -3,18 +3,30 @@ PostgreSQL later), so nothing here names a backend."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from games.engine.contract import Frozen
 from games.engine.deadlines import Deadline, DeadlineUpdate
 from games.engine.session import SessionRecord
 from games.engine.step import LoggedAction
 
+T = TypeVar("T")
+
 
 class VersionConflict(Exception):
     """Another writer already moved the session past the expected version."""
+
+
+class Durable(asyncio.Future[T]):
+    """A future its awaiter cannot cancel: the write it stands for goes on, and an awaiter
+    cancelled meanwhile is told (CancelledError) only once the outcome is known. The service
+    can then bring its memory level with the store without a task or a shield per move."""
+
+    def cancel(self, msg: Any = None) -> bool:
+        return False
 
 
 class Snapshot(Frozen):
@@ -66,8 +78,8 @@ class SessionStore(DeadlineStore, Protocol):
         """Store `change` atomically; the awaitable completes once it is durable.
 
         It fails with VersionConflict when the stored version is not `change.before.version`.
-        A coroutine will do; a future that goes on whether or not its awaiter is cancelled
-        spares the service a task per move (the SQLite store returns one).
+        A coroutine will do; a `Durable` future spares the service a shield per move (the
+        SQLite store returns one).
         """
 
     async def load(self, session_id: str) -> LoadedSession | None: ...

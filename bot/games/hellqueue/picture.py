@@ -5,8 +5,9 @@ Each card (8, 10, 12 from left to right) shows its number large, how many dice i
 its number as a bar, the stones still on it as coloured dots and the face-down cards left in its
 deck; a card paying out has a gold frame, a used-up deck a dashed outline. Under each card, its
 dice as dice with pips, in their owner's colour (large dice bigger than small ones; black dice
-black with an owner-coloured rim), one row per owner. The picture only repeats what the text
-layout says: the players' own cards stay in the text.
+black with an owner-coloured rim), one row per owner; the picture is as tall as its longest
+column needs. It only repeats what the text layout says: the players' own cards stay in the
+text.
 """
 
 from __future__ import annotations
@@ -17,14 +18,15 @@ from bot.ui.picture import Canvas
 from games.hellqueue.cards import NUMBERS, SLOTS
 from games.hellqueue.models import Dice, View
 
-WIDTH, HEIGHT = 1000, 620
+WIDTH = 1000
 COLUMN = WIDTH / len(NUMBERS)
 CARD_W, CARD_H = 250, 230
 CARD_TOP = 20
 DICE_TOP = CARD_TOP + CARD_H + 24
-LARGE, SMALL = 44, 32
+LARGE, SMALL = 56, 40
 """Die sizes in pixels."""
-DICE_GAP = 7
+DICE_GAP = 8
+MIN_HEIGHT = DICE_TOP + LARGE + 20
 
 BACKGROUND = (43, 45, 49)
 PAPER = (250, 246, 236)
@@ -76,14 +78,17 @@ def table_picture(view: View) -> bytes:
 @lru_cache(maxsize=64)
 def _draw(key: Key) -> bytes:
     shown, card_stones, queues, deck_sizes, totals, paying = key
-    canvas = Canvas(WIDTH, HEIGHT, BACKGROUND)
+    dice = [_placed(COLUMN * slot + COLUMN / 2, queues[slot]) for slot in SLOTS]
+    bottom = max((y + LARGE for column in dice for _, y, *_ in column), default=DICE_TOP)
+    canvas = Canvas(WIDTH, max(MIN_HEIGHT, round(bottom) + 20), BACKGROUND)
     for slot in SLOTS:
         centre = COLUMN * slot + COLUMN / 2
         if shown[slot] is None:
             _used_up(canvas, centre, NUMBERS[slot])
             continue
         _card(canvas, centre, slot, card_stones[slot], totals[slot], deck_sizes[slot], paying)
-        _dice(canvas, centre, queues[slot])
+        for x, y, size, face, kind, seat in dice[slot]:
+            _die(canvas, (x, y), size, face, kind, OWNER[seat])
     return canvas.png()
 
 
@@ -135,27 +140,30 @@ def _card(
     canvas.text((sx + 40, sy), str(deck), 26, INK, bold=True)
 
 
-def _dice(canvas: Canvas, cx: float, queue: tuple[Dice, ...]) -> None:
-    """The dice under a card, one row per owner (wrapped when a row is full)."""
-    left = cx - COLUMN / 2 + 16
-    right = cx + COLUMN / 2 - 16
+Placed = tuple[float, float, float, int, str, int]
+"""A die in the picture: x, y, size, face, kind, owner seat."""
+
+
+def _placed(cx: float, queue: tuple[Dice, ...]) -> list[Placed]:
+    """Where the dice under a card go: one row per owner (wrapped when a row is full), large
+    and black dice first."""
+    left, right = cx - COLUMN / 2 + 16, cx + COLUMN / 2 - 16
+    placed: list[Placed] = []
     y = DICE_TOP
     for seat, dice in enumerate(queue):
         if not dice.count:
             continue
-        x = left
-        row = 0.0
         kinds = [(f, "large") for f in dice.large] + [(f, "black") for f in dice.black]
         kinds += [(f, "small") for f in dice.small]
+        x = left
         for face, kind in kinds:
             size = SMALL if kind == "small" else LARGE
             if x + size > right:
-                x, y = left, y + row + DICE_GAP
-                row = 0.0
-            _die(canvas, (x, y + (LARGE - size) / 2), size, face, kind, OWNER[seat])
+                x, y = left, y + LARGE + DICE_GAP
+            placed.append((x, y + (LARGE - size) / 2, size, face, kind, seat))
             x += size + DICE_GAP
-            row = max(row, LARGE)
-        y += row + DICE_GAP * 2
+        y += LARGE + DICE_GAP * 2
+    return placed
 
 
 def _die(

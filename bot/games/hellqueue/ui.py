@@ -11,12 +11,13 @@ colour marker (🔴🔵🟡🟢, seat order). Stones are 🟥🟦🟨🟩💠⬜
 A turn is picked in steps, each a `Pick` that only redraws the panel, the choice so far carried
 in the controls' custom_ids (stateless, so it survives a restart):
 
-1. `fc` select: a face group of the active card (`Recall` sits beside it when allowed);
+1. `fc` select: a face group of the active card; the `rc` button (Recall) when allowed;
 2. the actions that face group allows, each a button: `q.{face}.{slot}[.{seat}.{face}]` Queue
    (only cards that can take it; the black die's source when it must be taken from someone),
-   `aw.{face}.{wake}` Awaken, `rs.{face}` Reroll…;
+   `aw.{face}.{wake}` Awaken, `rs.{face}` Reroll…, and `bk` back to step 1;
 3. Reroll: `rd.{face}` multi-select of the dice to reroll, then `rg.{face}.{dice}`: one click
-   that plays the Reroll, one Mark per kind of die chosen and the roll, in that order.
+   that plays the Reroll, one Mark per kind of die chosen and the roll, in that order (`bk.{face}`
+   goes back to step 2).
 
 In the `reroll` phase (a Reroll begun before a restart) the same select and button carry `m`
 for the face. A stone pick is a `pk.{stone}` button per colour still on the paying card.

@@ -43,6 +43,7 @@ from games.hellqueue.models import (
     Action,
     Awaken,
     Mark,
+    Payout,
     Queue,
     Recall,
     Reroll,
@@ -671,8 +672,6 @@ def test_the_table_shows_every_public_piece() -> None:
 
 
 def test_a_payout_shows_who_picks_and_the_picks_left() -> None:
-    from games.hellqueue.models import Payout
-
     state = table(
         3,
         turn=2,
@@ -704,7 +703,8 @@ def test_a_payout_shows_who_picks_and_the_picks_left() -> None:
 
 
 def _crowded() -> State:
-    """Four players with every die and many stones: the biggest table and panels."""
+    """Four players with more dice and stones than a real game ever holds: the biggest table
+    and panels."""
     return table(
         4,
         active={s: "L1 L2 L3 L4 L5 B6 B1" if s < 2 else "L1 L2 L3 L4 L5 B6" for s in range(4)},

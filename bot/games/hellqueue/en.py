@@ -6,7 +6,8 @@ CATALOG: dict[str, str] = {
     "cmd.hellqueue.desc": "Hell Queue Club: queue your oni dice for pretty stones (3–4 players)",
     "cmd.hellqueue.new.desc": "Open a lobby for Hell Queue Club in this channel",
     "cmd.hellqueue.rules.desc": "Read the rules of Hell Queue Club",
-    # Errors (detail codes of the rules)
+    # Errors (detail codes of the rules; not_now and bad_chance read as Exhaust's, the keys
+    # being shared)
     "error.illegal_move.no_such_face": "You have no dice showing {face} on your active card.",
     "error.illegal_move.bad_face": "A die shows 1 to 6.",
     "error.illegal_move.no_card": "There is no distribution card there.",
@@ -17,9 +18,9 @@ CATALOG: dict[str, str] = {
     "error.illegal_move.no_such_die": "Those dice are not on your cards.",
     "error.illegal_move.nothing_to_recall": "There is nothing to recall.",
     "error.illegal_move.stone_gone": "That stone is no longer on the card.",
-    "error.illegal_move.not_now": "That cannot be done now.",
+    "error.illegal_move.not_now": "That is not possible right now.",
     "error.illegal_move.unknown_action": "That move is not part of this game.",
-    "error.illegal_move.bad_chance": "That roll or shuffle is not valid.",
+    "error.illegal_move.bad_chance": "The table got out of step; please try again.",
     # Names
     "hellqueue.name": "Hell Queue Club",
     "hellqueue.colour.red": "red",

@@ -6,7 +6,8 @@ CATALOG: dict[str, str] = {
     "cmd.hellqueue.desc": "地獄Queue部: 鬼ダイスを行列させてきれいな石を集める (3〜4人)",
     "cmd.hellqueue.new.desc": "このチャンネルで地獄Queue部のロビーを開く",
     "cmd.hellqueue.rules.desc": "地獄Queue部のルールを読む",
-    # Errors (detail codes of the rules)
+    # Errors (detail codes of the rules; not_now and bad_chance read as Exhaust's, the keys
+    # being shared)
     "error.illegal_move.no_such_face": "アクティブカードに出目{face}のダイスがありません。",
     "error.illegal_move.bad_face": "ダイスの出目は1〜6です。",
     "error.illegal_move.no_card": "そこに配給所カードはありません。",
@@ -17,9 +18,9 @@ CATALOG: dict[str, str] = {
     "error.illegal_move.no_such_die": "そのダイスはあなたのカードにありません。",
     "error.illegal_move.nothing_to_recall": "回収できるダイスがありません。",
     "error.illegal_move.stone_gone": "その石はもうカードにありません。",
-    "error.illegal_move.not_now": "今はそれができません。",
+    "error.illegal_move.not_now": "今はそれはできません。",
     "error.illegal_move.unknown_action": "このゲームにない操作です。",
-    "error.illegal_move.bad_chance": "そのダイス目やシャッフルは無効です。",
+    "error.illegal_move.bad_chance": "卓の進行がずれました。もう一度お試しください。",
     # Names
     "hellqueue.name": "地獄Queue部",
     "hellqueue.colour.red": "赤",

@@ -35,53 +35,12 @@ from games.rummy.models import (
     Take,
 )
 from games.rummy.sets import is_goal_form, set_kind, waits
-from tests.rummy_cards import c, cs
+from tests.rummy_cards import c, cs, make
 
 WAITING = "H1 H1' A2 A3 A4 D5 D5'"
-"""A hand one card from the goal form: it waits for a Demon 5."""
+"""A hand one card from the goal form: it waits for a Demon 5 or a Human 1."""
 OPEN = ("H7 H7' H7''",)
 """One open set (a group of Human 7s)."""
-
-
-def make(
-    hands: Sequence[str],
-    *,
-    players: int | None = None,
-    phase: str = "take",
-    turn: int = 0,
-    field: str = "Is",
-    deck: str = "Ir* Ip* Ih* A1* D7*",
-    rows: Sequence[str] = (),
-    opened: Sequence[Sequence[str]] = (),
-    ready: Sequence[bool] = (),
-    known: Sequence[str] = (),
-    scores: Sequence[int] = (),
-    game_no: int = 1,
-    first: int = 0,
-    **options: Any,
-) -> State:
-    """A state in play with exactly these cards (missing seats have empty hands)."""
-    n = players or len(hands)
-    config = RULES.make_config(n, {"first_player": 0, **options})
-
-    def pad(values: Sequence[Any], default: Any) -> tuple[Any, ...]:
-        return (*values, *(default,) * (n - len(values)))
-
-    return State(
-        config=config,
-        phase=phase,  # type: ignore[arg-type]
-        game_no=game_no,
-        first=first,
-        turn=turn,
-        deck=cs(deck),
-        field=cs(field),
-        hands=pad([tuple(sorted(cs(h))) for h in hands], ()),
-        known=pad([cs(k) for k in known], ()),
-        rows=pad([cs(r) for r in rows], ()),
-        opened=pad([tuple(tuple(sorted(cs(s))) for s in sets) for sets in opened], ()),
-        ready=pad(list(ready), False),
-        scores=pad(list(scores), 0),
-    )
 
 
 def act(state: State, seat: int, action: Any) -> Step:

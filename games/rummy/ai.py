@@ -55,6 +55,8 @@ class Params:
     """Per expected Gain an opponent makes with our discard."""
     danger_goal: float = 1.0
     """Per expected goal a Ready opponent makes with our discard (doubled when advanced)."""
+    item_victory: float = 50.0
+    """Advanced: winning the match by an Item victory (or losing it to one), in cards."""
     wait_risk: float = 0.12
     """Chance that a card not in a Ready player's row completes that player's goal."""
     ready_min_outs: int = 1
@@ -121,10 +123,10 @@ class Mind:
     def set_value(self, cards: Sequence[int]) -> float:
         value = self.p.open_value if self.opened else self.p.first_open
         if self.advanced and all(is_item(c) for c in cards):
-            held = sum(1 for s in self.opened if all(is_item(c) for c in s))
+            held = _item_sets(self.opened)
             value += self.p.item_set * (1 + held)
             if held + 1 >= ITEM_VICTORY_SETS:
-                value += 100.0
+                value += self.p.item_victory
         return value
 
     # Threats ----------------------------------------------------------------------------
@@ -147,14 +149,14 @@ class Mind:
             def holds(j: int, known: list[int] = known, share: float = share) -> float:
                 return 1.0 if j in known else min(1.0, self.unseen[j] * share)
 
-            gain = min(1.0, comb(self.unseen[k], 2) * share * share + known.count(k) * 0.5)
+            pair = 1.0 if known.count(k) >= 2 else comb(self.unseen[k], 2) * share * share
+            gain = pair + (share * self.unseen[k] if k in known else 0.0)
             for a, b in run_partners(k):
                 gain += holds(a) * holds(b)
-            weight = self.p.danger_gain
-            if self.advanced and k >= NUMBER_KINDS:
-                items = sum(1 for s in self.view.opened[seat] if all(is_item(c) for c in s))
-                weight *= 1 + 10 * (items >= ITEM_VICTORY_SETS - 1)
-            risk += weight * min(1.0, gain)
+            gain = min(1.0, gain)
+            risk += self.p.danger_gain * gain
+            if self.advanced and k >= NUMBER_KINDS and _item_sets(self.view.opened[seat]) >= 2:
+                risk += self.p.item_victory * gain
         return risk
 
     # Choices ----------------------------------------------------------------------------
@@ -188,6 +190,10 @@ class Mind:
             return False
         row = {kind(c) for c in (*self.view.rows[self.seat], discard)}
         return not (self.advanced and row & set(kinds))
+
+
+def _item_sets(opened: Sequence[Sequence[int]]) -> int:
+    return sum(1 for s in opened if all(is_item(c) for c in s))
 
 
 def _one_per_kind(cards: Sequence[int]) -> list[int]:

@@ -87,7 +87,7 @@ def parse_params(pairs: list[str]) -> Params:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
-    parser.add_argument("--games", type=int, default=100, help="matches per line")
+    parser.add_argument("--games", type=int, default=60, help="matches per line")
     parser.add_argument("--rules", nargs="*", default=["basic", "advanced"])
     parser.add_argument(
         "--opponents", nargs="*", default=list(POLICIES), choices=[*POLICIES, "self"]

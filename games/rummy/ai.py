@@ -19,7 +19,8 @@ How it decides (`decide`, always returning one of `view.legal`):
 - Ready is declared with the chosen discard when the waits have at least `ready_min_outs`
   unseen cards (advanced: and none of our waits is in our own discard row).
 - Claim window: Goal when legal; a Gain when its expected hand plus the set beats passing.
-Weights are in `Params`, tuned on bench/rummy_ai.py.
+Weights are in `Params` (set by hand; bench/rummy_ai.py measures them, `--opponents self`
+compares a change against the defaults).
 """
 
 from __future__ import annotations
@@ -31,10 +32,8 @@ from math import comb
 
 from games.rummy.cards import COPIES, KINDS, NUMBER_KINDS, is_item, is_red, kind
 from games.rummy.models import Action, Discard, Gain, Goal, NextGame, Open, Pass, Take, View
-from games.rummy.sets import big_sets_in, run_partners, waits
+from games.rummy.sets import ITEM_VICTORY_SETS, big_sets_in, item_sets, run_partners, waits
 from games.rummy.shape import Shape, counts_of
-
-ITEM_VICTORY_SETS = 3
 
 
 @dataclass(frozen=True)
@@ -43,7 +42,7 @@ class Params:
 
     outs_weight: float = 0.02
     """Per unseen card that would bring the hand one card closer to the goal form."""
-    first_open: float = 1.5
+    first_open: float = 2.5
     """The first open set: a goal needs one."""
     open_value: float = 0.25
     """A further open set: a point at the goal, more bonus-check matches."""
@@ -60,10 +59,11 @@ class Params:
     wait_risk: float = 0.12
     """Chance that a card not in a Ready player's row completes that player's goal."""
     ready_min_outs: int = 1
-    draw_samples: int = 6
+    """Ready only when the waits have at least this many unseen cards."""
+    draw_samples: int = 4
+    """Samples of the 2 cards drawn after an open or a Gain."""
     take_shortlist: int = 2
     """Field cards given a full look (the rest are ranked by deficiency alone)."""
-    """Samples of the 2 cards drawn after an open or a Gain."""
 
 
 PARAMS = Params()
@@ -123,7 +123,7 @@ class Mind:
     def set_value(self, cards: Sequence[int]) -> float:
         value = self.p.open_value if self.opened else self.p.first_open
         if self.advanced and all(is_item(c) for c in cards):
-            held = _item_sets(self.opened)
+            held = item_sets(self.opened)
             value += self.p.item_set * (1 + held)
             if held + 1 >= ITEM_VICTORY_SETS:
                 value += self.p.item_victory
@@ -155,7 +155,7 @@ class Mind:
                 gain += holds(a) * holds(b)
             gain = min(1.0, gain)
             risk += self.p.danger_gain * gain
-            if self.advanced and k >= NUMBER_KINDS and _item_sets(self.view.opened[seat]) >= 2:
+            if self.advanced and k >= NUMBER_KINDS and item_sets(self.view.opened[seat]) >= 2:
                 risk += self.p.item_victory * gain
         return risk
 
@@ -190,10 +190,6 @@ class Mind:
             return False
         row = {kind(c) for c in (*self.view.rows[self.seat], discard)}
         return not (self.advanced and row & set(kinds))
-
-
-def _item_sets(opened: Sequence[Sequence[int]]) -> int:
-    return sum(1 for s in opened if all(is_item(c) for c in s))
 
 
 def _one_per_kind(cards: Sequence[int]) -> list[int]:

@@ -19,7 +19,8 @@ from pydantic import ValidationError
 
 from games.engine.contract import CHANCE, SYSTEM, Event, Outcome, Rules, Step, ToMove
 from games.engine.errors import GameError, Reason, illegal
-from games.rummy.cards import CARDS, is_item
+from games.rummy.ai import decide
+from games.rummy.cards import CARDS
 from games.rummy.models import (
     ACTION_ADAPTER,
     ACTION_TYPES,
@@ -51,10 +52,17 @@ from games.rummy.models import (
     WindowView,
 )
 from games.rummy.scoring import bonus_points, score_goal
-from games.rummy.sets import big_sets_in, gains_with, is_big, is_goal_form, waits
+from games.rummy.sets import (
+    ITEM_VICTORY_SETS,
+    big_sets_in,
+    gains_with,
+    is_big,
+    is_goal_form,
+    item_sets,
+    waits,
+)
 
 OPTIONS = frozenset({"advanced", "claim_seconds", "match_games", "target", "first_player"})
-ITEM_VICTORY_SETS = 3
 DRAW_AFTER_OPEN = 2
 
 
@@ -73,11 +81,6 @@ def _without(cards: Sequence[int], gone: Sequence[int]) -> tuple[int, ...]:
 
 def _flat(sets: Sequence[Sequence[int]]) -> tuple[int, ...]:
     return tuple(c for s in sets for c in s)
-
-
-def item_sets(opened: Sequence[Sequence[int]]) -> int:
-    """Open sets made only of Item cards (advanced: 3 win the match)."""
-    return sum(1 for s in opened if all(is_item(c) for c in s))
 
 
 def goal_on_discard_blocked(state: State, seat: int) -> bool:
@@ -757,6 +760,4 @@ class RummyRules(Rules[Config, State, Action, View]):
 
     def ai_action(self, view: View, rng: random.Random) -> Action:
         """The AI seat's action, decided from its view only (games/rummy/ai.py)."""
-        from games.rummy.ai import decide
-
         return decide(view, rng)

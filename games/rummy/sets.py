@@ -13,7 +13,7 @@ from functools import lru_cache
 from itertools import combinations, product
 from typing import Literal
 
-from games.rummy.cards import COPIES, NUMBER_KINDS, NUMBERS, kind, kinds_of
+from games.rummy.cards import COPIES, NUMBER_KINDS, NUMBERS, is_item, kind, kinds_of
 
 SetKind = Literal["small", "group", "run"]
 KindSplit = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
@@ -21,6 +21,8 @@ KindSplit = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 GOAL_SIZE = 8
 HAND_SIZE = 7
+ITEM_VICTORY_SETS = 3
+"""Advanced: open sets made only of Item cards that win the match."""
 
 
 def kind_set(ks: Sequence[int]) -> SetKind | None:
@@ -171,3 +173,8 @@ def gains_with(hand: Sequence[int], card: int) -> list[tuple[int, int]]:
     for a, b in run_partners(k):
         found += product(by_kind.get(a, ()), by_kind.get(b, ()))
     return sorted(found)
+
+
+def item_sets(opened: Iterable[Sequence[int]]) -> int:
+    """Open sets made only of Item cards."""
+    return sum(1 for s in opened if all(is_item(c) for c in s))

@@ -163,6 +163,20 @@ def test_advanced_ai_keeps_an_item_from_a_player_one_set_from_item_victory():
     assert ai(took(state, "Ip''")).card == c("D2")
 
 
+def test_advanced_ai_takes_an_item_away_from_a_player_one_set_from_item_victory():
+    items = ("Is Is' Is''", "Ih Ih' Ih''")
+    state = make(
+        ["H1 H2 H3 A5 A6 D2 D3", "H6 Ip Ip'"],
+        field="Ip'' Ir* D4",
+        opened=(OPEN, items),
+        known=("", "Ip Ip'"),
+        advanced=True,
+    )
+    assert ai(state) == Take(card=c("Ip''"))
+    basic = state.model_copy(update={"config": state.config.model_copy(update={"advanced": False})})
+    assert ai(basic) == Take(card=c("D4"))
+
+
 # Reading the view -------------------------------------------------------------------------------
 
 

@@ -15,7 +15,9 @@ How it decides (`decide`, always returning one of `view.legal`):
 - Discards lose `danger`: the chance others use the card, by a Gain (someone holding two
   cards that make a big set with it, estimated from the unseen cards and the known ones) or
   by a goal (a Ready player; the cards in that player's row are safe), the advanced rules
-  making a goal on our discard cost us its points too.
+  making a goal on our discard cost us its points too. Advanced, an Item that could give a
+  player its third Item-only set costs the match: the AI keeps it, and takes such an Item
+  off the field before that player can (`denial`).
 - Ready is declared with the chosen discard when the waits have at least `ready_min_outs`
   unseen cards (advanced: and none of our waits is in our own discard row).
 - Claim window: Goal when legal; a Gain when its expected hand plus the set beats passing.
@@ -56,6 +58,10 @@ class Params:
     """Per expected goal a Ready opponent makes with our discard (doubled when advanced)."""
     item_victory: float = 50.0
     """Advanced: winning the match by an Item victory (or losing it to one), in cards."""
+    item_second: float = 0.02
+    """Advanced: share of `item_victory` for handing a player its second Item-only set."""
+    deny: float = 0.5
+    """Advanced: share of an Item's threat that taking it off the field averts."""
     wait_risk: float = 0.12
     """Chance that a card not in a Ready player's row completes that player's goal."""
     ready_min_outs: int = 1
@@ -134,7 +140,6 @@ class Mind:
     def danger(self, card: int) -> float:
         """What discarding `card` is expected to give the others."""
         k = kind(card)
-        unseen_total = max(1, len(self.pool))
         risk = 0.0
         for seat in self.others:
             if self.view.ready[seat]:
@@ -142,22 +147,44 @@ class Mind:
                     goal = self.p.danger_goal * (2 if self.advanced else 1)
                     risk += goal * self.p.wait_risk
                 continue
-            known = [kind(c) for c in self.view.known[seat]]
-            hidden = self.view.hand_sizes[seat] - len(known)
-            share = hidden / unseen_total
-
-            def holds(j: int, known: list[int] = known, share: float = share) -> float:
-                return 1.0 if j in known else min(1.0, self.unseen[j] * share)
-
-            pair = 1.0 if known.count(k) >= 2 else comb(self.unseen[k], 2) * share * share
-            gain = pair + (share * self.unseen[k] if k in known else 0.0)
-            for a, b in run_partners(k):
-                gain += holds(a) * holds(b)
-            gain = min(1.0, gain)
-            risk += self.p.danger_gain * gain
-            if self.advanced and k >= NUMBER_KINDS and item_sets(self.view.opened[seat]) >= 2:
-                risk += self.p.item_victory * gain
+            gain = self.gain_chance(seat, k)
+            risk += (self.p.danger_gain + self.item_threat(seat, k)) * gain
         return risk
+
+    def gain_chance(self, seat: int, k: int) -> float:
+        """The chance that `seat` holds two cards making a big set with a card of kind `k`,
+        from the cards it was seen taking and its share of the unseen ones."""
+        known = [kind(c) for c in self.view.known[seat]]
+        share = (self.view.hand_sizes[seat] - len(known)) / max(1, len(self.pool))
+
+        def holds(j: int) -> float:
+            return 1.0 if j in known else min(1.0, self.unseen[j] * share)
+
+        pair = 1.0 if known.count(k) >= 2 else comb(self.unseen[k], 2) * share * share
+        chance = pair + (share * self.unseen[k] if k in known else 0.0)
+        for a, b in run_partners(k):
+            chance += holds(a) * holds(b)
+        return min(1.0, chance)
+
+    def item_threat(self, seat: int, k: int) -> float:
+        """Advanced: what an Item of kind `k` in a set of `seat`'s may cost us: the match
+        when it would be that player's third Item-only set, a share of it for the second."""
+        if not self.advanced or k < NUMBER_KINDS:
+            return 0.0
+        held = item_sets(self.view.opened[seat])
+        if held >= ITEM_VICTORY_SETS - 1:
+            return self.p.item_victory
+        return self.p.item_victory * self.p.item_second if held else 0.0
+
+    def denial(self, card: int) -> float:
+        """Advanced: taking an Item off the field before a player it could give an Item
+        victory to takes it."""
+        k = kind(card)
+        return sum(
+            self.p.deny * self.item_threat(seat, k) * self.gain_chance(seat, k)
+            for seat in self.others
+            if not self.view.ready[seat]
+        )
 
     # Choices ----------------------------------------------------------------------------
 
@@ -229,9 +256,16 @@ def _take(mind: Mind, legal: Sequence[Action]) -> Action:
         # No goal among them (decide took it): the card will be discarded, take the safest.
         return max(takes, key=lambda a: (-mind.danger(a.card), mind.rng.random()))
     if len(takes) > mind.p.take_shortlist:
+        denied = [a for a in takes if mind.denial(a.card) > 0]
         takes = _shortlist(mind, takes)
+        takes += [a for a in denied if a not in takes]
     scored = [
-        (max(score for score, _ in mind.turn_options([*mind.hand, a.card])), mind.rng.random(), a)
+        (
+            max(score for score, _ in mind.turn_options([*mind.hand, a.card]))
+            + mind.denial(a.card),
+            mind.rng.random(),
+            a,
+        )
         for a in takes
     ]
     return max(scored, key=lambda s: (s[0], s[1]))[2]

@@ -89,8 +89,20 @@ def goal_splits(ks: tuple[int, ...]) -> tuple[KindSplit, ...]:
     return tuple(sorted(found))
 
 
+@lru_cache(maxsize=1 << 16)
+def is_goal_kinds(ks: tuple[int, ...]) -> bool:
+    """Whether the 8 sorted kinds `ks` make a goal form (the first split found will do)."""
+    if len(ks) != GOAL_SIZE:
+        return False
+    for pair in set(ks):
+        rest = _remove(ks, (pair, pair))
+        if rest is not None and _two_big(rest):
+            return True
+    return False
+
+
 def is_goal_form(cards: Iterable[int]) -> bool:
-    return bool(goal_splits(kinds_of(cards)))
+    return is_goal_kinds(kinds_of(cards))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -98,7 +110,7 @@ def kind_waits(ks: tuple[int, ...]) -> tuple[int, ...]:
     """The kinds that would make the 7 sorted kinds `ks` a goal form."""
     if len(ks) != HAND_SIZE:
         return ()
-    return tuple(k for k in _near(ks) if goal_splits(tuple(sorted((*ks, k)))))
+    return tuple(k for k in _near(ks) if is_goal_kinds(tuple(sorted((*ks, k)))))
 
 
 def _near(ks: Sequence[int]) -> list[int]:

@@ -82,6 +82,7 @@ def _sub(c: list[int], avail: tuple[int, ...], runs: bool, m: int, p: int) -> in
     return _best(tuple(c), avail, runs, m, p)
 
 
+@lru_cache(maxsize=1 << 18)
 def table(counts: tuple[int, ...], avail: tuple[int, ...], runs: bool) -> Table:
     """`attr_table`, with the unseen copies of kinds no set of these cards could use
     normalised away (more cache hits)."""

@@ -93,6 +93,7 @@ class RummyRules(Rules[Config, State, Action, View]):
     game_id = "rummy"
     min_players = 2
     max_players = 4
+    variants = ({"match_games": 1}, {"match_games": 1, "advanced": True})
     config_model = Config
     state_model = State
     action_adapter = ACTION_ADAPTER

@@ -60,11 +60,6 @@ class SeatResult:
     result: str = ""
 
 
-def points(score: int) -> int:
-    """The points of a stored score of a game that counts points up (stored negated)."""
-    return -score
-
-
 def table_controls(ctx: Context, finished: bool) -> Controls:
     """The public table's own buttons: Rematch once finished, else the ways to see a hand."""
     if finished:
@@ -84,7 +79,7 @@ def when(at: float, style: str = "R") -> str:
 
 
 def players_label(lang: str, players: int) -> str:
-    """"solo", "3 players", or "all games" (0)."""
+    """A player count in words: solo, 3 players, or all games together (0)."""
     if players == 0:
         return t(lang, "stats.all")
     return t(lang, "stats.solo") if players == 1 else t(lang, "stats.players", n=players)
@@ -98,6 +93,8 @@ class GameUI(ABC):
     """Game verbs that stay valid whatever changed since they were drawn (e.g. signals)."""
     pictures: bool = False
     """Whether `table_picture` draws the table (where a picture reads better than text)."""
+    streaks: bool = True
+    """Whether `/stats` shows a player's win streaks in this game."""
 
     @abstractmethod
     def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:
@@ -138,12 +135,9 @@ class GameUI(ABC):
         """A private event in words, for the hand of its audience."""
         return None
 
-    # Records, stats and history ------------------------------------------------------------
+    # Records, stats, history and replays ----------------------------------------------------
     # The defaults suit a game whose outcome names its winners and scores points up (higher is
     # better): a game with other results or other figures overrides them.
-
-    streaks: bool = True
-    """Whether `/stats` shows a player's win streaks in this game."""
 
     def result(self, session: Session) -> GameResult | None:
         """What this server's records keep of the finished session: by default the game's
@@ -183,7 +177,7 @@ class GameUI(ABC):
     def score_text(self, lang: str, score: int, players: int) -> str | None:
         """A stored score (a record's or a seat's, lower is better) in words, None to show
         none; by default points, stored negated."""
-        return t(lang, "stats.points", n=points(score))
+        return t(lang, "stats.points", n=-score)
 
     def tally_line(self, lang: str, tally: PlayerTally) -> str:
         """A player's figures at one player count (`tally.players`, 0 for all together)."""

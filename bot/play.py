@@ -125,7 +125,10 @@ class Play:
         if isinstance(result, Pick):
             await self.hands.answer(interaction, session, pick=result.value)
             return
-        await self.service.submit(session.id, interaction.user.id, result, record.version)
+        version = record.version
+        for action in result if isinstance(result, tuple) else (result,):
+            change = await self.service.submit(session.id, interaction.user.id, action, version)
+            version = change.session.record.version
         if on_table:
             await self.tables.answer(interaction, session)
         else:

@@ -95,6 +95,8 @@ class GameUI(ABC):
     """Whether `table_picture` draws the table (where a picture reads better than text)."""
     streaks: bool = True
     """Whether `/stats` shows a player's win streaks in this game."""
+    hidden_hands: bool = True
+    """Whether a seat holds what the others cannot see (a replay then shows every hand)."""
 
     @abstractmethod
     def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:
@@ -249,8 +251,10 @@ class GameUI(ABC):
 
     def replay_hands(self, ctx: Context) -> tuple[Block, ...]:
         """Every seat's hidden holdings at a replayed step (the game is over, so a replay shows
-        them all). By default each seat's own hand screen without its controls; a game whose
-        hands fit a line overrides this with something shorter."""
+        them all). By default each seat's own hand screen without its controls, nothing when
+        the game has no `hidden_hands`; a game whose hands fit a line overrides this."""
+        if not self.hidden_hands:
+            return ()
         blocks: list[Block] = []
         for seat, name in enumerate(ctx.names):
             hand = without_controls(self.hand(ctx, seat, None))

@@ -159,7 +159,7 @@ async def test_a_finished_game_is_listed_counted_replayed_and_exported(
             for text in end_table_texts(bot, session):
                 assert text in replay.text  # the replay ends on the game's own end table
                 assert text in table.text.replace(away, "alice")  # as the table message shows
-            assert t("en", "replay.hands") in replay.text
+            assert (t("en", "replay.hands") in replay.text) == ui.hidden_hands
             await alice.click(replay, nav(replay, "p"))
             assert step_head(session, actors, len(actors) - 1) in replay.text
             await alice.click(replay, nav(replay, "f"))

@@ -170,3 +170,11 @@ def test_the_default_replay_hands_are_each_seats_hand_without_its_controls() -> 
         assert f"total {session.state.totals[seat]}" in texts
     assert not any(isinstance(b, Controls) for b in blocks)
     assert all(b.priority is not Priority.ESSENTIAL for b in blocks)  # the table goes first
+
+
+def test_a_game_without_hidden_hands_shows_no_hands_in_a_replay() -> None:
+    class OpenRaceUI(DiceRaceUI):
+        hidden_hands = False
+
+    session, _ = finished()
+    assert OpenRaceUI().replay_hands(Context.of(session, "en")) == ()

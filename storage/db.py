@@ -113,6 +113,7 @@ class Database:
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
+        self._trace: Callable[[str], None] | None = None
         self._queue: list[_Pending] = []
         self._wake: asyncio.Event | None = None
         self._flusher: asyncio.Task[None] | None = None
@@ -181,6 +182,7 @@ class Database:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
             conn = self._local.conn = connect(self.path, self.synchronous)
+            conn.set_trace_callback(self._trace)
             with self._readers_lock:
                 self._readers.append(conn)
         return conn
@@ -199,6 +201,15 @@ class Database:
             raise RuntimeError("the database is closed")
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._read_threads, self._read, read)
+
+    def trace(self, callback: Callable[[str], None] | None) -> None:
+        """Hand every statement any connection runs to `callback` (None: stop); for tests that
+        check which SQL a read runs."""
+        self._trace = callback
+        with self._readers_lock:
+            connections = [self._writer, *self._readers]
+        for conn in connections:
+            conn.set_trace_callback(callback)
 
     # Closing --------------------------------------------------------------------------------
 

@@ -89,6 +89,9 @@ class Rules(ABC, Generic[C, S, A, V]):
     rules_version: ClassVar[int] = 1
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    variants: ClassVar[tuple[dict[str, Any], ...]] = ({},)
+    """Option sets that together reach every rule of the game (variants, advanced rules);
+    the shared contract test plays each of them, so keep matches in them short."""
     config_model: type[C]
     state_model: type[S]
     action_adapter: TypeAdapter[A]

@@ -72,6 +72,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     game_id = "exhaust"
     min_players = 1
     max_players = 5
+    variants = ({}, {"long_game": True})
     config_model = Config
     state_model = State
     action_adapter = ACTION_ADAPTER

@@ -65,6 +65,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
     rules_version = 1
     min_players = 1
     max_players = 5
+    variants = ({}, {"on_fire": True, "min_three": True, "smaller_hand": True})
     config_model = TheGameConfig
     state_model = TheGameState
     action_adapter = ACTION_ADAPTER

@@ -153,19 +153,19 @@ def main() -> None:
     if args.check is not None:
         print(json.dumps(asyncio.run(check(*args.check))))
         return
-    work = Path(tempfile.mkdtemp(prefix="bench-chaos-"))
-    path, acks = work / "chaos.db", work / "acks.txt"
-    acks.touch()
-    rng = random.Random(args.seed)
-    for n in range(args.cycles):
-        cycle(path, acks, args.seed * 10_000 + n, rng)
-    checker = subprocess.run(
-        [sys.executable, __file__, "--check", str(path), str(acks)],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+    with tempfile.TemporaryDirectory(prefix="bench-chaos-") as tmp:
+        path, acks = Path(tmp) / "chaos.db", Path(tmp) / "acks.txt"
+        acks.touch()
+        rng = random.Random(args.seed)
+        for n in range(args.cycles):
+            cycle(path, acks, args.seed * 10_000 + n, rng)
+        checker = subprocess.run(
+            [sys.executable, __file__, "--check", str(path), str(acks)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
     result = json.loads(checker.stdout.strip().splitlines()[-1])
     print(
         f"cycles={args.cycles} acked={result['acked']} lost={result['lost']} "

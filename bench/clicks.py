@@ -103,7 +103,11 @@ class Player:
 
 
 async def run(args: argparse.Namespace) -> str:
-    work = Path(tempfile.mkdtemp(prefix="bench-clicks-"))
+    with tempfile.TemporaryDirectory(prefix="bench-clicks-") as tmp:
+        return await measure(args, Path(tmp))
+
+
+async def measure(args: argparse.Namespace, work: Path) -> str:
     async with Emulator.running() as emu:
         emu.rate_limit_headers = True
         env = {

@@ -175,9 +175,14 @@ def rss_mb(pid: int) -> float:
 
 async def time_start(path: Path, timeout: float) -> tuple[float, float]:
     """Seconds from starting `python -m bot` to its first answered slash command, and its RSS."""
-    work = Path(tempfile.mkdtemp(prefix="bench-coldstart-"))
-    copy = work / "bot.sqlite3"
-    shutil.copyfile(path, copy)  # each start gets the same untouched file
+    with tempfile.TemporaryDirectory(prefix="bench-coldstart-") as tmp:
+        work = Path(tmp)
+        copy = work / "bot.sqlite3"
+        shutil.copyfile(path, copy)  # each start gets the same untouched file
+        return await _time_start(work, copy, timeout)
+
+
+async def _time_start(work: Path, copy: Path, timeout: float) -> tuple[float, float]:
     async with Emulator.running() as emu:
         user = emu.add_user("probe")
         env = {

@@ -212,7 +212,11 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
 
 
 async def run(args: argparse.Namespace) -> str:
-    directory = Path(tempfile.mkdtemp(prefix="bench-service-", dir=args.dir))
+    with tempfile.TemporaryDirectory(prefix="bench-service-", dir=args.dir) as tmp:
+        return await measure(args, Path(tmp))
+
+
+async def measure(args: argparse.Namespace, directory: Path) -> str:
     path = directory / "bench.db"
     storage = await open_storage(path)
     synchronous = await synchronous_of(storage)

@@ -1,4 +1,7 @@
-"""Storage: migrations, the session store's log/snapshot/concurrency rules, and the bot tables."""
+"""Storage: migrations, the session store's log/snapshot/concurrency rules, and the bot tables.
+
+The store tests run on both backends (the `database` fixture: a SQLite file, then a fresh
+PostgreSQL database); the migration tests come in a twin for each backend's bookkeeping."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 from toygame import RULES, Vote
 
@@ -38,7 +42,9 @@ from storage import (
     open_storage,
 )
 from storage.db import Database
-from storage.migrations import MIGRATIONS, migrate, statements, user_version
+from storage.migrations import MIGRATIONS, Migration, migrate, statements, user_version
+from storage.postgres import migrations as pg_migrations
+from tests.stores import INTEGRITY_ERRORS, REFUSED_UPDATE, execute, scalar
 
 TABLES = {
     "sessions",
@@ -57,8 +63,8 @@ TABLES = {
 
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await open_storage(tmp_path / "bot.db")
+async def storage(database: Path | str) -> AsyncIterator[Storage]:
+    opened = await open_storage(database)
     yield opened
     await opened.close()
 
@@ -115,18 +121,10 @@ async def move(
     return new, step.state
 
 
-async def execute(storage: Storage, sql: str, *params: Any) -> list[Any]:
-    """Run one statement on the writer connection (in its own group commit)."""
-    rows = await storage.db.write(lambda conn: conn.execute(sql, params).fetchall())
-    return [tuple(row) for row in rows]
-
-
-async def scalar(storage: Storage, sql: str, *params: Any) -> Any:
-    rows = await storage.db.read(lambda conn: conn.execute(sql, params).fetchall())
-    return rows[0][0]
-
-
 # Migrations and connection ------------------------------------------------------------------
+
+EXTRA = "CREATE TABLE extra (x INTEGER);"
+BROKEN = "CREATE TABLE half (x INTEGER);\nCREATE TABLE sessions (x INTEGER);"
 
 
 async def test_open_empty_file_migrates_and_sets_pragmas(tmp_path: Path) -> None:
@@ -151,7 +149,7 @@ async def test_reopen_applies_nothing_twice(tmp_path: Path) -> None:
     db = await Database.open(path)
     try:
         assert await migrate(db) == []
-        extra = (*MIGRATIONS, "CREATE TABLE extra (x INTEGER);")
+        extra = (*MIGRATIONS, Migration(EXTRA, EXTRA))
         assert await migrate(db, extra) == [len(extra)]
         assert await migrate(db, extra) == []
         assert await user_version(db) == len(extra)
@@ -172,7 +170,7 @@ async def test_reopen_applies_nothing_twice(tmp_path: Path) -> None:
 async def test_failed_migration_leaves_previous_version(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "bot.db")
     try:
-        broken = (*MIGRATIONS, "CREATE TABLE half (x INTEGER);\nCREATE TABLE sessions (x);")
+        broken = (*MIGRATIONS, Migration(BROKEN, BROKEN))
         with pytest.raises(sqlite3.OperationalError):
             await migrate(db, broken)
         assert await user_version(db) == len(MIGRATIONS)
@@ -184,7 +182,7 @@ async def test_failed_migration_leaves_previous_version(tmp_path: Path) -> None:
 
 
 def test_statements_split_triggers_whole() -> None:
-    parts = list(statements(MIGRATIONS[0]))
+    parts = list(statements(MIGRATIONS[0].sqlite))
     trigger = [p for p in parts if p.startswith("CREATE TRIGGER")]
     assert len(trigger) == 1 and trigger[0].endswith("END;")
     with pytest.raises(ValueError):
@@ -241,6 +239,114 @@ async def test_migrating_a_v1_file_keeps_its_data_and_marks_old_wins(tmp_path: P
         assert loaded is not None and loaded.record.turn_timer is None
         assert loaded.record.to_move is None and loaded.record.quarantine is None
         assert loaded.record.seats == (Seat(user_id=100, name="Alice"),)
+
+
+# The same migrations on PostgreSQL: `schema_version`, one transaction each, an advisory lock.
+
+
+async def pg_tables(conn: asyncpg.Connection) -> set[str]:
+    rows = await conn.fetch(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+    )
+    return {row[0] for row in rows}
+
+
+async def test_postgres_migrates_an_empty_database_and_keeps_its_version(pg_url: str) -> None:
+    async with await open_storage(pg_url) as storage:
+        assert storage.backend == "postgresql"
+        await storage.prefs.user.set(1, "locale", "ja")
+    conn = await asyncpg.connect(pg_url)
+    try:
+        assert await pg_tables(conn) >= TABLES | {"schema_version"}
+        assert await pg_migrations.schema_version(conn) == len(MIGRATIONS)
+        assert await pg_migrations.migrate(conn) == []
+        extra = (*MIGRATIONS, Migration(EXTRA, EXTRA))
+        assert await pg_migrations.migrate(conn, extra) == [len(extra)]
+        assert await pg_migrations.migrate(conn, extra) == []
+        assert await pg_migrations.schema_version(conn) == len(extra)
+        with pytest.raises(RuntimeError, match="newer"):
+            await pg_migrations.migrate(conn)  # code older than the database: refuse
+        assert await conn.fetchval("SELECT value FROM user_prefs") == "ja"
+    finally:
+        await conn.close()
+
+
+async def test_postgres_failed_migration_leaves_previous_version(pg_url: str) -> None:
+    conn = await asyncpg.connect(pg_url)
+    try:
+        assert await pg_migrations.migrate(conn) == list(range(1, len(MIGRATIONS) + 1))
+        with pytest.raises(asyncpg.DuplicateTableError):
+            await pg_migrations.migrate(conn, (*MIGRATIONS, Migration(BROKEN, BROKEN)))
+        assert await pg_migrations.schema_version(conn) == len(MIGRATIONS)
+        assert "half" not in await pg_tables(conn)
+    finally:
+        await conn.close()
+
+
+async def test_postgres_processes_starting_at_once_apply_each_migration_once(
+    pg_url: str,
+) -> None:
+    conns = [await asyncpg.connect(pg_url) for _ in range(3)]
+    try:
+        applied = await asyncio.gather(*(pg_migrations.migrate(conn) for conn in conns))
+        assert sorted(n for numbers in applied for n in numbers) == list(
+            range(1, len(MIGRATIONS) + 1)
+        )
+        assert await pg_migrations.schema_version(conns[0]) == len(MIGRATIONS)
+    finally:
+        for conn in conns:
+            await conn.close()
+
+
+async def test_postgres_migrating_a_v1_database_keeps_its_data_and_marks_old_wins(
+    pg_url: str,
+) -> None:
+    conn = await asyncpg.connect(pg_url)
+    try:
+        assert await pg_migrations.migrate(conn, MIGRATIONS[:1]) == [1]
+        await conn.execute(
+            "INSERT INTO sessions (id, game_id, rules_version, channel_id, host_id, locale, "
+            "options, seed, status, created_at, updated_at) "
+            "VALUES ('s1', 'thegame', 1, 10, 100, 'en', '{}', 1, 'active', 0, 0)"
+        )
+        await conn.execute(
+            "INSERT INTO seats (session_id, seat, user_id, name) VALUES ('s1', 0, 100, 'Alice')"
+        )
+        for result in ("perfect", "win", "loss", "burned"):
+            await conn.execute(
+                "INSERT INTO records (guild_id, channel_id, game_id, session_id, result, "
+                "score, players, finished_at) VALUES (1, 10, 'thegame', $1, $1, 3, 1, 0)",
+                result,
+            )
+        assert await pg_migrations.migrate(conn) == list(range(2, len(MIGRATIONS) + 1))
+        rows = await conn.fetch("SELECT result, won FROM records ORDER BY id")
+        assert [tuple(r) for r in rows] == [
+            ("perfect", True),
+            ("win", True),
+            ("loss", False),
+            ("burned", False),
+        ]
+        totals = await conn.fetch(
+            "SELECT result, games, wins FROM record_totals ORDER BY result"
+        )
+        assert [tuple(row) for row in totals] == [
+            ("burned", 1, 0),
+            ("loss", 1, 0),
+            ("perfect", 1, 1),
+            ("win", 1, 1),
+        ]
+    finally:
+        await conn.close()
+    async with await open_storage(pg_url) as storage:
+        loaded = await storage.sessions.load("s1")
+        assert loaded is not None and loaded.record.turn_timer is None
+        assert loaded.record.to_move is None and loaded.record.quarantine is None
+        assert loaded.record.seats == (Seat(user_id=100, name="Alice"),)
+
+
+def test_every_migration_has_both_dialects() -> None:
+    for migration in MIGRATIONS:
+        assert migration.sqlite.strip() and migration.postgresql.strip()
 
 
 async def test_storage_instances_satisfy_their_protocols(storage: Storage) -> None:
@@ -393,9 +499,8 @@ async def test_append_rejects_broken_bookkeeping(storage: Storage) -> None:
         await append(storage.sessions, record, record, step.logged)
 
 
-async def test_concurrent_appends_from_two_connections(tmp_path: Path) -> None:
-    path = tmp_path / "bot.db"
-    async with await open_storage(path) as one, await open_storage(path) as two:
+async def test_concurrent_appends_from_two_connections(database: Path | str) -> None:
+    async with await open_storage(database) as one, await open_storage(database) as two:
         record, state = await start(one.sessions, make_record())
         record, state = await move(one.sessions, record, state)
         record, state = await move(one.sessions, record, state)  # both seats moved: vote
@@ -425,8 +530,9 @@ async def test_concurrent_appends_from_two_connections(tmp_path: Path) -> None:
 
 
 async def test_foreign_keys_enforced_and_cascade(storage: Storage) -> None:
-    assert await scalar(storage, "PRAGMA foreign_keys") == 1
-    with pytest.raises(sqlite3.IntegrityError):
+    if storage.backend == "sqlite":
+        assert await scalar(storage, "PRAGMA foreign_keys") == 1
+    with pytest.raises(INTEGRITY_ERRORS):
         await execute(
             storage,
             "INSERT INTO actions (session_id, seq, actor, payload) VALUES ('ghost', 1, 0, '{}')",
@@ -434,7 +540,7 @@ async def test_foreign_keys_enforced_and_cascade(storage: Storage) -> None:
     record, state = await start(storage.sessions, make_record())
     await move(storage.sessions, record, state, snapshot=True)
     await storage.hand_messages.upsert(record.id, 100, 5, 6)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(REFUSED_UPDATE, match="append-only"):
         await execute(storage, "UPDATE actions SET actor = 3")
     await execute(storage, "DELETE FROM sessions WHERE id = ?", record.id)
     for table in ("seats", "actions", "snapshots", "hand_messages"):
@@ -581,7 +687,7 @@ async def test_hand_messages_round_trip(storage: Storage) -> None:
     assert await hands.clear("s1") == 1
     assert await hands.for_session("s1") == []
     assert len(await hands.for_session("s2")) == 1
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         await hands.upsert("ghost", 1, 2, 3)
 
 

@@ -23,7 +23,14 @@ from games.engine.errors import GameError, Reason
 from games.engine.session import SessionRecord, Status
 from games.engine.shards import Shards
 from games.engine.step import LoggedAction
-from games.engine.store import Durable, LoadedSession, SessionWrite, Snapshot, VersionConflict
+from games.engine.store import (
+    Durable,
+    LoadedSession,
+    SessionWrite,
+    Snapshot,
+    VersionConflict,
+    Watcher,
+)
 from storage.db import Database
 from storage.migrations import LIVE
 from storage.rows import Row, dumps
@@ -402,6 +409,11 @@ class SqliteSessionStore:
             return [row[0] for row in conn.execute(_AWAITING_AI + where, params).fetchall()]
 
         return await self.db.read(read)
+
+    async def watch(self, watcher: Watcher) -> None:
+        """Nothing to watch: a SQLite file serves the processes of one machine, and shards in
+        several processes need PostgreSQL (whose store does tell). Writes with `notify` are
+        stored like any other."""
 
     async def quarantine(self, session_id: str, reason: str) -> bool:
         """Abandon a session that cannot be loaded, keeping why (and dropping its deadlines).

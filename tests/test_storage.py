@@ -26,6 +26,7 @@ from games.engine import (
     SessionRecord,
     SessionStore,
     SessionWrite,
+    Shards,
     Snapshot,
     Status,
     VersionConflict,
@@ -568,6 +569,71 @@ async def test_live_queries_and_busy_channel(storage: Storage) -> None:
     assert [r.id for r in await store.live_sessions(1)] == ["b"]
     await store.create(make_record("e", channel_id=10))  # the channel is free again
     assert (await store.live_in_channel(10)).id == "e"  # type: ignore[union-attr]
+
+
+def on_shard(shard: int, count: int = 2, n: int = 1) -> int:
+    """A guild id Discord routes to `shard` of `count`: `(id >> 22) % count == shard`."""
+    return (n * count + shard) << 22
+
+
+async def test_wakeups_and_sessions_awaiting_ai_keep_to_the_given_shards(
+    storage: Storage,
+) -> None:
+    store = storage.sessions
+    guilds = {"a": on_shard(0), "b": on_shard(1), "c": on_shard(1, n=7), "dm": None}
+    for n, (session_id, guild) in enumerate(guilds.items()):
+        record, state = await start(store, make_record(session_id, 10 + n, guild))
+        while 1 not in RULES.to_move(state).seats:  # seat 1, the AI, is to move
+            record, state = await move(store, record, state)
+        awaiting = record.model_copy(update={"to_move": (1,)})
+        due = DeadlineUpdate(put=(deadline("turn", 1, 100.0 - n, session_id),))
+        await append(store, record, awaiting, (), None, due)
+    assert set(await store.awaiting_ai()) == set(guilds)
+    assert set(await store.awaiting_ai(Shards.of(2))) == set(guilds)  # both shards: all
+    assert set(await store.awaiting_ai(Shards.of(2, (0,)))) == {"a", "dm"}  # DMs: shard 0
+    assert set(await store.awaiting_ai(Shards.of(2, (1,)))) == {"b", "c"}
+    assert await store.wakeups(Shards.of(2, (1,))) == [("c", 98.0), ("b", 99.0)]
+    assert await store.wakeups(Shards.of(2, (0,))) == [("dm", 97.0), ("a", 100.0)]
+    assert len(await store.wakeups()) == 4
+    assert set(await store.awaiting_ai(Shards.of(4, (1, 3)))) == {"b", "c"}
+
+
+def next_move(record: SessionRecord, state: Any) -> tuple[SessionWrite, Any]:
+    """The lowest seat's last legal action as a write (not stored yet), and the state after."""
+    seat = min(RULES.to_move(state).seats)
+    action = RULES.legal_actions(state, seat)[-1]
+    step = advance(RULES, state, record.version, seat, action, record.seed)
+    new = record.model_copy(update={"version": record.version + len(step.logged)})
+    return SessionWrite(record, new, step.logged), step.state
+
+
+async def test_writes_that_arrive_together_commit_together_and_a_stale_one_alone(
+    storage: Storage,
+) -> None:
+    store = storage.sessions
+    games = [await start(store, make_record(f"s{n}", 10 + n)) for n in range(4)]
+    stale, _ = next_move(*games[0])
+    games[0] = await move(store, *games[0])
+    writes = [stale] + [next_move(*game)[0] for game in games[1:]]
+    # Submitted in one go, they share the next group commit; the stale one is refused alone.
+    results = await asyncio.gather(*(store.write(w) for w in writes), return_exceptions=True)
+    assert isinstance(results[0], VersionConflict) and results[1:] == [None, None, None]
+    for write in writes[1:]:
+        assert len(await store.log(write.after.id)) == write.after.version
+    assert len(await store.log("s0")) == games[0][0].version  # the stale move left nothing
+
+
+async def test_a_batch_of_sound_writes_is_one_transaction(storage: Storage) -> None:
+    store = storage.sessions
+    games = [await start(store, make_record(f"s{n}", 10 + n)) for n in range(4)]
+    writes = [next_move(*game)[0] for game in games]
+    await asyncio.gather(*(store.write(w) for w in writes))
+    for write in writes:
+        assert len(await store.log(write.after.id)) == write.after.version
+    if storage.backend == "postgresql":  # every row of the batch has the same writer xid
+        ids = [w.after.id for w in writes]
+        sql = "SELECT DISTINCT xmin::TEXT FROM sessions WHERE id = ANY(?)"
+        assert len(await execute(storage, sql, ids)) == 1
 
 
 # Bot tables ---------------------------------------------------------------------------------

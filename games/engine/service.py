@@ -289,6 +289,7 @@ class SessionService:
         A deadline that passed while the bot was down fires as its session is resumed. Every
         other session loads when a player touches it or its deadline comes.
         """
+        await self.store.watch(self._changed_elsewhere)
         now = self.clock.now()
         due: list[str] = []
         for session_id, when in await self.store.wakeups(self.shards):
@@ -299,6 +300,26 @@ class SessionService:
         self._background.spawn(self._resume(due))
         gc.collect(1)
         gc.freeze()  # what startup built lives on: keep it out of every full collection
+
+    def _changed_elsewhere(self, session_id: str, guild_id: int | None) -> None:
+        """Another process changed a session (a player's click reached it through a DM): our
+        copy is out of date, and if the session is ours, what it now waits for is ours to
+        drive."""
+        if self._closed:
+            return
+        if self.shards is None or self.shards.owns_guild(guild_id):
+            self._background.spawn(self._pick_up(session_id))
+        elif session_id not in self._locks:  # (under a lock, the version check finds out)
+            self._sessions.pop(session_id, None)
+
+    async def _pick_up(self, session_id: str) -> None:
+        """Reload a session of ours another process moved on, and arm it."""
+        async with self._locks.hold(session_id):
+            try:
+                session = await self._fresh(session_id)
+            except GameError:
+                return  # gone, or quarantined while loading
+            self._arm(session)
 
     async def _resume(self, due: list[str]) -> None:
         """Load and arm the sessions whose deadline is due, then those whose AI is to move
@@ -372,6 +393,7 @@ class SessionService:
             entries=() if step is None else step.logged,
             snapshot=snapshot,
             deadlines=None if update.empty else update,
+            notify=not self.owns(record),  # its owner must arm what this change made due
         )
         await self._commit(session, write, state, waiting, needed)
 

@@ -4,7 +4,7 @@ PostgreSQL), so nothing here names a backend."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -58,6 +58,10 @@ class SessionWrite:
     entries: tuple[LoggedAction, ...] = ()
     snapshot: Snapshot | None = None
     deadlines: DeadlineUpdate | None = None
+    notify: bool = False
+    """Tell the other processes watching the store (`SessionStore.watch`) once this change is
+    committed: a process changed a session another process drives (a click in a DM reaches
+    shard 0 whatever the session's guild), and the owner must pick it up."""
 
 
 class DeadlineStore(Protocol):
@@ -70,6 +74,10 @@ class DeadlineStore(Protocol):
 
     async def update_deadlines(self, update: DeadlineUpdate) -> None:
         """Write deadline rows that change without the session (a warning that fired)."""
+
+
+Watcher = Callable[[str, int | None], None]
+"""Told `(session_id, guild_id)` of a session another process changed with `notify`."""
 
 
 class SessionStore(DeadlineStore, Protocol):
@@ -101,6 +109,10 @@ class SessionStore(DeadlineStore, Protocol):
         """Active sessions where a seat the AI plays (an AI or away seat) is to move, or may
         be (`to_move` unknown): what a restart resumes without any deadline (only the
         sessions of `shards` when given)."""
+
+    async def watch(self, watcher: Watcher) -> None:
+        """From now on, call `watcher` for every change another process commits with
+        `notify`. A store that only one process uses (SQLite) may never call it."""
 
     async def quarantine(self, session_id: str, reason: str) -> bool:
         """Set a session that cannot be loaded aside: abandoned, with `reason` kept, its

@@ -69,6 +69,7 @@ class PgDatabase:
         self._flusher: asyncio.Task[None] | None = None
         self._in_flight = 0
         self._closed = False
+        self._listener: asyncpg.Connection | None = None
 
     @classmethod
     async def open(cls, url: str, *, readers: int = READERS) -> PgDatabase:
@@ -194,6 +195,20 @@ class PgDatabase:
             raise RuntimeError("the database is closed")
         return await self._pool.fetchval(sql, *args)
 
+    # Notifications --------------------------------------------------------------------------
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        """Call `callback(payload)` for every NOTIFY on `channel` that another connection than
+        our writer sends (on a connection of its own, opened on first use)."""
+        if self._listener is None:
+            self._listener = await connect(self.url)
+
+        def received(conn: object, pid: int, channel: str, payload: str) -> None:
+            if pid != self._writer.get_server_pid():
+                callback(payload)
+
+        await self._listener.add_listener(channel, received)
+
     # Closing --------------------------------------------------------------------------------
 
     async def close(self) -> None:
@@ -209,3 +224,5 @@ class PgDatabase:
                 await self._flusher
         await self._pool.close()
         await self._writer.close()
+        if self._listener is not None:
+            await self._listener.close()

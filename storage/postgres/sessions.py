@@ -24,7 +24,14 @@ from games.engine.errors import GameError, Reason
 from games.engine.session import SessionRecord, Status
 from games.engine.shards import Shards
 from games.engine.step import LoggedAction
-from games.engine.store import Durable, LoadedSession, SessionWrite, Snapshot, VersionConflict
+from games.engine.store import (
+    Durable,
+    LoadedSession,
+    SessionWrite,
+    Snapshot,
+    VersionConflict,
+    Watcher,
+)
 from storage.migrations import LIVE
 from storage.postgres.db import PgDatabase
 from storage.sessions import (
@@ -163,6 +170,9 @@ def _log_of(rows: Sequence[asyncpg.Record]) -> tuple[LoggedAction, ...]:
     )
 
 
+CHANGED = "tablebot_session_changed"
+"""The NOTIFY channel of writes with `notify`; the payload is `"<session id> <guild id>"`."""
+
 _LOG = "SELECT seq, actor, payload FROM actions WHERE session_id = $1 AND seq > $2 ORDER BY seq"
 
 
@@ -247,6 +257,9 @@ class PgSessionStore:
                 snapshot = change.snapshot
                 await conn.execute(_SNAPSHOT, after.id, snapshot.version, dumps(snapshot.state))
             await _write_deadlines(conn, change.deadlines)
+            if change.notify:  # sent by PostgreSQL at COMMIT, and only if it commits
+                guild = "" if after.guild_id is None else str(after.guild_id)
+                await conn.execute("SELECT pg_notify($1, $2)", CHANGED, f"{after.id} {guild}")
 
         return self.db.submit(write)
 
@@ -323,6 +336,16 @@ class PgSessionStore:
         """Active sessions whose AI (or away) seat is to move, or may be (of `shards`)."""
         where, params = shard_filter(shards)
         return [row[0] for row in await self.db.fetch(_AWAITING_AI + where, *params)]
+
+    async def watch(self, watcher: Watcher) -> None:
+        """Call `watcher(session_id, guild_id)` for every write with `notify` another process
+        commits (LISTEN on a connection of its own)."""
+
+        def changed(payload: str) -> None:
+            session_id, _, guild = payload.partition(" ")
+            watcher(session_id, int(guild) if guild else None)
+
+        await self.db.listen(CHANGED, changed)
 
     async def quarantine(self, session_id: str, reason: str) -> bool:
         """Abandon a session that cannot be loaded, keeping why (and dropping its deadlines).

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from storage.db import Database, Synchronous
 from storage.hands import HandMessage, HandMessages
-from storage.migrations import migrate
+from storage.migrations import migrate as apply_migrations  # (`storage.migrate` is the CLI)
 from storage.players import Players, PlayerTally, SeatRow, Streaks
 from storage.prefs import Prefs, SqlitePrefTable
 from storage.protocols import HandStore, PlayerStore, PrefStore, PrefTable, RecordStore, Stores
@@ -112,7 +112,7 @@ async def open_storage(location: str | Path, *, synchronous: Synchronous = "FULL
         return Storage(await open_postgres(str(location)))
     db = await Database.open(location, synchronous=synchronous)
     try:
-        await migrate(db)
+        await apply_migrations(db)
     except BaseException:
         await db.close()
         raise

@@ -92,9 +92,11 @@ class Cluster:
             )
 
     @classmethod
-    def start(cls, settings: dict[str, str] | None = None) -> Cluster:
-        """initdb and start a server with `settings` (defaults: `FAST`)."""
-        memory = MEMORY if MEMORY.is_dir() and os.access(MEMORY, os.W_OK) else None
+    def start(cls, settings: dict[str, str] | None = None, *, in_memory: bool = True) -> Cluster:
+        """initdb and start a server with `settings` (defaults: `FAST`), on tmpfs when there
+        is one unless not `in_memory` (a bench of durable commits wants a real disk)."""
+        usable = in_memory and MEMORY.is_dir() and os.access(MEMORY, os.W_OK)
+        memory = MEMORY if usable else None
         directory = Path(tempfile.mkdtemp(prefix="tablebot-pg-", dir=memory))
         user = pwd.getpwnam(UNPRIVILEGED) if os.geteuid() == 0 else None
         if user is not None:

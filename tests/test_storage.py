@@ -327,9 +327,7 @@ async def test_postgres_migrating_a_v1_database_keeps_its_data_and_marks_old_win
             ("loss", False),
             ("burned", False),
         ]
-        totals = await conn.fetch(
-            "SELECT result, games, wins FROM record_totals ORDER BY result"
-        )
+        totals = await conn.fetch("SELECT result, games, wins FROM record_totals ORDER BY result")
         assert [tuple(row) for row in totals] == [
             ("burned", 1, 0),
             ("loss", 1, 0),
@@ -611,16 +609,25 @@ async def test_writes_that_arrive_together_commit_together_and_a_stale_one_alone
     storage: Storage,
 ) -> None:
     store = storage.sessions
-    games = [await start(store, make_record(f"s{n}", 10 + n)) for n in range(4)]
+    games = [await start(store, make_record(f"s{n}", 10 + n)) for n in range(5)]
     stale, _ = next_move(*games[0])
     games[0] = await move(store, *games[0])
-    writes = [stale] + [next_move(*game)[0] for game in games[1:]]
-    # Submitted in one go, they share the next group commit; the stale one is refused alone.
+    # s4's version column is behind its log: its check passes, its log row clashes (an error
+    # of the database, which rolls the batch back: it is run again, a savepoint each).
+    clash, _ = next_move(*games[4])
+    games[4] = await move(store, *games[4])
+    await execute(
+        storage, "UPDATE sessions SET version = ? WHERE id = ?", clash.before.version, "s4"
+    )
+    writes = [stale] + [next_move(*game)[0] for game in games[1:4]] + [clash]
+    # Submitted in one go, they share the next group commit; the refused ones fail alone.
     results = await asyncio.gather(*(store.write(w) for w in writes), return_exceptions=True)
-    assert isinstance(results[0], VersionConflict) and results[1:] == [None, None, None]
-    for write in writes[1:]:
+    assert isinstance(results[0], VersionConflict) and isinstance(results[4], VersionConflict)
+    assert results[1:4] == [None, None, None]
+    for write in writes[1:4]:
         assert len(await store.log(write.after.id)) == write.after.version
     assert len(await store.log("s0")) == games[0][0].version  # the stale move left nothing
+    assert len(await store.log("s4")) == games[4][0].version
 
 
 async def test_a_batch_of_sound_writes_is_one_transaction(storage: Storage) -> None:

@@ -1,15 +1,20 @@
 """A PostgreSQL database: one writer connection with group commit, and a pool of readers.
 
-The same shape as the SQLite `storage.db.Database`, over asyncpg. Every write is an async
-function of a connection; writes that arrive together run in one transaction, so a burst of
-moves of many sessions costs one COMMIT (one WAL flush) instead of one each. The batch first
-runs without savepoints: every store write checks what it needs (the version) before it
-changes anything, and a savepoint per write would cost two round trips and a subtransaction
-each (PostgreSQL slows every snapshot down once a transaction holds more than 64 of them).
-When any write of a batch fails, the batch is rolled back and run again with a SAVEPOINT per
-write, so the failing write is refused alone and the others commit. Each caller is answered
-once the COMMIT returns (with `synchronous_commit` on, the server's default: once it is
-flushed).
+The same shape as the SQLite `storage.db.Database`, over asyncpg. Writes that arrive together
+run in one transaction, so a burst of moves of many sessions costs one COMMIT (one WAL flush)
+instead of one each. A write is either an async function of the connection, or a `Statement`:
+one SQL statement whose single result row says whether it applied. Consecutive statements of
+one SQL text (every session write is one) go to the server together, pipelined by asyncpg's
+`fetchmany` (all their Bind/Execute messages, one Sync): a batch of moves costs one round trip,
+not one per move.
+
+The batch runs without savepoints: a statement refused by its result row changed nothing (its
+check is part of it), and a savepoint per write would cost two round trips and a
+subtransaction each (PostgreSQL slows every snapshot down once a transaction holds more than
+64 of them). When a write raises instead (an error from the server, or a function that
+refuses), the batch is rolled back and run again with a SAVEPOINT per write, so that write is
+refused alone and the others commit. Each caller is answered once the COMMIT returns (with
+`synchronous_commit` on, the server's default: once it is flushed).
 
 Reads run on the pool, each in one read-only REPEATABLE READ transaction, so the queries of one
 read see one snapshot and never wait for the writer.
@@ -21,7 +26,7 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import asyncpg
 
@@ -35,9 +40,45 @@ MAX_BATCH = 512
 READERS = 4
 """Reader connections at most, each opened on demand."""
 
-Write = Callable[[asyncpg.Connection], Awaitable[T]]
+
+@dataclass(frozen=True, slots=True)
+class Statement(Generic[T]):
+    """A write as one SQL statement returning one row; `check(row)` gives the write's result,
+    or raises to refuse it, in which case the statement must have changed nothing. `failed`
+    turns an error the server raised for it into the one its caller should see."""
+
+    sql: str
+    args: tuple[Any, ...]
+    check: Callable[[asyncpg.Record], T]
+    failed: Callable[[Exception], Exception] = lambda error: error
+
+
+Write = Callable[[asyncpg.Connection], Awaitable[T]] | Statement[T]
 
 APPLICATION = "tablebot"
+
+
+def _same(write: Write[Any], sql: str) -> bool:
+    return isinstance(write, Statement) and write.sql == sql
+
+
+async def _pipelined(
+    conn: asyncpg.Connection, statements: list[Statement[object]]
+) -> list[tuple[bool, object]]:
+    """Run statements of one SQL text in one round trip; a refusal by `check` is kept (the
+    statement changed nothing), an error of the server aborts the batch."""
+    sql = statements[0].sql
+    if len(statements) == 1:
+        rows = [await conn.fetchrow(sql, *statements[0].args)]
+    else:
+        rows = await conn.fetchmany(sql, [s.args for s in statements])
+    results: list[tuple[bool, object]] = []
+    for statement, row in zip(statements, rows, strict=True):
+        try:
+            results.append((True, statement.check(row)))  # type: ignore[arg-type]
+        except Exception as error:
+            results.append((False, error))
+    return results
 
 
 def affected(status: str) -> int:
@@ -143,12 +184,23 @@ class PgDatabase:
             conn = self._writer
             results: list[tuple[bool, object]] = []
             async with conn.transaction():
-                for write in writes:
-                    results.append((True, await write(conn)))
+                start = 0
+                while start < len(writes):
+                    write = writes[start]
+                    if not isinstance(write, Statement):
+                        results.append((True, await write(conn)))
+                        start += 1
+                        continue
+                    end = start + 1
+                    while end < len(writes) and _same(writes[end], write.sql):
+                        end += 1
+                    results += await _pipelined(conn, writes[start:end])  # type: ignore[arg-type]
+                    start = end
             return results
         except Exception as error:
             if len(writes) == 1 or self._writer.is_closed():
-                return [(False, error)] * len(writes)
+                failed = writes[0].failed(error) if isinstance(writes[0], Statement) else error
+                return [(False, failed)] * len(writes)
         return await self._run_isolated(writes)
 
     async def _run_isolated(self, writes: list[Write[object]]) -> list[tuple[bool, object]]:
@@ -160,7 +212,14 @@ class PgDatabase:
                 for write in writes:
                     try:
                         async with conn.transaction():  # nested: a savepoint
-                            results.append((True, await write(conn)))
+                            if isinstance(write, Statement):
+                                try:
+                                    row = await conn.fetchrow(write.sql, *write.args)
+                                except asyncpg.PostgresError as error:
+                                    raise write.failed(error) from error
+                                results.append((True, write.check(row)))  # type: ignore[arg-type]
+                            else:
+                                results.append((True, await write(conn)))
                     except Exception as error:
                         results.append((False, error))
         except Exception as error:  # COMMIT failed: nothing of the batch is stored

@@ -11,7 +11,6 @@ commit run its batches without a savepoint per write (`storage.postgres.db`).
 
 from __future__ import annotations
 
-import functools
 import json
 import time
 from collections.abc import Sequence
@@ -33,7 +32,7 @@ from games.engine.store import (
     Watcher,
 )
 from storage.migrations import LIVE
-from storage.postgres.db import PgDatabase
+from storage.postgres.db import PgDatabase, Statement
 from storage.sessions import (
     MUTABLE,
     NO_SEAT,
@@ -48,6 +47,9 @@ _COLUMNS = (
     "id, game_id, rules_version, guild_id, channel_id, host_id, locale, options, seed, status, "
     "version, config, table_message_id, created_at, turn_timer, to_move, quarantine"
 )
+
+CHANGED = "tablebot_session_changed"
+"""The NOTIFY channel of writes with `notify`; the payload is `"<session id> <guild id>"`."""
 
 _INSERT = """
 INSERT INTO sessions (id, game_id, rules_version, guild_id, channel_id, host_id, locale,
@@ -68,12 +70,6 @@ _DEADLINE_DROP = "DELETE FROM deadlines WHERE session_id = $1 AND kind = $2 AND 
 _DEADLINE_PUT = """
 INSERT INTO deadlines (session_id, kind, seat, due, fired) VALUES ($1, $2, $3, $4, $5)
 ON CONFLICT (session_id, kind, seat) DO UPDATE SET due = excluded.due, fired = excluded.fired
-"""
-
-_SNAPSHOT = """
-INSERT INTO snapshots (session_id, version, state) VALUES ($1, $2, $3)
-ON CONFLICT (session_id) DO UPDATE SET version = excluded.version, state = excluded.state
-WHERE excluded.version >= snapshots.version
 """
 
 _AWAITING_AI = f"""
@@ -149,18 +145,103 @@ async def _records(
     return [record_of(row, seats[row["id"]]) for row in rows]
 
 
-async def _stored_version(conn: asyncpg.Connection, session_id: str) -> int | None:
-    version = await conn.fetchval("SELECT version FROM sessions WHERE id = $1", session_id)
-    return None if version is None else int(version)
+# A session write as one statement, so a batch of them goes to the server in one round trip
+# (`storage.postgres.db.Statement`). The version-checked UPDATE comes first; every other part
+# takes its rows FROM `moved`, so when the check matches no row the statement changes
+# nothing. Seats are written only when given (those that changed), seats past the new count
+# dropped; deadline puts and drops touch distinct keys (`games.engine.deadlines.changes`).
+_WRITE = f"""
+WITH moved AS (
+    UPDATE sessions SET version = $3, updated_at = $4, host_id = $5, locale = $6, options = $7,
+        status = $8, config = $9, table_message_id = $10, turn_timer = $11, to_move = $12
+    WHERE id = $1 AND version = $2
+    RETURNING id
+),
+logged AS (
+    INSERT INTO actions (session_id, seq, actor, payload)
+    SELECT moved.id, e.seq, e.actor, e.payload FROM moved,
+        unnest($13::INTEGER[], $14::INTEGER[], $15::JSON[]) AS e (seq, actor, payload)
+),
+unseated AS (
+    DELETE FROM seats USING moved WHERE seats.session_id = moved.id AND seats.seat >= $16
+),
+seated AS (
+    INSERT INTO seats (session_id, seat, user_id, name, away, missed, ai_level)
+    SELECT moved.id, s.seat, s.user_id, s.name, s.away, s.missed, s.ai_level FROM moved,
+        unnest($17::INTEGER[], $18::BIGINT[], $19::TEXT[], $20::BOOLEAN[], $21::INTEGER[],
+            $22::TEXT[]) AS s (seat, user_id, name, away, missed, ai_level)
+    ON CONFLICT (session_id, seat) DO UPDATE SET user_id = excluded.user_id,
+        name = excluded.name, away = excluded.away, missed = excluded.missed,
+        ai_level = excluded.ai_level
+),
+snapped AS (
+    INSERT INTO snapshots (session_id, version, state)
+    SELECT moved.id, $23, $24 FROM moved WHERE $23::INTEGER IS NOT NULL
+    ON CONFLICT (session_id) DO UPDATE SET version = excluded.version, state = excluded.state
+    WHERE excluded.version >= snapshots.version
+),
+dropped AS (
+    DELETE FROM deadlines AS d USING moved,
+        unnest($25::TEXT[], $26::TEXT[], $27::INTEGER[]) AS k (session_id, kind, seat)
+    WHERE d.session_id = k.session_id AND d.kind = k.kind AND d.seat = k.seat
+),
+put AS (
+    INSERT INTO deadlines (session_id, kind, seat, due, fired)
+    SELECT k.session_id, k.kind, k.seat, k.due, k.fired FROM moved,
+        unnest($28::TEXT[], $29::TEXT[], $30::INTEGER[], $31::DOUBLE PRECISION[],
+            $32::BOOLEAN[]) AS k (session_id, kind, seat, due, fired)
+    ON CONFLICT (session_id, kind, seat) DO UPDATE SET due = excluded.due, fired = excluded.fired
+)
+SELECT (SELECT COUNT(*) FROM moved)::INTEGER AS moved,
+    CASE WHEN $33::TEXT IS NOT NULL AND EXISTS (SELECT 1 FROM moved)
+        THEN pg_notify('{CHANGED}', $33) END AS notified
+"""
 
 
-@functools.cache
-def _update_sql(changed: tuple[str, ...]) -> str:
-    """The version-checked UPDATE of a session row that sets only `changed` columns."""
-    names = ("version", "updated_at", *changed)
-    sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(names, 1))
-    n = len(names)
-    return f"UPDATE sessions SET {sets} WHERE id = ${n + 1} AND version = ${n + 2}"
+def _write_args(change: SessionWrite) -> tuple[Any, ...]:
+    """The parameters of `_WRITE` for one change."""
+    before, after = change.before, change.after
+    old = before.seats
+    seats = [
+        (i, s.user_id, s.name, s.away, s.missed, s.ai_level)
+        for i, s in enumerate(after.seats)
+        if len(old) != len(after.seats) or old[i] != s
+    ]
+    update = change.deadlines
+    drop = () if update is None else update.drop
+    put = () if update is None else update.put
+    snapshot = change.snapshot
+    notice = None
+    if change.notify:
+        notice = f"{after.id} {'' if after.guild_id is None else after.guild_id}"
+    return (
+        after.id,
+        before.version,
+        after.version,
+        time.time(),
+        *(column_value(after, name) for name in MUTABLE),
+        [e.seq for e in change.entries],
+        [e.actor for e in change.entries],
+        [dumps(e.action) for e in change.entries],
+        len(after.seats) if len(old) != len(after.seats) else None,
+        *_columns(seats, 6),
+        None if snapshot is None else snapshot.version,
+        None if snapshot is None else dumps(snapshot.state),
+        [d.session_id for d in drop],
+        [d.kind for d in drop],
+        [NO_SEAT if d.seat is None else d.seat for d in drop],
+        [d.session_id for d in put],
+        [d.kind for d in put],
+        [NO_SEAT if d.seat is None else d.seat for d in put],
+        [d.due for d in put],
+        [d.fired for d in put],
+        notice,
+    )
+
+
+def _columns(rows: list[tuple[Any, ...]], width: int) -> list[list[Any]]:
+    """Rows as one list per column (the arrays `unnest` turns back into rows)."""
+    return [[row[i] for row in rows] for i in range(width)]
 
 
 def _log_of(rows: Sequence[asyncpg.Record]) -> tuple[LoggedAction, ...]:
@@ -169,9 +250,6 @@ def _log_of(rows: Sequence[asyncpg.Record]) -> tuple[LoggedAction, ...]:
         for row in rows
     )
 
-
-CHANGED = "tablebot_session_changed"
-"""The NOTIFY channel of writes with `notify`; the payload is `"<session id> <guild id>"`."""
 
 _LOG = "SELECT seq, actor, payload FROM actions WHERE session_id = $1 AND seq > $2 ORDER BY seq"
 
@@ -224,44 +302,20 @@ class PgSessionStore:
         await self.db.write(create)
 
     def write(self, change: SessionWrite) -> Durable[None]:
-        """Store what `change` changes in the next group commit."""
+        """Store what `change` changes, as one statement of the next group commit."""
         check_chain(change)
-        before, after = change.before, change.after
-        changed = tuple(name for name in MUTABLE if getattr(before, name) != getattr(after, name))
-        sql = _update_sql(changed)
-        params = (
-            after.version,
-            time.time(),
-            *(column_value(after, name) for name in changed),
-            after.id,
-            before.version,
-        )
-        entries = [(after.id, e.seq, e.actor, dumps(e.action)) for e in change.entries]
+        session_id, version = change.after.id, change.before.version
 
-        async def write(conn: asyncpg.Connection) -> None:
-            if await conn.execute(sql, *params) != "UPDATE 1":
-                stored = await _stored_version(conn, after.id)
-                raise VersionConflict(f"session {after.id}: at {stored}, not {before.version}")
-            if entries:
-                try:
-                    await conn.executemany(
-                        "INSERT INTO actions (session_id, seq, actor, payload) "
-                        "VALUES ($1, $2, $3, $4)",
-                        entries,
-                    )
-                except asyncpg.UniqueViolationError as error:
-                    raise VersionConflict(f"session {after.id}: seq taken") from error
-            if before.seats != after.seats:
-                await _write_seats(conn, before, after)
-            if change.snapshot is not None:
-                snapshot = change.snapshot
-                await conn.execute(_SNAPSHOT, after.id, snapshot.version, dumps(snapshot.state))
-            await _write_deadlines(conn, change.deadlines)
-            if change.notify:  # sent by PostgreSQL at COMMIT, and only if it commits
-                guild = "" if after.guild_id is None else str(after.guild_id)
-                await conn.execute("SELECT pg_notify($1, $2)", CHANGED, f"{after.id} {guild}")
+        def check(row: asyncpg.Record) -> None:
+            if row["moved"] != 1:
+                raise VersionConflict(f"session {session_id}: no longer at {version}")
 
-        return self.db.submit(write)
+        def failed(error: Exception) -> Exception:
+            if isinstance(error, asyncpg.UniqueViolationError):  # the log is past the version
+                return VersionConflict(f"session {session_id}: seq taken")
+            return error
+
+        return self.db.submit(Statement(_WRITE, _write_args(change), check, failed))
 
     async def load(self, session_id: str) -> LoadedSession | None:
         """The record, the latest snapshot, the log entries after it and the deadlines."""

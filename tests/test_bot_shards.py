@@ -179,8 +179,11 @@ async def test_a_shard_taken_over_by_a_new_process_resumes_its_games(
             version = (await old.service.get(session.id)).record.version
         # The process stopped before its AI played; one that runs both shards takes over.
         async with shard_bot(emu, pg_url, tmp_path, (0, 1)) as new:
-            seen = recorder(new)
-            await emu.wait_for(lambda: any(c.actor == 1 for c in seen), timeout=10)
+
+            async def ai_moved() -> bool:  # (it may have, before the bot was even ready)
+                return (await new.storage.sessions.version(session.id) or 0) > version
+
+            await emu.wait_for(ai_moved, timeout=10)
             resumed = await new.service.get(session.id)
             assert resumed.record.version > version
             await emu.wait_for(

@@ -23,6 +23,7 @@ from games.engine import (
     shard_of,
 )
 from storage import Storage, open_storage
+from tests.stores import execute
 
 HOST = 1
 TIMER = 60
@@ -227,3 +228,28 @@ async def test_a_move_made_in_another_process_is_driven_on_by_the_owner(pg_url: 
         assert (await owner.get(session.id)).record.version > version
         await owner.close()
         await dms.close()
+
+
+async def test_the_owner_hears_of_moves_again_after_its_listening_connection_dropped(
+    pg_url: str,
+) -> None:
+    async with await open_storage(pg_url) as one, await open_storage(pg_url) as two:
+        heard: list[tuple[str, int | None]] = []
+        await one.sessions.watch(lambda session_id, guild: heard.append((session_id, guild)))
+        await execute(
+            two,
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
+        )
+        service = make_service(two, Shards.of(2, (0,)))  # not the game's shard: it tells
+        session = await new_game(service, on_shard(1), 10, first_seat=0)
+
+        async def told() -> None:
+            while (session.id, on_shard(1)) not in heard:
+                action = session.rules.legal_actions(session.state, 0)[-1]
+                if 0 in session.rules.to_move(session.state).seats:
+                    await service.submit(session.id, HOST, action, session.record.version)
+                await asyncio.sleep(0.05)
+
+        await asyncio.wait_for(told(), 10)
+        await service.close()

@@ -343,6 +343,27 @@ async def test_postgres_migrating_a_v1_database_keeps_its_data_and_marks_old_win
         assert loaded.record.seats == (Seat(user_id=100, name="Alice"),)
 
 
+async def test_postgres_store_reconnects_after_the_server_dropped_its_connections(
+    pg_url: str,
+) -> None:
+    async with await open_storage(pg_url) as storage:
+        await storage.prefs.user.set(1, "locale", "ja")
+        admin = await asyncpg.connect(pg_url)
+        try:
+            dropped = await admin.fetchval(
+                "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        finally:
+            await admin.close()
+        assert dropped >= 2  # the writer and a reader
+        await asyncio.sleep(0.2)  # the client sees its sockets closed
+        await storage.prefs.user.set(1, "hands", "dm")
+        assert await storage.prefs.user.all(1) == {"hands": "dm", "locale": "ja"}
+        record, state = await start(storage.sessions, make_record())
+        await move(storage.sessions, record, state)
+
+
 def test_every_migration_has_both_dialects() -> None:
     for migration in MIGRATIONS:
         assert migration.sqlite.strip() and migration.postgresql.strip()

@@ -111,6 +111,8 @@ class PgDatabase:
         self._in_flight = 0
         self._closed = False
         self._listener: asyncpg.Connection | None = None
+        self._channels: dict[str, list[Callable[[str], None]]] = {}
+        self._relisten: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, url: str, *, readers: int = READERS) -> PgDatabase:
@@ -258,15 +260,45 @@ class PgDatabase:
 
     async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
         """Call `callback(payload)` for every NOTIFY on `channel` that another connection than
-        our writer sends (on a connection of its own, opened on first use)."""
+        our writer sends, on a connection of its own (opened on first use, and opened again
+        if the server drops it; what was sent while it was down is not heard)."""
+        known = channel in self._channels
+        self._channels.setdefault(channel, []).append(callback)
         if self._listener is None:
-            self._listener = await connect(self.url)
+            self._listener = await self._open_listener()
+        elif not known:
+            await self._listener.add_listener(channel, self._heard)
 
-        def received(conn: object, pid: int, channel: str, payload: str) -> None:
-            if pid != self._writer.get_server_pid():
-                callback(payload)
+    async def _open_listener(self) -> asyncpg.Connection:
+        conn = await connect(self.url)
+        try:
+            for channel in self._channels:
+                await conn.add_listener(channel, self._heard)
+        except BaseException:
+            await conn.close()
+            raise
+        conn.add_termination_listener(self._listener_lost)
+        return conn
 
-        await self._listener.add_listener(channel, received)
+    def _heard(self, conn: object, pid: int, channel: str, payload: str) -> None:
+        if pid == self._writer.get_server_pid():
+            return  # our own: this process knows what it wrote
+        for callback in self._channels.get(channel, ()):
+            callback(payload)
+
+    def _listener_lost(self, conn: object) -> None:
+        if not self._closed:
+            self._listener = None
+            self._relisten = asyncio.get_running_loop().create_task(self._listen_again())
+
+    async def _listen_again(self) -> None:
+        delay = 0.1
+        while not self._closed and self._listener is None:
+            try:
+                self._listener = await self._open_listener()
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 30.0)
 
     # Closing --------------------------------------------------------------------------------
 
@@ -283,5 +315,7 @@ class PgDatabase:
                 await self._flusher
         await self._pool.close()
         await self._writer.close()
+        if self._relisten is not None:
+            self._relisten.cancel()
         if self._listener is not None:
             await self._listener.close()

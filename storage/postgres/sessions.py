@@ -1,12 +1,13 @@
 """`PgSessionStore`: the engine's `SessionStore` on PostgreSQL, the same tables and rules as
 `storage.sessions` (whose row conversions it shares).
 
-A move writes its log rows and the session row's version, seats to move and status under a
-version check (`UPDATE … WHERE version = $n`): under READ COMMITTED a second writer at the same
-version waits for the first one's row lock, then finds the version moved on and matches no
-row, so it gets a VersionConflict, never a doubled move; the `(session_id, seq)` primary key
-guards the log anyway. The check comes before anything is written, which lets the group
-commit run its batches without a savepoint per write (`storage.postgres.db`).
+A write is one statement (`_WRITE`): the session row's update under a version check
+(`UPDATE … WHERE version = $2`), then its log rows, changed seats, snapshot and deadlines,
+each taken FROM that update, so nothing is written when the check fails. Under READ COMMITTED
+a second writer at the same version waits for the first one's row lock, then finds the version
+moved on and matches no row: a VersionConflict, never a doubled move; the `(session_id, seq)`
+primary key guards the log anyway. One statement per write lets the group commit send a whole
+batch in one round trip, without a savepoint per write (`storage.postgres.db`).
 """
 
 from __future__ import annotations
@@ -33,15 +34,8 @@ from games.engine.store import (
 )
 from storage.migrations import LIVE
 from storage.postgres.db import PgDatabase, Statement
-from storage.sessions import (
-    MUTABLE,
-    NO_SEAT,
-    check_chain,
-    column_value,
-    deadline_of,
-    dumps,
-    record_of,
-)
+from storage.rows import dumps
+from storage.sessions import MUTABLE, NO_SEAT, check_chain, column_value, deadline_of, record_of
 
 _COLUMNS = (
     "id, game_id, rules_version, guild_id, channel_id, host_id, locale, options, seed, status, "
@@ -58,11 +52,9 @@ INSERT INTO sessions (id, game_id, rules_version, guild_id, channel_id, host_id,
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
 """
 
-_SEAT_UPSERT = """
+_SEAT_INSERT = """
 INSERT INTO seats (session_id, seat, user_id, name, away, missed, ai_level)
 VALUES ($1, $2, $3, $4, $5, $6, $7)
-ON CONFLICT (session_id, seat) DO UPDATE SET user_id = excluded.user_id, name = excluded.name,
-    away = excluded.away, missed = excluded.missed, ai_level = excluded.ai_level
 """
 
 _DEADLINE_DROP = "DELETE FROM deadlines WHERE session_id = $1 AND kind = $2 AND seat = $3"
@@ -80,29 +72,22 @@ WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
 """
 
 
-def shard_filter(shards: Shards | None, first: int = 1) -> tuple[str, tuple[Any, ...]]:
-    """`AND …` keeping the sessions (alias `s`) of `shards` (see `storage.sessions`), its
-    parameters numbered from `first`; empty when every shard is ours."""
+def shard_filter(shards: Shards | None) -> tuple[str, tuple[Any, ...]]:
+    """`AND …` keeping the sessions (alias `s`) of `shards` (see `storage.sessions`), as the
+    query's only parameters $1 and $2; empty when every shard is ours."""
     if shards is None or shards.all:
         return "", ()
-    sql = f" AND (COALESCE(s.guild_id, 0) >> 22) % ${first} = ANY(${first + 1}::INTEGER[])"
+    sql = " AND (COALESCE(s.guild_id, 0) >> 22) % $1 = ANY($2::INTEGER[])"
     return sql, (shards.count, sorted(shards.ids))
 
 
-async def _write_seats(
-    conn: asyncpg.Connection, before: SessionRecord | None, after: SessionRecord
-) -> None:
-    """Rewrite the seats that changed (all of them when their number did)."""
-    old = () if before is None else before.seats
+async def _insert_seats(conn: asyncpg.Connection, record: SessionRecord) -> None:
     rows = [
-        (after.id, i, s.user_id, s.name, s.away, s.missed, s.ai_level)
-        for i, s in enumerate(after.seats)
-        if len(old) != len(after.seats) or old[i] != s
+        (record.id, i, s.user_id, s.name, s.away, s.missed, s.ai_level)
+        for i, s in enumerate(record.seats)
     ]
-    if len(old) != len(after.seats) and before is not None:
-        await conn.execute("DELETE FROM seats WHERE session_id = $1", after.id)
     if rows:
-        await conn.executemany(_SEAT_UPSERT, rows)
+        await conn.executemany(_SEAT_INSERT, rows)
 
 
 async def _write_deadlines(conn: asyncpg.Connection, update: DeadlineUpdate | None) -> None:
@@ -297,7 +282,7 @@ class PgSessionStore:
                 if error.constraint_name == "sessions_live_channel":
                     raise GameError(Reason.CHANNEL_BUSY) from None
                 raise
-            await _write_seats(conn, None, record)
+            await _insert_seats(conn, record)
 
         await self.db.write(create)
 

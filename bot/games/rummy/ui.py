@@ -109,7 +109,7 @@ def discard_choices(view: View) -> list[int]:
             held = chosen.get(key)
             if held is None or (card in known and held not in known):
                 chosen[key] = card
-    return [chosen[key] for key in sorted(chosen)]
+    return sorted(chosen.values())
 
 
 class RummyUI(GameUI):

@@ -97,8 +97,8 @@ def one_per_kinds(sets: Iterable[tuple[int, ...]]) -> list[tuple[int, ...]]:
 
 
 def discard_choices(view: View) -> list[int]:
-    """The cards worth offering to discard: one per kind and colour (a card others saw go into
-    the hand first, so less of the hand stays known)."""
+    """The cards worth offering to discard: one per kind and colour, preferring a copy others
+    saw go into the hand (so less of what stays in it is known to them)."""
     seat = view.seat
     known = set(view.known[seat]) if seat is not None else set()
     chosen: dict[tuple[int, bool], int] = {}

@@ -1,5 +1,6 @@
 """The discord.py client: the composition root wiring storage, the session service and the
-bot's parts (lobby, play, hands, tables, turns, results), then each game's extension."""
+bot's parts (lobby, play, hands, tables, turns, results, replays), then each game's
+extension."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from bot.languages import Languages
 from bot.lobby import Lobby
 from bot.play import Play
 from bot.refresh import Refresher
+from bot.replays import Replays
 from bot.results import Results
 from bot.settings import Settings
 from bot.table_pictures import TablePictures
@@ -30,7 +32,7 @@ from storage import Storage, open_storage
 
 log = logging.getLogger(__name__)
 
-SHARED_EXTENSIONS = ("bot.commands",)
+SHARED_EXTENSIONS = ("bot.commands", "bot.stats")
 
 
 def point_at(settings: Settings) -> None:
@@ -74,6 +76,7 @@ class TableBot(commands.Bot):
         self.turns = Turns(self, storage.prefs.user, self.languages)
         self.refresher = Refresher(settings.table_edit_interval, self._redraw)
         self.lobby = Lobby(self.service, self.tables, self.languages, storage.prefs.guild)
+        self.replays = Replays(self.service, storage.sessions, self.games, self.tables.describe)
         self.controls = Play(
             self.service,
             self.games,
@@ -83,6 +86,7 @@ class TableBot(commands.Bot):
             self.refresher,
             self.languages,
             storage.prefs.user,
+            self.replays,
         )
         self.service.observe(self.tables.on_commit)
         self.service.observe(self.hands.on_commit)

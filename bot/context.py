@@ -25,12 +25,16 @@ def seat_names(record: SessionRecord, lang: str) -> list[str]:
     return names
 
 
+def message_url(guild_id: int | None, channel_id: int, message_id: int | None) -> str:
+    """A link to a message (or to its channel when there is no message id)."""
+    base = f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}"
+    return base if message_id is None else f"{base}/{message_id}"
+
+
 def jump_url(session: Session) -> str:
     """A link to the session's table message (or its channel before one is posted)."""
     record = session.record
-    guild = record.guild_id or "@me"
-    base = f"https://discord.com/channels/{guild}/{record.channel_id}"
-    return base if record.table_message_id is None else f"{base}/{record.table_message_id}"
+    return message_url(record.guild_id, record.channel_id, record.table_message_id)
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """Play dispatch: a click on any control, from its custom_id to the service and back.
 
-Shared verbs first (lobby, hand, rematch), then the game's own verbs through its `GameUI`;
-the click is answered as soon as the move is committed, everything else follows it.
+Shared verbs first (replay steps, lobby, hand, rematch), then the game's own verbs through its
+`GameUI`; the click is answered as soon as the move is committed, everything else follows it.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from bot.languages import Languages
 from bot.lobby import VERBS as LOBBY_VERBS
 from bot.lobby import Lobby
 from bot.refresh import Refresher
+from bot.replays import VERB as REPLAY_VERB
+from bot.replays import Replays
 from bot.tables import Tables
 from bot.ui.controls import GAME_NS
 from bot.ui.layout import base_action
@@ -38,6 +40,7 @@ class Play:
         refresher: Refresher,
         languages: Languages,
         user_prefs: PrefTable,
+        replays: Replays,
     ) -> None:
         self.service = service
         self.games = games
@@ -47,6 +50,7 @@ class Play:
         self.refresher = refresher
         self.languages = languages
         self.user_prefs = user_prefs
+        self.replays = replays
 
     async def on_control(
         self,
@@ -69,10 +73,13 @@ class Play:
         act: str,
         values: Sequence[str],
     ) -> None:
-        self.languages.of(interaction)
+        lang = self.languages.of(interaction)
+        verb, *args = base_action(act).split(".")
+        if verb == REPLAY_VERB:  # a finished game: anyone of its server may watch
+            await self.replays.control(interaction, sid, args, lang)
+            return
         session = await self.service.get(sid)
         await self.service.come_back(sid, interaction.user.id)  # any control retakes a seat
-        verb, *args = base_action(act).split(".")
         if verb in LOBBY_VERBS:
             await self.lobby.control(interaction, session, verb, args, values)
         elif verb == "hand":

@@ -1,4 +1,5 @@
-"""A finished game's result into this server's records, and the records the end table shows."""
+"""A finished game's result into this server's records (with each seat's result for its
+player's stats, in one transaction), and the records the end table shows."""
 
 from __future__ import annotations
 
@@ -7,20 +8,33 @@ from typing import Any
 
 from bot.game_ui import GameUI
 from games.engine import Session
-from storage import Records
+from storage import RecordStore, SeatRow
 
 
 class Results:
-    def __init__(self, records: Records, games: Mapping[str, GameUI]) -> None:
+    def __init__(self, records: RecordStore, games: Mapping[str, GameUI]) -> None:
         self.records = records
         self.games = games
 
     async def store(self, session: Session) -> None:
         """Record a finished session (idempotent: a session is recorded once)."""
-        result = self.games[session.record.game_id].result(session)
+        ui = self.games[session.record.game_id]
+        result = ui.result(session)
         if result is None:
             return
         record = session.record
+        seats = [
+            SeatRow(
+                seat=index,
+                user_id=record.seats[index].user_id,
+                won=seat.won,
+                score=seat.score,
+                result=seat.result,
+                name=record.seats[index].name,
+            )
+            for index, seat in enumerate(ui.seat_results(session) or ())
+            if index < len(record.seats)
+        ]
         await self.records.add(
             guild_id=record.guild_id,
             channel_id=record.channel_id,
@@ -30,6 +44,7 @@ class Results:
             score=result.score,
             players=len(record.seats),
             won=result.won,
+            seats=seats,
         )
 
     async def summary(self, session: Session) -> dict[str, Any]:

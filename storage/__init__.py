@@ -1,5 +1,5 @@
 """SQLite persistence: sessions and deadlines (the engine's SessionStore), preferences,
-records, DM hands.
+records with their per-player results, DM hands.
 
 Depends on `games.engine` only, never on discord. `open_storage` opens the file, applies the
 pending migrations, and returns one `Storage` holding the single connection. The bot types
@@ -14,9 +14,10 @@ from types import TracebackType
 from storage.db import Database
 from storage.hands import HandMessage, HandMessages
 from storage.migrations import migrate
+from storage.players import Players, PlayerTally, SeatRow, Streaks
 from storage.prefs import Prefs, SqlitePrefTable
-from storage.protocols import HandStore, PrefStore, PrefTable, RecordStore, Stores
-from storage.records import GameRecord, GameStats, Records
+from storage.protocols import HandStore, PlayerStore, PrefStore, PrefTable, RecordStore, Stores
+from storage.records import GameRecord, GameStats, HistoryEntry, Records, StoredSeat
 from storage.sessions import SqliteSessionStore
 
 __all__ = [
@@ -26,15 +27,22 @@ __all__ = [
     "HandMessage",
     "HandMessages",
     "HandStore",
+    "HistoryEntry",
+    "PlayerStore",
+    "PlayerTally",
+    "Players",
     "PrefStore",
     "PrefTable",
     "Prefs",
     "RecordStore",
     "Records",
+    "SeatRow",
     "SqlitePrefTable",
     "SqliteSessionStore",
     "Storage",
+    "StoredSeat",
     "Stores",
+    "Streaks",
     "open_storage",
 ]
 
@@ -48,6 +56,7 @@ class Storage:
         self.sessions = SqliteSessionStore(db)
         self.prefs = Prefs(db)
         self.records = Records(db)
+        self.players = Players(db)
         self.hand_messages = HandMessages(db)
 
     async def close(self) -> None:

@@ -147,7 +147,83 @@ DROP INDEX records_guild_game;
 CREATE INDEX records_guild_game_channel ON records (guild_id, game_id, channel_id);
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3)
+V4 = """
+-- One row per seat of a finished game, written in the transaction of its record: who sat
+-- there (a user, or an AI when user_id is NULL), whether that seat won, and its score as
+-- the game defines it (lower is better, like records.score).
+CREATE TABLE seat_results (
+    record_id INTEGER NOT NULL REFERENCES records (id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL CHECK (seat >= 0),
+    guild_id INTEGER,
+    game_id TEXT NOT NULL,
+    user_id INTEGER,
+    name TEXT NOT NULL DEFAULT '',
+    players INTEGER NOT NULL CHECK (players >= 1),
+    won INTEGER NOT NULL CHECK (won IN (0, 1)),
+    score INTEGER,
+    result TEXT NOT NULL,
+    finished_at REAL NOT NULL,
+    PRIMARY KEY (record_id, seat)
+) WITHOUT ROWID;
+
+-- A player's games of one server in order: /stats per player and game, and their streaks.
+CREATE INDEX seat_results_player
+    ON seat_results (guild_id, user_id, game_id, finished_at, record_id, won)
+    WHERE user_id IS NOT NULL;
+
+-- Running totals per server, player, game and player count (0: every count together), kept
+-- in the record's transaction, so a server's board never reads its games one by one.
+-- best_win / best_loss: the lowest score among the player's wins / losses.
+CREATE TABLE player_totals (
+    guild_id INTEGER NOT NULL,
+    user_id INTEGER NOT NULL,
+    game_id TEXT NOT NULL,
+    players INTEGER NOT NULL CHECK (players >= 0),
+    games INTEGER NOT NULL CHECK (games >= 1),
+    wins INTEGER NOT NULL CHECK (wins >= 0 AND wins <= games),
+    best_win INTEGER,
+    best_loss INTEGER,
+    results TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(results)),
+    last_at REAL NOT NULL,
+    PRIMARY KEY (guild_id, user_id, game_id, players)
+) WITHOUT ROWID;
+
+-- The board: a server's players of one game by wins.
+CREATE INDEX player_totals_board ON player_totals (guild_id, game_id, players, wins DESC, games);
+
+-- /history: a server's latest games, of every game or of one.
+CREATE INDEX records_guild_finished ON records (guild_id, finished_at);
+
+CREATE INDEX records_guild_game_finished ON records (guild_id, game_id, finished_at);
+
+-- The best results, a win always before a loss, per server and per channel (the channel
+-- index also does the work of records_guild_game_channel).
+CREATE INDEX records_guild_game_best ON records (guild_id, game_id, won DESC, score, finished_at);
+
+CREATE INDEX records_guild_game_channel_best
+    ON records (guild_id, game_id, channel_id, won DESC, score, finished_at);
+
+DROP INDEX records_guild_game_channel;
+
+-- How many games of each result a channel has, kept in the record's transaction, so the
+-- figures of a server or a channel add up a few rows instead of counting its games.
+-- guild_key: the guild id, 0 for games outside a server (a key column cannot be NULL).
+CREATE TABLE record_totals (
+    guild_key INTEGER NOT NULL,
+    game_id TEXT NOT NULL,
+    channel_id INTEGER NOT NULL,
+    result TEXT NOT NULL,
+    games INTEGER NOT NULL CHECK (games >= 0),
+    wins INTEGER NOT NULL CHECK (wins >= 0 AND wins <= games),
+    PRIMARY KEY (guild_key, game_id, channel_id, result)
+) WITHOUT ROWID;
+
+INSERT INTO record_totals (guild_key, game_id, channel_id, result, games, wins)
+SELECT COALESCE(guild_id, 0), game_id, channel_id, result, COUNT(*), SUM(won)
+FROM records GROUP BY COALESCE(guild_id, 0), game_id, channel_id, result;
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V4)
 
 
 def statements(script: str) -> Iterator[str]:

@@ -6,11 +6,13 @@ The session and deadline store is the engine's (`games.engine.store.SessionStore
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from games.engine.store import SessionStore
 from storage.hands import HandMessage
-from storage.records import GameRecord, GameStats
+from storage.players import PlayerTally, SeatRow, Streaks
+from storage.records import GameRecord, GameStats, HistoryEntry
 
 
 @runtime_checkable
@@ -51,16 +53,39 @@ class RecordStore(Protocol):
         won: bool,
         details: dict[str, Any] | None = None,
         finished_at: float | None = None,
+        seats: Sequence[SeatRow] = (),
     ) -> bool:
-        """Record a finished game; False (nothing stored) if the session has one already."""
+        """Record a finished game with its seats, in one transaction; False (nothing stored)
+        if the session has one already."""
 
     async def stats(
         self, guild_id: int | None, game_id: str, channel_id: int | None = None
     ) -> GameStats: ...
 
+    async def best(
+        self, guild_id: int | None, game_id: str, channel_id: int | None = None, limit: int = 3
+    ) -> list[GameRecord]: ...
+
+    async def history(
+        self, guild_id: int | None, game_id: str | None = None, limit: int = 10
+    ) -> list[HistoryEntry]: ...
+
     async def recent(
         self, guild_id: int | None, game_id: str, limit: int = 10
     ) -> list[GameRecord]: ...
+
+
+@runtime_checkable
+class PlayerStore(Protocol):
+    """Per-player results of a server, from the seats `RecordStore.add` wrote."""
+
+    async def totals(
+        self, guild_id: int, user_id: int, game_id: str | None = None
+    ) -> list[PlayerTally]: ...
+
+    async def streaks(self, guild_id: int, user_id: int, game_id: str) -> Streaks: ...
+
+    async def top(self, guild_id: int, game_id: str, limit: int = 5) -> list[PlayerTally]: ...
 
 
 @runtime_checkable
@@ -92,6 +117,9 @@ class Stores(Protocol):
 
     @property
     def records(self) -> RecordStore: ...
+
+    @property
+    def players(self) -> PlayerStore: ...
 
     @property
     def hand_messages(self) -> HandStore: ...

@@ -1,20 +1,27 @@
-"""Finished games per guild and channel, for `/… stats`: best result, wins, results by code.
+"""Finished games per guild and channel: best result, wins, results by code, the latest games.
 
 Generic on purpose: the bot passes the game's own result code ("perfect", "win", …), whether
 the players won, and a score where lower is better (The Game: cards left), so no game's rules
-live here.
+live here. Each record may carry its seats (`storage.players`), written in the same
+transaction. Every query here is served by an index (migration 4), so a server's figures cost
+the same with ten games or a hundred thousand.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import aiosqlite
 
 from storage.db import Database
+from storage.players import SeatRow, write_seats
+
+NO_GUILD = 0
+"""`record_totals.guild_key` of games outside a server (no Discord id is 0)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +52,25 @@ class GameStats:
     """How many games ended with each result code."""
 
 
+@dataclass(frozen=True, slots=True)
+class StoredSeat:
+    seat: int
+    user_id: int | None
+    name: str
+    won: bool
+    score: int | None
+    result: str
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """A finished game as `/history` lists it: its record, its seats, its table message."""
+
+    record: GameRecord
+    seats: tuple[StoredSeat, ...]
+    table_message_id: int | None
+
+
 def _record(row: aiosqlite.Row) -> GameRecord:
     return GameRecord(
         id=row["id"],
@@ -73,6 +99,19 @@ def _scope(
     return "guild_id IS ? AND game_id = ? AND channel_id = ?", (guild_id, game_id, channel_id)
 
 
+async def _best(
+    conn: aiosqlite.Connection, where: str, params: tuple[Any, ...], limit: int
+) -> list[GameRecord]:
+    """Once any game was won, only wins compete (a win without a score hides every loss)."""
+    rows = await conn.execute_fetchall(
+        f"SELECT * FROM records WHERE {where} AND score IS NOT NULL "
+        f"AND won >= (SELECT MAX(won) FROM records WHERE {where}) "
+        "ORDER BY won DESC, score, finished_at, id LIMIT ?",
+        (*params, *params, limit),
+    )
+    return [_record(row) for row in rows]
+
+
 class Records:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -90,11 +129,14 @@ class Records:
         won: bool,
         details: dict[str, Any] | None = None,
         finished_at: float | None = None,
+        seats: Sequence[SeatRow] = (),
     ) -> bool:
-        """Record a finished game; False (and nothing stored) if the session has one already.
+        """Record a finished game and its seats; False (and nothing stored) if the session has
+        one already.
 
         Idempotent per session, so re-handling a "finished" change after a restart is safe.
         """
+        at = time.time() if finished_at is None else finished_at
         async with self.db.transaction() as conn:
             cursor = await conn.execute(
                 "INSERT INTO records (guild_id, channel_id, game_id, session_id, result, score, "
@@ -110,38 +152,101 @@ class Records:
                     players,
                     won,
                     json.dumps(details or {}, separators=(",", ":")),
-                    time.time() if finished_at is None else finished_at,
+                    at,
                 ),
             )
-            return cursor.rowcount == 1
+            if cursor.rowcount != 1:
+                return False
+            await conn.execute(
+                "INSERT INTO record_totals (guild_key, game_id, channel_id, result, games, wins) "
+                "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (guild_key, game_id, channel_id, result) "
+                "DO UPDATE SET games = games + 1, wins = wins + excluded.wins",
+                (guild_id or NO_GUILD, game_id, channel_id, result, won),
+            )
+            if seats:
+                assert cursor.lastrowid is not None
+                await write_seats(
+                    conn,
+                    cursor.lastrowid,
+                    guild_id=guild_id,
+                    game_id=game_id,
+                    players=players,
+                    finished_at=at,
+                    default_result=result,
+                    seats=seats,
+                )
+            return True
 
     async def stats(
         self, guild_id: int | None, game_id: str, channel_id: int | None = None
     ) -> GameStats:
         """One server's figures for one game, or one channel's (guild None: games in DMs)."""
         where, params = _scope(guild_id, game_id, channel_id)
+        totals = "guild_key = ? AND game_id = ?"
+        if channel_id is not None:
+            totals += " AND channel_id = ?"
         async with self.db.read() as conn:
             counts = await conn.execute_fetchall(
-                f"SELECT result, COUNT(*) AS n, SUM(won) AS wins FROM records WHERE {where} "
-                "GROUP BY result ORDER BY n DESC, result",
-                params,
+                f"SELECT result, SUM(games) AS n, SUM(wins) AS wins FROM record_totals "
+                f"WHERE {totals} GROUP BY result ORDER BY n DESC, result",
+                (guild_id or NO_GUILD, *params[1:]),
             )
-            # Once any game was won, only wins compete for the best result.
-            async with conn.execute(
-                f"SELECT * FROM records WHERE {where} AND score IS NOT NULL "
-                f"AND won >= (SELECT MAX(won) FROM records WHERE {where}) "
-                "ORDER BY score, finished_at, id LIMIT 1",
-                params + params,
-            ) as cursor:
-                best = await cursor.fetchone()
+            best = await _best(conn, where, params, 1)
         results = {row["result"]: row["n"] for row in counts}
         return GameStats(
             game_id=game_id,
             games=sum(results.values()),
             wins=sum(row["wins"] for row in counts),
-            best=None if best is None else _record(best),
+            best=best[0] if best else None,
             results=results,
         )
+
+    async def best(
+        self, guild_id: int | None, game_id: str, channel_id: int | None = None, limit: int = 3
+    ) -> list[GameRecord]:
+        """The best results, best first: every win before any loss, then the lowest score."""
+        where, params = _scope(guild_id, game_id, channel_id)
+        async with self.db.read() as conn:
+            return await _best(conn, where, params, limit)
+
+    async def history(
+        self, guild_id: int | None, game_id: str | None = None, limit: int = 10
+    ) -> list[HistoryEntry]:
+        """The latest finished games of a server (of one game, or all), newest first, with
+        their seats and their table message (while the session is kept)."""
+        where, params = "r.guild_id IS ?", [guild_id]
+        if game_id is not None:
+            where += " AND r.game_id = ?"
+            params.append(game_id)
+        async with self.db.read() as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT r.*, s.table_message_id FROM records AS r "
+                "LEFT JOIN sessions AS s ON s.id = r.session_id "
+                f"WHERE {where} ORDER BY r.finished_at DESC, r.id DESC LIMIT ?",
+                (*params, limit),
+            )
+            ids = [row["id"] for row in rows]
+            seat_rows = await conn.execute_fetchall(
+                "SELECT * FROM seat_results WHERE record_id IN "
+                f"({', '.join('?' * len(ids))}) ORDER BY record_id, seat",
+                ids,
+            )
+        seats: dict[int, list[StoredSeat]] = {i: [] for i in ids}
+        for seat in seat_rows:
+            seats[seat["record_id"]].append(
+                StoredSeat(
+                    seat=seat["seat"],
+                    user_id=seat["user_id"],
+                    name=seat["name"],
+                    won=bool(seat["won"]),
+                    score=seat["score"],
+                    result=seat["result"],
+                )
+            )
+        return [
+            HistoryEntry(_record(row), tuple(seats[row["id"]]), row["table_message_id"])
+            for row in rows
+        ]
 
     async def recent(self, guild_id: int | None, game_id: str, limit: int = 10) -> list[GameRecord]:
         """The latest finished games, newest first."""

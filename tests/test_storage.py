@@ -47,6 +47,9 @@ TABLES = {
     "user_prefs",
     "guild_prefs",
     "records",
+    "record_totals",
+    "seat_results",
+    "player_totals",
     "hand_messages",
     "deadlines",
 }
@@ -201,7 +204,16 @@ async def test_migrating_a_v1_file_keeps_its_data_and_marks_old_wins(tmp_path: P
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'"
         )
         names = {row[0] for row in indexes}
-        assert "records_guild_game_channel" in names and "records_guild_game" not in names
+        assert "records_guild_game_channel_best" in names and "records_guild_game" not in names
+        totals = await conn.execute_fetchall(
+            "SELECT result, games, wins FROM record_totals ORDER BY result"
+        )  # the records kept before migration 4 are counted in its totals
+        assert [tuple(row) for row in totals] == [
+            ("burned", 1, 0),
+            ("loss", 1, 0),
+            ("perfect", 1, 1),
+            ("win", 1, 1),
+        ]
     finally:
         await db.close()
     async with await open_storage(tmp_path / "bot.db") as storage:

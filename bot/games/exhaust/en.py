@@ -121,6 +121,13 @@ CATALOG: dict[str, str] = {
     "exhaust.event.match_loser": "{seat} holds 2 depletion cards and loses the match!",
     "exhaust.event.you_drew": "You drew {cards} from the refill pile.",
     # Rules
+    "exhaust.stats.level": "level {n}",
+    "exhaust.stats.solo": "Solo: {games} played · {wins} won · {losses} lost · highest level beaten: {level}",
+    "exhaust.stats.survived": "{label}: survived {wins} of {games} games",
+    "exhaust.history.solo_win": "🎉 Beat the NPC at level {n}",
+    "exhaust.history.solo_loss": "💀 Lost to the NPC at level {n}",
+    "exhaust.history.loser": "💀 {name} failed; everyone else survived",
+    "exhaust.hand.empty_other": "no cards",
     "exhaust.rules": (
         "**Goal** — cast spells until your magic runs out. The one player who cannot act loses; "
         "everyone else wins.\n"

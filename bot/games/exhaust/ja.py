@@ -121,6 +121,13 @@ CATALOG: dict[str, str] = {
     "exhaust.event.match_loser": "{seat} は枯渇カードが2枚になり、全体の敗者です！",
     "exhaust.event.you_drew": "補充用の山から {cards} を引きました。",
     # ルール
+    "exhaust.stats.level": "レベル{n}",
+    "exhaust.stats.solo": "ソロ：{games}回プレイ・{wins}勝・{losses}敗・倒した最高レベル：{level}",
+    "exhaust.stats.survived": "{label}：{games}ゲーム中{wins}回生き残り",
+    "exhaust.history.solo_win": "🎉 レベル{n}のNPCに勝利",
+    "exhaust.history.solo_loss": "💀 レベル{n}のNPCに敗北",
+    "exhaust.history.loser": "💀 {name} が落第、ほかの全員が生き残り",
+    "exhaust.hand.empty_other": "手札なし",
     "exhaust.rules": (
         "**目的** — 魔力が尽きるまで魔法を唱え続けます。先に行動できなくなった1人だけが敗北し、"
         "ほかの全員が勝者です。\n"

@@ -18,7 +18,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.context import Context
-from bot.game_ui import ACCENT, LOST, WON, GameResult, GameUI, Pick, table_controls
+from bot.game_ui import (
+    ACCENT,
+    LOST,
+    WON,
+    GameResult,
+    GameUI,
+    Pick,
+    SeatResult,
+    players_label,
+    table_controls,
+)
 from bot.games.exhaust.prefs import DEFAULT_LEVEL, MAX_LEVEL, SoloLevels
 from bot.i18n import has, t
 from bot.ui.layout import (
@@ -46,7 +56,7 @@ from games.exhaust.cards import number as number_of
 from games.exhaust.combos import SET_SIZE, Combo, table
 from games.exhaust.models import NPC, FlipDepletion, NextGame, PlayCards, Played, UseTime, View
 from games.exhaust.plays import SelectionCheck, check_selection, playable_cards
-from storage import GameStats, PrefTable
+from storage import GameRecord, GameStats, HistoryEntry, PlayerTally, PrefTable
 
 COLOUR_EMOJI = ("🔥", "💧", "🌪️", "🌱")
 """Red = fire, blue = water, yellow = wind, green = earth (the seed's four elements)."""
@@ -302,15 +312,14 @@ class ExhaustUI(GameUI):
         )
 
     def _records_text(self, ctx: Context) -> str:
-        best = ctx.records.get("best")
+        return f"**{ctx.t('records.title')}**\n{self._records_line(ctx.lang, ctx.records)}"
+
+    @staticmethod
+    def _records_line(lang: str, records: dict[str, Any]) -> str:
+        best = records.get("best")
         beaten = -best if isinstance(best, int) and best < 0 else "—"
-        records = ctx.t(
-            "exhaust.records",
-            games=ctx.records.get("games", 0),
-            wins=ctx.records.get("wins", 0),
-            best=beaten,
-        )
-        return f"**{ctx.t('records.title')}**\n{records}"
+        games, wins = records.get("games", 0), records.get("wins", 0)
+        return t(lang, "exhaust.records", games=games, wins=wins, best=beaten)
 
     @staticmethod
     def _this_game(events: Sequence[Event]) -> Sequence[Event]:
@@ -638,6 +647,81 @@ class ExhaustUI(GameUI):
         won = outcome.result == "win"
         score = -config.npc_size if config.solo and won else 0
         return GameResult(result=outcome.result, score=score, won=won)
+
+    def seat_results(self, session: Session) -> tuple[SeatResult, ...] | None:
+        """A seat wins when it is not the loser; a solo seat keeps the NPC pile it played
+        (stored negated: the bigger pile is the better result)."""
+        outcome = session.rules.outcome(session.state)
+        if outcome is None:
+            return None
+        config = session.state.config
+        score = -config.npc_size if config.solo else None
+        return tuple(
+            SeatResult(
+                won=seat in outcome.winners,
+                score=score,
+                result="win" if seat in outcome.winners else "loss",
+            )
+            for seat in range(len(session.record.seats))
+        )
+
+    def score_text(self, lang: str, score: int, players: int) -> str | None:
+        """Only solo games have a score: the NPC pile (stored negated)."""
+        return t(lang, "exhaust.stats.level", n=-score) if score < 0 else None
+
+    def tally_line(self, lang: str, tally: PlayerTally) -> str:
+        """Solo: the highest level beaten; with others: the games survived."""
+        if tally.players == 1:
+            level = -tally.best_win if tally.best_win is not None else "—"
+            return t(
+                lang,
+                "exhaust.stats.solo",
+                games=tally.games,
+                wins=tally.wins,
+                losses=tally.losses,
+                level=level,
+            )
+        if tally.players > 1:
+            label = players_label(lang, tally.players)
+            return t(
+                lang, "exhaust.stats.survived", label=label, wins=tally.wins, games=tally.games
+            )
+        return super().tally_line(lang, tally)
+
+    def board_lines(
+        self, lang: str, server: GameStats, channel: GameStats, best: Sequence[GameRecord]
+    ) -> list[str]:
+        """The end table's records (games, solo wins, the biggest NPC pile beaten)."""
+        return [self._records_line(lang, self.records_summary(server, channel))]
+
+    def history_text(self, lang: str, entry: HistoryEntry, names: Sequence[str]) -> str:
+        if len(entry.seats) == 1:
+            seat = entry.seats[0]
+            level = -seat.score if seat.score is not None else "?"
+            key = "exhaust.history.solo_win" if seat.won else "exhaust.history.solo_loss"
+            return t(lang, key, n=level)
+        losers = [names[s.seat] for s in entry.seats if not s.won and s.seat < len(names)]
+        if not losers:
+            return super().history_text(lang, entry, names)
+        return t(lang, "exhaust.history.loser", name=", ".join(losers))
+
+    def replay_hands(self, ctx: Context) -> tuple[Block, ...]:
+        """Each seat's spell cards on one line (time cards and the NPC are on the table)."""
+        view = self._view(ctx, None)
+        hands = ctx.session.state.hands
+        return tuple(
+            Section(
+                (
+                    Tokens(
+                        tuple(Token(card_text(c)) for c in hand_order(hands[seat])),
+                        label=f"**{self.seat_name(ctx, seat, view)}**",
+                        empty=ctx.t("exhaust.hand.empty_other"),
+                    ),
+                ),
+                priority=Priority.NORMAL,
+            )
+            for seat in range(min(view.players, len(hands)))
+        )
 
     def records_summary(self, server: GameStats, channel: GameStats) -> dict[str, Any]:
         return {

@@ -212,6 +212,8 @@ class _Choice:
 class HellQueueUI(GameUI):
     game_id = "hellqueue"
     pictures = True
+    hidden_hands = False
+    """Every die and stone is on the table: a replay's public table shows it all."""
 
     def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:
         return []

@@ -59,6 +59,9 @@ CATALOG: dict[str, str] = {
     "thegame.event.stuck": "{seat} cannot play enough cards — the game ends.",
     "thegame.event.burned": "🔥 Blue {card} on {pile} was not covered!",
     "thegame.event.you_drew": "You drew {cards}.",
+    "thegame.stats.left": "{n} cards left",
+    "thegame.stats.perfect": "Perfect wins: {n}",
+    "thegame.hand.empty_other": "no cards",
     "thegame.rules": (
         "**Goal** — together, place as many of the 98 cards (2–99) as you can on four piles.\n"
         "**Piles** — two go up from 1, two go down from 100. On an up pile play a higher card, "

@@ -59,6 +59,9 @@ CATALOG: dict[str, str] = {
     "thegame.event.stuck": "{seat} は必要な枚数をプレイできません。ゲーム終了です。",
     "thegame.event.burned": "🔥 {pile} の青い {card} が覆われませんでした！",
     "thegame.event.you_drew": "{cards} を引きました。",
+    "thegame.stats.left": "残り{n}枚",
+    "thegame.stats.perfect": "完全勝利：{n}回",
+    "thegame.hand.empty_other": "手札なし",
     "thegame.rules": (
         "**目的** — 全員で協力して、98枚のカード（2～99）をできるだけ多く4つの結界に置きます。\n"
         "**結界** — 昇順が2つ（1から上へ）、降順が2つ（100から下へ）。昇順には一番上より大きい数か、"

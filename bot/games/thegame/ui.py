@@ -12,7 +12,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.context import Context
-from bot.game_ui import ACCENT, LOST, WON, GameResult, GameUI, Pick, table_controls
+from bot.game_ui import (
+    ACCENT,
+    LOST,
+    WON,
+    GameResult,
+    GameUI,
+    Pick,
+    SeatResult,
+    table_controls,
+)
 from bot.games.thegame.picture import FILENAME, table_picture
 from bot.i18n import t
 from bot.ui.layout import (
@@ -37,7 +46,7 @@ from bot.ui.layout import (
 from games.engine import Event, GameError, Reason, Session
 from games.thegame.models import PILES, EndTurn, Play, Signal, SignalKind, TheGameView
 from games.thegame.rules import PERFECT, WIN, can_place
-from storage import GameStats
+from storage import GameRecord, GameStats, HistoryEntry, PlayerTally, Streaks
 
 SIGNAL_EMOJI = {SignalKind.NO_PLAY: "🚫", SignalKind.NO_JUMP: "⚠️"}
 RESULT_EMOJI = {PERFECT: "🏆", WIN: "🎉", "loss": "💀", "burned": "🔥"}
@@ -310,6 +319,58 @@ class TheGameUI(GameUI):
             return None
         won = outcome.result in (PERFECT, WIN)
         return GameResult(result=outcome.result, score=session.state.cards_left, won=won)
+
+    def seat_results(self, session: Session) -> tuple[SeatResult, ...] | None:
+        """Cooperative: every seat shares the table's result and its cards left."""
+        outcome = session.rules.outcome(session.state)
+        if outcome is None:
+            return None
+        won = outcome.result in (PERFECT, WIN)
+        left = session.state.cards_left
+        seat = SeatResult(won=won, score=left, result=outcome.result)
+        return (seat,) * len(session.record.seats)
+
+    def score_text(self, lang: str, score: int, players: int) -> str | None:
+        return t(lang, "thegame.stats.left", n=score)
+
+    def stats_lines(
+        self, lang: str, tallies: Sequence[PlayerTally], streaks: Streaks | None
+    ) -> list[str]:
+        """The shared figures (the best is the fewest cards left), then the perfect wins."""
+        lines = super().stats_lines(lang, tallies, streaks)
+        perfect = sum(tally.results.get(PERFECT, 0) for tally in tallies if tally.players == 0)
+        return [*lines, t(lang, "thegame.stats.perfect", n=perfect)]
+
+    def board_lines(
+        self, lang: str, server: GameStats, channel: GameStats, best: Sequence[GameRecord]
+    ) -> list[str]:
+        """The same records as the end table: server and this channel (rulebook §9)."""
+        lines = super().board_lines(lang, server, channel, best)[1:]
+        return [t(lang, "thegame.records", **self.records_summary(server, channel)), *lines]
+
+    def history_text(self, lang: str, entry: HistoryEntry, names: Sequence[str]) -> str:
+        record = entry.record
+        left = record.score if record.score is not None else "?"
+        key = f"thegame.result.{record.result}"
+        return f"{RESULT_EMOJI.get(record.result, '')} " + t(lang, key, left=left)
+
+    def replay_hands(self, ctx: Context) -> tuple[Block, ...]:
+        """Each seat's cards on one line."""
+        state = ctx.session.state
+        view = self._view(ctx, None)
+        return tuple(
+            Section(
+                (
+                    Tokens(
+                        tuple(card_token(view, c) for c in hand),
+                        label=f"**{name}**",
+                        empty=ctx.t("thegame.hand.empty_other"),
+                    ),
+                ),
+                priority=Priority.NORMAL,
+            )
+            for name, hand in zip(ctx.names, state.hands, strict=False)
+        )
 
     def records_summary(self, server: GameStats, channel: GameStats) -> dict[str, Any]:
         """Best result and perfect wins per server and per channel (rulebook §9); the best is

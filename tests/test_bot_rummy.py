@@ -870,6 +870,16 @@ def test_a_late_four_player_table_fits_discord_limits() -> None:
             assert not message.notes, message.notes
 
 
+def test_a_replay_shows_every_hand_on_a_line() -> None:
+    state = _window(["D3 D4 H2", "H6 A1"])
+    ctx = _context(state)
+    lines = [block.text for block in RummyUI().replay_hands(ctx)]
+    assert lines == [
+        f"**{name}** {cards_text(ctx, state.hands[s])}"
+        for s, name in enumerate(["alice", "bob", "carol"])
+    ]
+
+
 def _events_of_random_games() -> list[tuple[State, Any]]:
     """(state after, event) for every event of a few AI games, basic and advanced."""
     events: list[tuple[State, Any]] = []

@@ -462,6 +462,14 @@ class RummyUI(GameUI):
                 return text
         return None
 
+    def replay_hands(self, ctx: Context) -> tuple[Block, ...]:
+        """Each seat's hand on one line (open sets and discard rows are on the table)."""
+        hands = ctx.session.state.hands
+        return tuple(
+            Section((f"**{name}** {cards_text(ctx, hand)}",), priority=Priority.NORMAL)
+            for name, hand in zip(ctx.names, hands, strict=False)
+        )
+
     # Clicks -------------------------------------------------------------------------------------
 
     def control(

@@ -26,7 +26,7 @@ from bot.games.rummy.render import card_label, card_text, cards_text, sets_text
 from bot.games.rummy.ui import RummyUI, discard_choices, one_per_kinds
 from bot.i18n import EN, JA, has, t
 from bot.ui.v2 import build
-from games.engine import GameError, ManualClock, Reason, Session, SessionRecord, Status
+from games.engine import GameError, ManualClock, Reason, Seat, Session, SessionRecord, Status
 from games.engine.contract import CHANCE, SYSTEM
 from games.engine.deadlines import Deadline
 from games.engine.step import advance
@@ -691,6 +691,7 @@ def _context(
     due: float | None = None,
     names: list[str] | None = None,
 ) -> Context:
+    names = (names or NAMES)[: state.config.players]
     record = SessionRecord(
         id="0123abcd",
         game_id="rummy",
@@ -703,6 +704,7 @@ def _context(
         seed=0,
         status=Status.ACTIVE,
         version=321,
+        seats=tuple(Seat(user_id=10 + i, name=name) for i, name in enumerate(names)),
     )
     session = Session(record=record, rules=RULES, config=state.config, state=state)
     if due is not None:
@@ -712,10 +714,13 @@ def _context(
     return Context(
         session=session,
         lang=lang,
-        names=names or ["alice", "bob", "carol", "dave"][: state.config.players],
+        names=names,
         recent=recent,
         describe=lambda event, ctx: ui.event_text(event, ctx),
     )
+
+
+NAMES = ["alice", "bob", "carol", "dave"]
 
 
 def _message(layout: Any) -> dict[str, Any]:
@@ -851,6 +856,22 @@ def test_the_table_shows_a_goal_with_every_part_of_its_score() -> None:
         "en", "rummy.result.summary", game=1, name="alice", points=5, sets=1, red=3, bonus=1
     )
     assert summary in _text(RummyUI().table(_context(playing)))
+
+
+def test_the_table_shows_a_deck_out_and_an_item_victory() -> None:
+    state = make(["H1", "H2"], field="Is", scores=[4, 2], advanced=True)
+    deck_out = ShortResult(game_no=1, kind="deck_out")
+    ended = state.model_copy(update={"phase": "ended", "result": deck_out})
+    text = _text(RummyUI().table(_context(ended)))
+    assert t("en", "rummy.result.deck_out", game=1) in text
+    sets = (cs("Is Is' Is''"), cs("Ih Ih' Ih''"), cs("Ip* Ip' Ip''"))
+    item = ShortResult(game_no=1, kind="item_victory", seat=1, opened=sets)
+    over = state.model_copy(update={"phase": "over", "result": item, "opened": ((), sets)})
+    ctx = _context(over)
+    text = _text(RummyUI().table(ctx))
+    assert t("en", "rummy.result.match_item", names="bob", score=2, games=1) in text
+    assert t("en", "rummy.result.item_victory", name="bob") in text
+    assert t("en", "rummy.result.item_sets", sets=sets_text(ctx, sets)) in text
 
 
 def test_a_late_four_player_table_fits_discord_limits() -> None:

@@ -107,9 +107,9 @@ class TableBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        # Loads nothing: sessions load on first touch, and only those with an AI to move or a
+        # deadline due are resumed, in the background. Tables are redrawn as they change.
         await self.service.resume()
-        for session in await self.service.live_sessions():
-            self.refresher.mark(session.id)
 
     async def _on_change(self, change: Change) -> None:
         """After a committed change (and after the click that made it was answered):
@@ -141,7 +141,9 @@ class TableBot(commands.Bot):
 
 async def create_bot(settings: Settings, clock: Clock | None = None, **options: Any) -> TableBot:
     point_at(settings)
-    storage = await open_storage(settings.database_path)
+    storage = await open_storage(
+        settings.database_path, synchronous=settings.database_synchronous
+    )
     return TableBot(settings, storage, clock, **options)
 
 

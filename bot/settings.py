@@ -17,6 +17,10 @@ class Settings(BaseSettings):
 
     discord_token: str = Field(min_length=1)
     database_path: Path = Path("data/bot.sqlite3")
+    database_synchronous: Literal["FULL", "NORMAL"] = "FULL"
+    """FULL: a move is on disk before anyone sees it, even through a power loss. NORMAL is
+    faster, and still safe if only the bot crashes, but a power loss may undo the last moves
+    players already saw."""
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     default_locale: Literal["ja", "en"] = "en"

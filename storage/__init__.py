@@ -2,8 +2,9 @@
 records with their per-player results, DM hands.
 
 Depends on `games.engine` only, never on discord. `open_storage` opens the file, applies the
-pending migrations, and returns one `Storage` holding the single connection. The bot types
-against the protocols in `storage.protocols` (`Stores` and the rest), which `Storage` meets.
+pending migrations, and returns one `Storage` over its `Database` (one writer connection with
+group commit, and readers). The bot types against the protocols in `storage.protocols`
+(`Stores` and the rest), which `Storage` meets.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import TracebackType
 
-from storage.db import Database
+from storage.db import Database, Synchronous
 from storage.hands import HandMessage, HandMessages
 from storage.migrations import migrate
 from storage.players import Players, PlayerTally, SeatRow, Streaks
@@ -43,12 +44,13 @@ __all__ = [
     "StoredSeat",
     "Stores",
     "Streaks",
+    "Synchronous",
     "open_storage",
 ]
 
 
 class Storage:
-    """Everything the bot persists, over one connection (a `Stores`). Also an async context
+    """Everything the bot persists, over one `Database` (a `Stores`). Also an async context
     manager."""
 
     def __init__(self, db: Database) -> None:
@@ -74,9 +76,14 @@ class Storage:
         await self.close()
 
 
-async def open_storage(path: str | Path) -> Storage:
-    """Open (creating it and its directory if needed) and migrate the database at `path`."""
-    db = await Database.open(path)
+async def open_storage(path: str | Path, *, synchronous: Synchronous = "FULL") -> Storage:
+    """Open (creating it and its directory if needed) and migrate the database at `path`.
+
+    `synchronous`: FULL (the default) keeps every acknowledged write through power loss;
+    NORMAL is faster but may lose the last acknowledged writes if the machine loses power
+    (never on a crash of the process alone). See `storage.db`.
+    """
+    db = await Database.open(path, synchronous=synchronous)
     try:
         await migrate(db)
     except BaseException:

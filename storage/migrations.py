@@ -1,15 +1,16 @@
 """Numbered schema migrations, applied at start according to `PRAGMA user_version`.
 
 Migration N (1-based) is `MIGRATIONS[N - 1]`. Never edit a released migration: append a new
-one. Each runs in its own BEGIN IMMEDIATE transaction together with the user_version bump, so
-a failed migration leaves the file at the previous version, and two processes opening the
-same file at once apply it once. Write one statement per line group (see `statements`).
+one. Each runs on the writer connection in its own transaction (a group-commit savepoint)
+together with the user_version bump, so a failed migration leaves the file at the previous
+version, and two processes opening the same file at once apply it once. Write one statement
+per line group (see `statements`).
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from storage.db import Database
 
@@ -223,7 +224,20 @@ SELECT COALESCE(guild_id, 0), game_id, channel_id, result, COUNT(*), SUM(won)
 FROM records GROUP BY COALESCE(guild_id, 0), game_id, channel_id, result;
 """
 
-MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V4)
+V5 = """
+-- A session whose log no longer loads is set aside as abandoned (so it holds no channel and
+-- is never resumed) with the reason here; NULL for every sound session.
+ALTER TABLE sessions ADD COLUMN quarantine TEXT;
+
+-- The seats the game waits for at `version` (a JSON list), written with every move, so a
+-- restart finds the sessions whose AI is to move without loading any. NULL: not known.
+ALTER TABLE sessions ADD COLUMN to_move TEXT CHECK (to_move IS NULL OR json_valid(to_move));
+
+-- The seats an AI plays now (AI seats, and players' seats while they are away).
+CREATE INDEX seats_autoplay ON seats (session_id) WHERE user_id IS NULL OR away = 1;
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1, V2, V3, V4, V5)
 
 
 def statements(script: str) -> Iterator[str]:
@@ -243,28 +257,36 @@ def statements(script: str) -> Iterator[str]:
         raise ValueError(f"incomplete SQL statement at the end of a migration: {buffer!r}")
 
 
-async def user_version(db: Database) -> int:
-    async with db.read() as conn, conn.execute("PRAGMA user_version") as cursor:
-        row = await cursor.fetchone()
+def _user_version(conn: sqlite3.Connection) -> int:
+    row = conn.execute("PRAGMA user_version").fetchone()
     return int(row[0]) if row else 0
+
+
+async def user_version(db: Database) -> int:
+    return await db.read(_user_version)
+
+
+def _apply(number: int, script: str) -> Callable[[sqlite3.Connection], bool]:
+    def apply(conn: sqlite3.Connection) -> bool:
+        if _user_version(conn) >= number:
+            return False  # another process applied it while we waited for the lock
+        for statement in statements(script):
+            conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {number}")
+        return True
+
+    return apply
 
 
 async def migrate(db: Database, migrations: tuple[str, ...] = MIGRATIONS) -> list[int]:
     """Apply the migrations the file lacks; returns their numbers (empty when up to date)."""
-    current = await user_version(db)
+    current = await db.write(_user_version)
     if current > len(migrations):
         raise RuntimeError(
             f"database schema version {current} is newer than this code ({len(migrations)})"
         )
     applied: list[int] = []
     for number in range(current + 1, len(migrations) + 1):
-        async with db.transaction() as conn:
-            async with conn.execute("PRAGMA user_version") as cursor:
-                row = await cursor.fetchone()
-            if row is not None and int(row[0]) >= number:
-                continue  # another process applied it while we waited for the lock
-            for statement in statements(migrations[number - 1]):
-                await conn.execute(statement)
-            await conn.execute(f"PRAGMA user_version = {number}")
-        applied.append(number)
+        if await db.write(_apply(number, migrations[number - 1])):
+            applied.append(number)
     return applied

@@ -11,11 +11,10 @@ bests and the board; the ordered seat rows of one player and game answer the str
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-import aiosqlite
 
 from storage.db import Database
 
@@ -72,7 +71,7 @@ class Streaks:
     best: int = 0
 
 
-def _tally(row: aiosqlite.Row) -> PlayerTally:
+def _tally(row: sqlite3.Row) -> PlayerTally:
     return PlayerTally(
         user_id=row["user_id"],
         game_id=row["game_id"],
@@ -109,8 +108,8 @@ ON CONFLICT (guild_id, user_id, game_id, players) DO UPDATE SET
 """
 
 
-async def write_seats(
-    conn: aiosqlite.Connection,
+def write_seats(
+    conn: sqlite3.Connection,
     record_id: int,
     *,
     guild_id: int | None,
@@ -124,7 +123,7 @@ async def write_seats(
 
     Totals are per server: a game outside one (guild None) keeps its seats but no totals.
     """
-    await conn.executemany(
+    conn.executemany(
         _INSERT_SEAT,
         [
             (
@@ -165,7 +164,7 @@ async def write_seats(
                     "at": finished_at,
                 }
             )
-    await conn.executemany(_UPSERT_TOTAL, totals)
+    conn.executemany(_UPSERT_TOTAL, totals)
 
 
 # Wins in a row over one player's games in order: each loss starts a new run (`grp` counts
@@ -197,26 +196,22 @@ class Players:
         if game_id is not None:
             where += " AND game_id = ?"
             params.append(game_id)
-        async with self.db.read() as conn:
-            rows = await conn.execute_fetchall(
-                f"SELECT * FROM player_totals WHERE {where} ORDER BY game_id, players", params
-            )
+        sql = f"SELECT * FROM player_totals WHERE {where} ORDER BY game_id, players"
+        rows = await self.db.read(lambda conn: conn.execute(sql, params).fetchall())
         return [_tally(row) for row in rows]
 
     async def streaks(self, guild_id: int, user_id: int, game_id: str) -> Streaks:
         """Win streaks over the player's games of `game_id` here, in the order they ended."""
-        async with self.db.read() as conn, conn.execute(
-            _STREAKS, (guild_id, user_id, game_id)
-        ) as cursor:
-            row = await cursor.fetchone()
+        params = (guild_id, user_id, game_id)
+        row = await self.db.read(lambda conn: conn.execute(_STREAKS, params).fetchone())
         return Streaks() if row is None else Streaks(current=row["current"], best=row["best"])
 
     async def top(self, guild_id: int, game_id: str, limit: int = 5) -> list[PlayerTally]:
         """The server's players of a game by wins, then by fewer games."""
-        async with self.db.read() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT * FROM player_totals WHERE guild_id = ? AND game_id = ? AND players = ? "
-                "ORDER BY wins DESC, games, user_id LIMIT ?",
-                (guild_id, game_id, ALL_COUNTS, limit),
-            )
+        sql = (
+            "SELECT * FROM player_totals WHERE guild_id = ? AND game_id = ? AND players = ? "
+            "ORDER BY wins DESC, games, user_id LIMIT ?"
+        )
+        params = (guild_id, game_id, ALL_COUNTS, limit)
+        rows = await self.db.read(lambda conn: conn.execute(sql, params).fetchall())
         return [_tally(row) for row in rows]

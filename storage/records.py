@@ -10,12 +10,11 @@ the same with ten games or a hundred thousand.
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-import aiosqlite
 
 from storage.db import Database
 from storage.players import SeatRow, write_seats
@@ -71,7 +70,7 @@ class HistoryEntry:
     table_message_id: int | None
 
 
-def _record(row: aiosqlite.Row) -> GameRecord:
+def _record(row: sqlite3.Row) -> GameRecord:
     return GameRecord(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -99,16 +98,16 @@ def _scope(
     return "guild_id IS ? AND game_id = ? AND channel_id = ?", (guild_id, game_id, channel_id)
 
 
-async def _best(
-    conn: aiosqlite.Connection, where: str, params: tuple[Any, ...], limit: int
+def _best(
+    conn: sqlite3.Connection, where: str, params: tuple[Any, ...], limit: int
 ) -> list[GameRecord]:
     """Once any game was won, only wins compete (a win without a score hides every loss)."""
-    rows = await conn.execute_fetchall(
+    rows = conn.execute(
         f"SELECT * FROM records WHERE {where} AND score IS NOT NULL "
         f"AND won >= (SELECT MAX(won) FROM records WHERE {where}) "
         "ORDER BY won DESC, score, finished_at, id LIMIT ?",
         (*params, *params, limit),
-    )
+    ).fetchall()
     return [_record(row) for row in rows]
 
 
@@ -137,8 +136,9 @@ class Records:
         Idempotent per session, so re-handling a "finished" change after a restart is safe.
         """
         at = time.time() if finished_at is None else finished_at
-        async with self.db.transaction() as conn:
-            cursor = await conn.execute(
+
+        def write(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
                 "INSERT INTO records (guild_id, channel_id, game_id, session_id, result, score, "
                 "players, won, details, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (session_id) DO NOTHING",
@@ -157,7 +157,7 @@ class Records:
             )
             if cursor.rowcount != 1:
                 return False
-            await conn.execute(
+            conn.execute(
                 "INSERT INTO record_totals (guild_key, game_id, channel_id, result, games, wins) "
                 "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (guild_key, game_id, channel_id, result) "
                 "DO UPDATE SET games = games + 1, wins = wins + excluded.wins",
@@ -165,7 +165,7 @@ class Records:
             )
             if seats:
                 assert cursor.lastrowid is not None
-                await write_seats(
+                write_seats(
                     conn,
                     cursor.lastrowid,
                     guild_id=guild_id,
@@ -177,6 +177,8 @@ class Records:
                 )
             return True
 
+        return await self.db.write(write)
+
     async def stats(
         self, guild_id: int | None, game_id: str, channel_id: int | None = None
     ) -> GameStats:
@@ -185,13 +187,16 @@ class Records:
         totals = "guild_key = ? AND game_id = ?"
         if channel_id is not None:
             totals += " AND channel_id = ?"
-        async with self.db.read() as conn:
-            counts = await conn.execute_fetchall(
+
+        def read(conn: sqlite3.Connection) -> tuple[list[sqlite3.Row], list[GameRecord]]:
+            counts = conn.execute(
                 f"SELECT result, SUM(games) AS n, SUM(wins) AS wins FROM record_totals "
                 f"WHERE {totals} GROUP BY result ORDER BY n DESC, result",
                 (guild_id or NO_GUILD, *params[1:]),
-            )
-            best = await _best(conn, where, params, 1)
+            ).fetchall()
+            return counts, _best(conn, where, params, 1)
+
+        counts, best = await self.db.read(read)
         results = {row["result"]: row["n"] for row in counts}
         return GameStats(
             game_id=game_id,
@@ -206,8 +211,7 @@ class Records:
     ) -> list[GameRecord]:
         """The best results, best first: every win before any loss, then the lowest score."""
         where, params = _scope(guild_id, game_id, channel_id)
-        async with self.db.read() as conn:
-            return await _best(conn, where, params, limit)
+        return await self.db.read(lambda conn: _best(conn, where, params, limit))
 
     async def history(
         self, guild_id: int | None, game_id: str | None = None, limit: int = 10
@@ -218,19 +222,24 @@ class Records:
         if game_id is not None:
             where += " AND r.game_id = ?"
             params.append(game_id)
-        async with self.db.read() as conn:
-            rows = await conn.execute_fetchall(
+
+        def read(conn: sqlite3.Connection) -> tuple[list[sqlite3.Row], list[sqlite3.Row]]:
+            rows = conn.execute(
                 "SELECT r.*, s.table_message_id FROM records AS r "
                 "LEFT JOIN sessions AS s ON s.id = r.session_id "
                 f"WHERE {where} ORDER BY r.finished_at DESC, r.id DESC LIMIT ?",
                 (*params, limit),
-            )
+            ).fetchall()
             ids = [row["id"] for row in rows]
-            seat_rows = await conn.execute_fetchall(
+            seat_rows = conn.execute(
                 "SELECT * FROM seat_results WHERE record_id IN "
                 f"({', '.join('?' * len(ids))}) ORDER BY record_id, seat",
                 ids,
-            )
+            ).fetchall()
+            return rows, seat_rows
+
+        rows, seat_rows = await self.db.read(read)
+        ids = [row["id"] for row in rows]
         seats: dict[int, list[StoredSeat]] = {i: [] for i in ids}
         for seat in seat_rows:
             seats[seat["record_id"]].append(
@@ -251,9 +260,6 @@ class Records:
     async def recent(self, guild_id: int | None, game_id: str, limit: int = 10) -> list[GameRecord]:
         """The latest finished games, newest first."""
         where, params = _scope(guild_id, game_id, None)
-        async with self.db.read() as conn:
-            rows = await conn.execute_fetchall(
-                f"SELECT * FROM records WHERE {where} ORDER BY finished_at DESC, id DESC LIMIT ?",
-                (*params, limit),
-            )
+        sql = f"SELECT * FROM records WHERE {where} ORDER BY finished_at DESC, id DESC LIMIT ?"
+        rows = await self.db.read(lambda conn: conn.execute(sql, (*params, limit)).fetchall())
         return [_record(row) for row in rows]

@@ -116,7 +116,8 @@ async def test_two_players_play_a_whole_game_with_clicks(tmp_path: Path) -> None
             result = t("en", f"thegame.result.{outcome.result}", left=outcome.details["cards_left"])
             await emu.wait_for(lambda: result in table.text)
             assert custom_ids(table, ":rematch$")
-            assert t("en", "records.title") in table.text
+            # The record is stored by a listener after the commit: a redraw may come first.
+            await emu.wait_for(lambda: t("en", "records.title") in table.text)
             await bot.refresher.idle()
             assert table.file(FILENAME) == table_picture(RULES.view(session.state, None))
             assert not emu.rate_limit_hits

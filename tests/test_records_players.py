@@ -5,6 +5,7 @@ player and player count, streaks in order, a loss never above a win, and every q
 from __future__ import annotations
 
 import re
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
@@ -222,17 +223,16 @@ async def test_stats_and_history_reads_search_indexes_and_scan_no_table(
     for n in range(1, 30):  # a used server: several games, channels and results
         await add(storage, f"s{n}", duo(n % 3 != 0), won=n % 3 != 0, channel_id=10 + n % 2)
     statements: list[str] = []
-    conn = storage.db.conn
-    await conn.set_trace_callback(statements.append)  # the SQL as run, parameters bound
+    storage.db.trace(statements.append)  # the SQL as run, parameters bound
     await read(storage)
-    await conn.set_trace_callback(None)
+    storage.db.trace(None)
     selects = [sql for sql in statements if sql.lstrip().upper().startswith(("SELECT", "WITH"))]
     assert selects, statements
-    plan: list[str] = []
-    async with storage.db.read() as reading:
-        for sql in selects:
-            rows = await reading.execute_fetchall("EXPLAIN QUERY PLAN " + sql)
-            plan += [row[3] for row in rows]
+
+    def explain(conn: sqlite3.Connection) -> list[str]:
+        return [row[3] for sql in selects for row in conn.execute("EXPLAIN QUERY PLAN " + sql)]
+
+    plan = await storage.db.read(explain)
     text = "\n".join(plan)
     for table in TABLES:
         assert not re.search(rf"\bSCAN {table}\b", text), text  # no table is read through

@@ -6,8 +6,10 @@ Time is a `ManualClock`: deadlines fire when a test moves it, never by waiting.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import math
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -158,7 +160,8 @@ async def test_lobby_join_add_ai_start(service: SessionService, storage: Storage
     assert to_move(session) == {0}
     loaded = await storage.sessions.load(session.id)
     assert loaded is not None and loaded.record == record
-    assert [e.actor for e in loaded.log] == [CHANCE]
+    assert [e.actor for e in await storage.sessions.log(session.id)] == [CHANCE]
+    assert loaded.snapshot is not None and loaded.snapshot.version == 1  # taken at the deal
     with pytest.raises(GameError) as started:
         await service.join(session.id, CAROL, "Carol")
     assert started.value.reason is Reason.NOT_IN_LOBBY
@@ -537,6 +540,7 @@ async def test_over_sessions_leave_no_task_or_lock_behind(service: SessionServic
     await service.abandon(other.id, HOST)
     await service.settle()
     assert service._tasks == {} and service._sessions == {} and len(service._locks) == 0
+    assert len(service._timers) == 0
 
 
 # Durable deadlines: rules windows ------------------------------------------------------------
@@ -610,16 +614,21 @@ async def test_past_deadline_fires_at_once_on_resume(tmp_path: Path) -> None:
 async def test_deadlines_are_written_with_the_move_and_only_when_they_change(
     service: SessionService, storage: Storage
 ) -> None:
-    conn = storage.db.conn
-    await conn.execute("CREATE TABLE deadline_writes (op TEXT)")
-    for op in ("INSERT", "UPDATE", "DELETE"):
-        await conn.execute(
-            f"CREATE TRIGGER count_{op.lower()} AFTER {op} ON deadlines "
-            f"BEGIN INSERT INTO deadline_writes VALUES ('{op}'); END"
-        )
+    def count_writes(conn: sqlite3.Connection) -> None:
+        conn.execute("CREATE TABLE deadline_writes (op TEXT)")
+        for op in ("INSERT", "UPDATE", "DELETE"):
+            conn.execute(
+                f"CREATE TRIGGER count_{op.lower()} AFTER {op} ON deadlines "
+                f"BEGIN INSERT INTO deadline_writes VALUES ('{op}'); END"
+            )
+
+    await storage.db.write(count_writes)
 
     async def writes() -> list[str]:
-        return [row[0] for row in await conn.execute_fetchall("SELECT op FROM deadline_writes")]
+        rows = await storage.db.read(
+            lambda conn: conn.execute("SELECT op FROM deadline_writes").fetchall()
+        )
+        return [row[0] for row in rows]
 
     untimed = await new_game(service, channel=CHANNEL + 1)
     await play(service, untimed.id, stop=lambda s: s.record.version > 12)
@@ -904,3 +913,122 @@ async def test_turn_timer_must_be_positive(service: SessionService) -> None:
     with pytest.raises(GameError) as refused:
         await open_lobby(service, turn_timer=0)
     assert refused.value.reason is Reason.BAD_OPTION and refused.value.detail == "turn_timer"
+
+
+# Restarts, quarantine, cancellation, a second process ----------------------------------------
+
+
+async def corrupt(storage: Storage, session_id: str) -> None:
+    """Append a log entry no game knows, the way a buggy older build could have stored one."""
+
+    def write(conn: sqlite3.Connection) -> None:
+        version = conn.execute("SELECT version FROM sessions WHERE id = ?", (session_id,))
+        seq = version.fetchone()[0] + 1
+        conn.execute(
+            "INSERT INTO actions (session_id, seq, actor, payload) VALUES (?, ?, 0, ?)",
+            (session_id, seq, '{"kind": "end_turn"}'),
+        )
+        conn.execute("UPDATE sessions SET version = ? WHERE id = ?", (seq, session_id))
+        conn.execute("DELETE FROM snapshots WHERE session_id = ?", (session_id,))
+
+    await storage.db.write(write)
+
+
+async def test_a_session_that_cannot_load_is_quarantined_and_the_others_resume(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "bot.db"
+    async with await open_storage(path) as storage:
+        slow = make_service(storage, ai_delay=3600)
+        broken = await new_game(slow, (HOST,), ai=1, first_seat=1)
+        sound = await new_game(slow, (BOB,), ai=1, first_seat=1, channel=CHANNEL + 1)
+        await slow.close()
+        await corrupt(storage, broken.id)
+    async with await open_storage(path) as storage:
+        service = make_service(storage)
+        changes = recorder(service)
+        await service.resume()  # must not raise
+        await service.settle()
+        assert to_move(await service.get(sound.id)) == {0}  # its AI moved
+        quarantined = [c for c in changes if c.kind == "quarantine"]
+        assert [c.session.id for c in quarantined] == [broken.id]
+        assert [e.key for e in quarantined[0].events] == ["session.quarantined"]
+        assert quarantined[0].session.record.status is Status.ABANDONED
+        with pytest.raises(GameError) as gone:  # set aside: it reads as a closed table
+            await service.submit(broken.id, HOST, Move(amount=1), 99)
+        assert gone.value.reason is Reason.GAME_OVER
+        assert (await service.get(broken.id)).state is None
+        loaded = await storage.sessions.load(broken.id)
+        assert loaded is not None and loaded.record.status is Status.ABANDONED
+        assert loaded.record.quarantine is not None and "end_turn" in loaded.record.quarantine
+        assert await storage.sessions.awaiting_ai() == []
+        await open_lobby(service)  # the channel is free for a new game
+        await service.close()
+
+
+async def test_resume_loads_only_sessions_with_an_ai_to_move_or_a_deadline_due(
+    tmp_path: Path,
+) -> None:
+    path, time = tmp_path / "bot.db", ManualClock()
+    async with await open_storage(path) as storage:
+        slow = make_service(storage, ai_delay=3600, clock=time)
+        humans = await new_game(slow, channel=CHANNEL)
+        ai = await new_game(slow, (HOST,), ai=1, first_seat=1, channel=CHANNEL + 1)
+        waiting = await new_game(slow, (HOST,), ai=1, first_seat=0, channel=CHANNEL + 2)
+        later = await new_game(slow, turn_timer=TIMER, channel=CHANNEL + 3)
+        due = await new_game(slow, turn_timer=TIMER, channel=CHANNEL + 4)
+        await slow.close()
+        time.advance(TIMER - 10)
+        slow = make_service(storage, ai_delay=3600, clock=time)
+        await slow.submit(later.id, HOST, Move(amount=1), later.record.version)  # Bob's turn
+        await slow.close()
+    time.advance(15)  # `due` is past its turn timer, `later` not even at its warning
+    async with await open_storage(path) as storage:
+        service = make_service(storage, clock=time)
+        await service.resume()
+        await service.settle()
+        assert set(service._sessions) == {ai.id, due.id}
+        assert humans.id not in service._sessions and waiting.id not in service._sessions
+        assert later.id in service._timers  # scheduled, not loaded
+        assert (await service.get(due.id)).record.seats[0].missed == 1  # it expired
+        await service.close()
+
+
+@pytest.mark.parametrize("ticks", range(8))
+async def test_a_cancelled_submit_leaves_memory_level_with_the_store(
+    service: SessionService, storage: Storage, ticks: int
+) -> None:
+    session = await new_game(service)
+    task = asyncio.create_task(
+        service.submit(session.id, HOST, Move(amount=1), session.record.version)
+    )
+    for _ in range(ticks):
+        await asyncio.sleep(0)
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    stored = await storage.sessions.version(session.id)
+    assert (await service.get(session.id)).record.version == stored
+    current = await service.get(session.id)
+    seat = min(to_move(current))
+    user = current.record.seats[seat].user_id
+    assert user is not None
+    action = current.rules.legal_actions(current.state, seat)[0]
+    await service.submit(session.id, user, action, current.record.version)  # not refused
+
+
+async def test_a_second_process_rereads_the_version_before_refusing(tmp_path: Path) -> None:
+    path = tmp_path / "bot.db"
+    async with await open_storage(path) as one, await open_storage(path) as two:
+        first, second = make_service(one), make_service(two)
+        session = await new_game(first)
+        stale = await second.get(session.id)  # cached at the current version
+        await first.submit(session.id, HOST, Move(amount=1), session.record.version)
+        assert stale.record.version < session.record.version
+        change = await second.submit(session.id, BOB, Move(amount=1), session.record.version)
+        assert change.session.record.version > session.record.version
+        with pytest.raises(GameError) as refused:  # really stale: refused, as before
+            await second.submit(session.id, HOST, Move(amount=1), session.record.version)
+        assert refused.value.reason is Reason.STALE_VERSION
+        await first.close()
+        await second.close()

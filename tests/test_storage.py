@@ -21,6 +21,7 @@ from games.engine import (
     Seat,
     SessionRecord,
     SessionStore,
+    SessionWrite,
     Snapshot,
     Status,
     VersionConflict,
@@ -78,15 +79,26 @@ def make_record(id: str = "s1", channel_id: int = 10, guild_id: int | None = 1) 
     )
 
 
+async def append(
+    store: SessionStore,
+    before: SessionRecord,
+    after: SessionRecord,
+    entries: tuple[Any, ...] = (),
+    snapshot: Snapshot | None = None,
+    deadlines: DeadlineUpdate | None = None,
+) -> None:
+    await store.write(SessionWrite(before, after, tuple(entries), snapshot, deadlines))
+
+
 async def start(store: SessionStore, record: SessionRecord) -> tuple[SessionRecord, Any]:
     """Create and start `record` the way the service does; returns the record and state."""
     await store.create(record)
     config = RULES.make_config(len(record.seats), {"target": 30})
     step = advance(RULES, RULES.setup(config), 0, 0, None, record.seed)
     update = {"status": Status.ACTIVE, "config": config.model_dump(mode="json")}
-    record = record.model_copy(update={**update, "version": len(step.logged)})
-    await store.append(record, 0, step.logged, None)
-    return record, step.state
+    started = record.model_copy(update={**update, "version": len(step.logged)})
+    await append(store, record, started, step.logged)
+    return started, step.state
 
 
 async def move(
@@ -99,12 +111,18 @@ async def move(
     )
     new = record.model_copy(update={"version": record.version + len(step.logged)})
     snap = Snapshot(version=new.version, state=step.state.model_dump(mode="json"))
-    await store.append(new, record.version, step.logged, snap if snapshot else None)
+    await append(store, record, new, step.logged, snap if snapshot else None)
     return new, step.state
 
 
+async def execute(storage: Storage, sql: str, *params: Any) -> list[Any]:
+    """Run one statement on the writer connection (in its own group commit)."""
+    rows = await storage.db.write(lambda conn: conn.execute(sql, params).fetchall())
+    return [tuple(row) for row in rows]
+
+
 async def scalar(storage: Storage, sql: str, *params: Any) -> Any:
-    rows = await storage.db.conn.execute_fetchall(sql, params)
+    rows = await storage.db.read(lambda conn: conn.execute(sql, params).fetchall())
     return rows[0][0]
 
 
@@ -116,15 +134,14 @@ async def test_open_empty_file_migrates_and_sets_pragmas(tmp_path: Path) -> None
     async with await open_storage(path) as storage:
         assert path.exists()
         assert await scalar(storage, "PRAGMA user_version") == len(MIGRATIONS)
-        rows = await storage.db.conn.execute_fetchall(
-            "SELECT name FROM sqlite_master WHERE type = 'table'"
-        )
+        rows = await execute(storage, "SELECT name FROM sqlite_master WHERE type = 'table'")
         assert {row[0] for row in rows} >= TABLES
         assert await scalar(storage, "PRAGMA journal_mode") == "wal"
         assert await scalar(storage, "PRAGMA foreign_keys") == 1
         assert await scalar(storage, "PRAGMA busy_timeout") == 5000
-        assert await scalar(storage, "PRAGMA synchronous") == 1  # NORMAL
-        assert storage.db.conn.isolation_level is None
+        assert await execute(storage, "PRAGMA synchronous") == [(2,)]  # FULL: power-safe
+    async with await open_storage(path, synchronous="NORMAL") as storage:
+        assert await execute(storage, "PRAGMA synchronous") == [(1,)]
 
 
 async def test_reopen_applies_nothing_twice(tmp_path: Path) -> None:
@@ -146,7 +163,7 @@ async def test_reopen_applies_nothing_twice(tmp_path: Path) -> None:
         assert await storage.prefs.user.get(1, "locale") is None
     db = await Database.open(path)
     try:
-        rows = await db.conn.execute_fetchall("SELECT value FROM user_prefs")
+        rows = await db.read(lambda conn: conn.execute("SELECT value FROM user_prefs").fetchall())
         assert [row[0] for row in rows] == ["ja"]  # data survived the migrations
     finally:
         await db.close()
@@ -159,9 +176,9 @@ async def test_failed_migration_leaves_previous_version(tmp_path: Path) -> None:
         with pytest.raises(sqlite3.OperationalError):
             await migrate(db, broken)
         assert await user_version(db) == len(MIGRATIONS)
-        rows = await db.conn.execute_fetchall("SELECT name FROM sqlite_master WHERE name='half'")
-        assert rows == []
-        assert not db.conn.in_transaction
+        sql = "SELECT name FROM sqlite_master WHERE name='half'"
+        assert await db.read(lambda conn: conn.execute(sql).fetchall()) == []
+        assert await db.write(lambda conn: conn.execute("SELECT 1").fetchone()[0]) == 1
     finally:
         await db.close()
 
@@ -178,36 +195,39 @@ async def test_migrating_a_v1_file_keeps_its_data_and_marks_old_wins(tmp_path: P
     db = await Database.open(tmp_path / "bot.db")
     try:
         await migrate(db, MIGRATIONS[:1])
-        conn = db.conn
-        await conn.execute(
-            "INSERT INTO sessions (id, game_id, rules_version, channel_id, host_id, locale, "
-            "options, seed, status, created_at, updated_at) "
-            "VALUES ('s1', 'thegame', 1, 10, 100, 'en', '{}', 1, 'active', 0, 0)"
-        )
-        await conn.execute("INSERT INTO seats (session_id, seat, user_id, name) VALUES "
-                           "('s1', 0, 100, 'Alice')")
-        for result in ("perfect", "win", "loss", "burned"):
-            await conn.execute(
-                "INSERT INTO records (guild_id, channel_id, game_id, session_id, result, score, "
-                "players, finished_at) VALUES (1, 10, 'thegame', ?, ?, 3, 1, 0)",
-                (result, result),
+
+        def fill(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO sessions (id, game_id, rules_version, channel_id, host_id, locale, "
+                "options, seed, status, created_at, updated_at) "
+                "VALUES ('s1', 'thegame', 1, 10, 100, 'en', '{}', 1, 'active', 0, 0)"
             )
+            conn.execute(
+                "INSERT INTO seats (session_id, seat, user_id, name) VALUES ('s1', 0, 100, 'Alice')"
+            )
+            for result in ("perfect", "win", "loss", "burned"):
+                conn.execute(
+                    "INSERT INTO records (guild_id, channel_id, game_id, session_id, result, "
+                    "score, players, finished_at) VALUES (1, 10, 'thegame', ?, ?, 3, 1, 0)",
+                    (result, result),
+                )
+
+        await db.write(fill)
         assert await migrate(db) == list(range(2, len(MIGRATIONS) + 1))
-        rows = await conn.execute_fetchall("SELECT result, won FROM records ORDER BY id")
+        sql = "SELECT result, won FROM records ORDER BY id"
+        rows = await db.read(lambda conn: conn.execute(sql).fetchall())
         assert [(r[0], r[1]) for r in rows] == [
             ("perfect", 1),
             ("win", 1),
             ("loss", 0),
             ("burned", 0),
         ]
-        indexes = await conn.execute_fetchall(
-            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'"
-        )
-        names = {row[0] for row in indexes}
+        sql = "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'"
+        names = {row[0] for row in await db.read(lambda conn: conn.execute(sql).fetchall())}
         assert "records_guild_game_channel_best" in names and "records_guild_game" not in names
-        totals = await conn.execute_fetchall(
-            "SELECT result, games, wins FROM record_totals ORDER BY result"
-        )  # the records kept before migration 4 are counted in its totals
+        sql = "SELECT result, games, wins FROM record_totals ORDER BY result"
+        totals = await db.read(lambda conn: conn.execute(sql).fetchall())
+        # the records kept before migration 4 are counted in its totals
         assert [tuple(row) for row in totals] == [
             ("burned", 1, 0),
             ("loss", 1, 0),
@@ -219,6 +239,7 @@ async def test_migrating_a_v1_file_keeps_its_data_and_marks_old_wins(tmp_path: P
     async with await open_storage(tmp_path / "bot.db") as storage:
         loaded = await storage.sessions.load("s1")
         assert loaded is not None and loaded.record.turn_timer is None
+        assert loaded.record.to_move is None and loaded.record.quarantine is None
         assert loaded.record.seats == (Seat(user_id=100, name="Alice"),)
 
 
@@ -250,12 +271,12 @@ async def test_save_record_updates_lobby_but_not_version(storage: Storage) -> No
     changed = record.model_copy(
         update={"seats": seats, "options": {"target": 5}, "table_message_id": 2**60}
     )
-    await storage.sessions.save_record(changed)
+    await append(storage.sessions, record, changed)
     loaded = await storage.sessions.load(record.id)
     assert loaded is not None and loaded.record == changed
-    stale = changed.model_copy(update={"version": 3, "status": Status.ABANDONED})
+    ahead = changed.model_copy(update={"version": 3})
     with pytest.raises(VersionConflict):
-        await storage.sessions.save_record(stale)
+        await append(storage.sessions, ahead, ahead.model_copy(update={"status": Status.ABANDONED}))
     loaded = await storage.sessions.load(record.id)
     assert loaded is not None and loaded.record == changed
 
@@ -270,7 +291,7 @@ async def test_seat_state_and_turn_timer_round_trip(storage: Storage) -> None:
     loaded = await storage.sessions.load(record.id)
     assert loaded is not None and loaded.record == record
     back = record.model_copy(update={"seats": (Seat(user_id=100, name="Alice"), seats[1])})
-    await storage.sessions.save_record(back)
+    await append(storage.sessions, record, back)
     loaded = await storage.sessions.load(record.id)
     assert loaded is not None and loaded.record == back
 
@@ -288,12 +309,12 @@ async def test_deadlines_are_stored_with_the_session(storage: Storage) -> None:
     seat = min(RULES.to_move(state).seats)
     step = advance(RULES, state, record.version, seat, RULES.legal_actions(state, seat)[0], 1)
     new = record.model_copy(update={"version": record.version + len(step.logged)})
-    await store.append(new, record.version, step.logged, None, DeadlineUpdate(put=(window, turn)))
+    await append(store, record, new, step.logged, None, DeadlineUpdate(put=(window, turn)))
     loaded = await store.load(record.id)
     assert loaded is not None and loaded.deadlines == (turn, window)  # earliest first
     assert await scalar(storage, "SELECT seat FROM deadlines WHERE kind = 'window'") == -1
     fired = turn.model_copy(update={"fired": True, "due": 45.0})
-    await store.save_record(new, DeadlineUpdate(put=(fired,), drop=(window,)))
+    await append(store, new, new, (), None, DeadlineUpdate(put=(fired,), drop=(window,)))
     assert await store.deadlines() == [fired]
     await store.update_deadlines(DeadlineUpdate(drop=(fired,)))
     assert await store.deadlines() == []
@@ -318,9 +339,9 @@ async def test_a_refused_append_writes_no_deadline(storage: Storage) -> None:
     stale = old_record.model_copy(update={"version": old_record.version + len(step.logged)})
     update = DeadlineUpdate(put=(deadline("turn", 1, 99.0),))
     with pytest.raises(VersionConflict):
-        await store.append(stale, old_record.version, step.logged, None, update)
+        await append(store, old_record, stale, step.logged, None, update)
     with pytest.raises(VersionConflict):
-        await store.save_record(old_record, update)
+        await append(store, old_record, old_record, (), None, update)
     assert await store.deadlines() == []
 
 
@@ -357,7 +378,7 @@ async def test_stale_append_raises_and_changes_nothing(storage: Storage) -> None
         await move(store, old_record, old_state, snapshot=True)
     assert await store.load(record.id) == before
     # The primary key guards the log even if the version column were behind it.
-    await storage.db.conn.execute("UPDATE sessions SET version = ? WHERE id = ?", (1, record.id))
+    await execute(storage, "UPDATE sessions SET version = ? WHERE id = ?", 1, record.id)
     with pytest.raises(VersionConflict):
         await move(store, old_record, old_state)
     assert len(await store.log(record.id)) == record.version
@@ -369,7 +390,7 @@ async def test_append_rejects_broken_bookkeeping(storage: Storage) -> None:
     action = RULES.legal_actions(state, seat)[0]
     step = advance(RULES, state, record.version, seat, action, record.seed)
     with pytest.raises(ValueError):  # record.version not advanced
-        await storage.sessions.append(record, record.version, step.logged, None)
+        await append(storage.sessions, record, record, step.logged)
 
 
 async def test_concurrent_appends_from_two_connections(tmp_path: Path) -> None:
@@ -386,8 +407,8 @@ async def test_concurrent_appends_from_two_connections(tmp_path: Path) -> None:
                 new = record.model_copy(update={"version": record.version + len(step.logged)})
                 choices.append((new, step))
             results = await asyncio.gather(
-                one.sessions.append(choices[0][0], record.version, choices[0][1].logged, None),
-                two.sessions.append(choices[1][0], record.version, choices[1][1].logged, None),
+                append(one.sessions, record, choices[0][0], choices[0][1].logged),
+                append(two.sessions, record, choices[1][0], choices[1][1].logged),
                 return_exceptions=True,
             )
             conflicts = [r for r in results if isinstance(r, VersionConflict)]
@@ -406,15 +427,16 @@ async def test_concurrent_appends_from_two_connections(tmp_path: Path) -> None:
 async def test_foreign_keys_enforced_and_cascade(storage: Storage) -> None:
     assert await scalar(storage, "PRAGMA foreign_keys") == 1
     with pytest.raises(sqlite3.IntegrityError):
-        await storage.db.conn.execute(
-            "INSERT INTO actions (session_id, seq, actor, payload) VALUES ('ghost', 1, 0, '{}')"
+        await execute(
+            storage,
+            "INSERT INTO actions (session_id, seq, actor, payload) VALUES ('ghost', 1, 0, '{}')",
         )
     record, state = await start(storage.sessions, make_record())
     await move(storage.sessions, record, state, snapshot=True)
     await storage.hand_messages.upsert(record.id, 100, 5, 6)
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        await storage.db.conn.execute("UPDATE actions SET actor = 3")
-    await storage.db.conn.execute("DELETE FROM sessions WHERE id = ?", (record.id,))
+        await execute(storage, "UPDATE actions SET actor = 3")
+    await execute(storage, "DELETE FROM sessions WHERE id = ?", record.id)
     for table in ("seats", "actions", "snapshots", "hand_messages"):
         assert await scalar(storage, f"SELECT COUNT(*) FROM {table}") == 0
 
@@ -434,7 +456,8 @@ async def test_live_queries_and_busy_channel(storage: Storage) -> None:
     assert [r.id for r in await store.live_sessions(1)] == ["a", "b"]
     loaded = await store.load("a")
     assert loaded is not None
-    await store.save_record(loaded.record.model_copy(update={"status": Status.ABANDONED}))
+    abandoned = loaded.record.model_copy(update={"status": Status.ABANDONED})
+    await append(store, loaded.record, abandoned)
     assert await store.live_in_channel(10) is None
     assert [r.id for r in await store.live_sessions(1)] == ["b"]
     await store.create(make_record("e", channel_id=10))  # the channel is free again
@@ -572,6 +595,7 @@ async def test_cancelled_append_leaves_a_usable_connection(storage: Storage, tic
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await task
+    await storage.prefs.user.set(1, "k", "v")  # the writer is usable, and past that move
     loaded = await storage.sessions.load(record.id)
     assert loaded is not None
     assert len(await storage.sessions.log(record.id)) == loaded.record.version
@@ -582,5 +606,4 @@ async def test_cancelled_append_leaves_a_usable_connection(storage: Storage, tic
     reader.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await reader
-    await storage.prefs.user.set(1, "k", "v")  # the connection is not stuck in a transaction
-    assert not storage.db.conn.in_transaction
+    assert await storage.prefs.user.get(1, "k") == "v"

@@ -9,8 +9,10 @@ from games.engine.session import Seat, SessionRecord, Status
 from games.engine.step import LoggedAction, advance, replay
 from games.engine.store import (
     DeadlineStore,
+    Durable,
     LoadedSession,
     SessionStore,
+    SessionWrite,
     Snapshot,
     VersionConflict,
 )
@@ -23,6 +25,7 @@ __all__ = [
     "Deadline",
     "DeadlineStore",
     "DeadlineUpdate",
+    "Durable",
     "Event",
     "Frozen",
     "GameError",
@@ -37,6 +40,7 @@ __all__ = [
     "SessionRecord",
     "SessionService",
     "SessionStore",
+    "SessionWrite",
     "Snapshot",
     "Status",
     "Step",

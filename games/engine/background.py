@@ -1,12 +1,13 @@
 """The session service's background work: tasks it spawns, sleeps through its clock, and a way
-to wait until nothing is due (`settle`), plus a lock table that forgets idle locks."""
+to wait until nothing is due (`settle`); one heap of every session's next wake-up served by a
+single task; and a lock table that forgets idle locks."""
 
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
-from collections.abc import AsyncIterator, Collection, Coroutine
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Collection, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +75,72 @@ class Background:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
+class Timers:
+    """Each session's next wake-up, in one heap served by one task.
+
+    Ten thousand sessions with turn timers cost ten thousand heap entries, not ten thousand
+    sleeping tasks. When a session's time comes, `fire(session_id)` runs as a task of its own.
+    """
+
+    def __init__(
+        self, background: Background, fire: Callable[[str], Coroutine[Any, Any, None]]
+    ) -> None:
+        self._background = background
+        self._fire = fire
+        self._due: dict[str, float] = {}
+        self._heap: list[tuple[float, str]] = []
+        self._runner: asyncio.Task[None] | None = None
+        self._until: float | None = None
+        """When the runner wakes next (None while it is not asleep)."""
+        self.closed = False
+
+    def __len__(self) -> int:
+        return len(self._due)
+
+    def __contains__(self, session_id: object) -> bool:
+        return session_id in self._due
+
+    def get(self, session_id: str) -> float | None:
+        return self._due.get(session_id)
+
+    def set(self, session_id: str, due: float | None) -> None:
+        """Wake `session_id` at `due` (None: never), replacing its previous wake-up."""
+        if due is None:
+            self._due.pop(session_id, None)  # its heap entry is skipped when reached
+            return
+        if self._due.get(session_id) == due or self.closed:
+            return
+        self._due[session_id] = due
+        if len(self._heap) > 2 * len(self._due) + 64:  # drop entries nobody waits for
+            self._heap = [(when, sid) for sid, when in self._due.items()]
+            heapq.heapify(self._heap)
+        else:
+            heapq.heappush(self._heap, (due, session_id))
+        running = self._runner is not None and not self._runner.done()
+        if running and self._until is not None and due < self._until:
+            assert self._runner is not None
+            self._runner.cancel()  # asleep until later: wake for this one
+            running = False
+        if not running:
+            self._runner = self._background.spawn(self._run())
+
+    async def _run(self) -> None:
+        while self._heap:
+            due, session_id = self._heap[0]
+            if self._due.get(session_id) != due:
+                heapq.heappop(self._heap)
+                continue
+            if due > self._background.clock.now():
+                self._until = due
+                await self._background.sleep_until(due)
+                if self._until == due:
+                    self._until = None
+                continue
+            heapq.heappop(self._heap)
+            del self._due[session_id]
+            self._background.spawn(self._fire(session_id))
+
+
 @dataclass
 class _Entry:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -93,14 +160,34 @@ class Locks:
     def __contains__(self, key: object) -> bool:
         return key in self._entries
 
-    @asynccontextmanager
-    async def hold(self, key: str) -> AsyncIterator[None]:
-        entry = self._entries.setdefault(key, _Entry())
-        entry.users += 1
+    def hold(self, key: str) -> _Hold:
+        """`async with locks.hold(key):` — the lock of `key`, made on first use."""
+        return _Hold(self._entries, key)
+
+
+class _Hold:
+    """One use of a key's lock (a plain class: this runs on every move)."""
+
+    __slots__ = ("_entries", "_entry", "_key")
+
+    def __init__(self, entries: dict[str, _Entry], key: str) -> None:
+        self._entries = entries
+        self._key = key
+        self._entry = entries.get(key) or entries.setdefault(key, _Entry())
+        self._entry.users += 1
+
+    async def __aenter__(self) -> None:
         try:
-            async with entry.lock:
-                yield
-        finally:
-            entry.users -= 1
-            if entry.users == 0:
-                del self._entries[key]
+            await self._entry.lock.acquire()
+        except BaseException:
+            self._leave()
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._entry.lock.release()
+        self._leave()
+
+    def _leave(self) -> None:
+        self._entry.users -= 1
+        if self._entry.users == 0:
+            del self._entries[self._key]

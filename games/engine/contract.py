@@ -13,6 +13,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
+from games.engine.errors import GameError, Reason
+
 CHANCE = -1
 """Actor id of chance (deal, shuffle, roll)."""
 SYSTEM = -2
@@ -149,6 +151,23 @@ class Rules(ABC, Generic[C, S, A, V]):
         """An AI seat's next action, decided from its view only."""
 
     # Helpers shared by every game -------------------------------------------------------
+
+    def checked(self, action: Any) -> A:
+        """`action` as this game's own action model accepts it, or GameError.
+
+        What was built without validation (`model_construct`, a field out of range), another
+        game's action, None or a dict is refused here, so it can reach neither `apply`'s
+        indexing nor the log (where it would no longer replay).
+        """
+        if not isinstance(action, BaseModel):
+            raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
+        try:
+            parsed = self.action_adapter.validate_python(action.model_dump(warnings=False))
+        except Exception:  # any failure to round-trip is a malformed action
+            raise GameError(Reason.ILLEGAL_MOVE, "malformed_action") from None
+        if type(parsed) is not type(action):
+            raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
+        return parsed
 
     def parse_action(self, data: Any) -> A:
         return self.action_adapter.validate_python(data)

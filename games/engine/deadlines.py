@@ -55,8 +55,13 @@ class DeadlineUpdate(Frozen):
         return not self.put and not self.drop
 
 
+NO_CHANGE = DeadlineUpdate()
+
+
 def changes(stored: Mapping[Key, Deadline], needed: Mapping[Key, Deadline]) -> DeadlineUpdate:
     """The writes that turn `stored` into `needed`; empty when they are the same."""
+    if not stored and not needed:
+        return NO_CHANGE  # the usual move of an untimed game: nothing to build
     return DeadlineUpdate(
         put=tuple(d for key, d in needed.items() if stored.get(key) != d),
         drop=tuple(d for key, d in stored.items() if key not in needed),

@@ -1,37 +1,65 @@
 """The async session service: lobby, start, moves, AI seats, deadlines, persistence.
 
-Moves are serialised per session by one asyncio lock. Each change is persisted — with the
-deadlines it makes due, in the same transaction — before it reaches memory; callers get it
-back at once, and listeners (DMs, pings, records, table redraws) run after that in a
-background task, in order per session. Sessions load lazily from the store, and every timed
-thing is an absolute deadline stored with its session, so a restart loses nothing.
+Moves are serialised per session by one asyncio lock (never held while another session's
+work runs: the store's group commit batches many sessions' writes without a lock). Each action
+is validated through its game's own action model before `apply`, and each change is persisted
+— with the deadlines it makes due, in the same transaction — before it reaches memory; a
+cancelled caller cannot leave memory behind the store. Callers get the change back at once,
+and listeners (DMs, pings, records, table redraws) run after that in a background task, in
+order per session.
+
+Sessions load lazily, on first touch; one whose log no longer loads is quarantined (set aside,
+its table told) and never stops the others. After a restart only the sessions an AI is to move
+in or with a deadline due are resumed, in the background at a bounded rate; every timed thing
+is an absolute deadline stored with its session, so a restart loses nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import math
 import random
 import secrets
-from collections import defaultdict, deque
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.background import Background, Locks
+from games.engine.background import Background, Locks, Timers
 from games.engine.clock import SYSTEM_CLOCK, Clock
 from games.engine.contract import SYSTEM, Event, Rules, ToMove
 from games.engine.deadlines import Deadline, Key, Kind, changes, plan
 from games.engine.errors import GameError, Reason
 from games.engine.session import Seat, SessionRecord, Status
 from games.engine.step import Advance, advance, replay
-from games.engine.store import SessionStore, Snapshot, VersionConflict
+from games.engine.store import (
+    Durable,
+    LoadedSession,
+    SessionStore,
+    SessionWrite,
+    Snapshot,
+    VersionConflict,
+)
 
 log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 20
-"""Versions between snapshots; a snapshot is only a cache over the log."""
+"""Versions between snapshots (one is also taken at the deal and at the end): no load replays
+more than this many actions, whatever the game's length. A snapshot is only a cache."""
+
+FREEZE_EVERY = 512
+"""Sessions taken into memory (loaded or created) between two `gc.freeze()` calls: what was
+built in bulk is long-lived, so full collections stop walking it (with 10,000 sessions a full
+collection otherwise stalls the loop for a quarter of a second). Objects that die later are
+still freed by reference counting."""
+
+RESUME_BATCH = 20
+RESUME_PAUSE = 0.1
+"""After a restart, sessions are resumed in the background `RESUME_BATCH` at a time with this
+pause (seconds) between batches: at most 200 a second, so a bot that was down a while neither
+stalls its loop nor loads every session at once."""
 
 AWAY_AFTER = 3
 """Turn-timer expiries in a row after which an AI holds the seat until its player is back."""
@@ -46,6 +74,8 @@ class Session:
     config: Any = None
     state: Any = None
     deadlines: dict[Key, Deadline] = field(default_factory=dict)
+    waiting: ToMove = field(default_factory=ToMove)
+    """`rules.to_move(state)`, kept with the state so a move computes it once."""
 
     @property
     def id(self) -> str:
@@ -65,7 +95,10 @@ class Change:
     """A change the bot should show: the session after it and what happened.
 
     `kind`: lobby, start, move (a seat's, an AI's, or SYSTEM closing a window), leave,
-    abandon, back (an away player retook the seat) or warn (a turn is half over).
+    abandon, back (an away player retook the seat), warn (a turn is half over) or quarantine
+    (the session's log no longer loads: it was set aside as abandoned, `session.state` is None
+    and its one event is `session.quarantined`; the table should say the game could not be
+    restored and is closed).
     """
 
     session: Session
@@ -80,10 +113,8 @@ Observer = Callable[[Change], None]
 
 @dataclass
 class _Runtime:
-    """A session's background work: its deadline timer, AI driver and listener queue."""
+    """A session's background work: its AI driver and listener queue (dropped when idle)."""
 
-    timer: asyncio.Task[None] | None = None
-    timer_due: float | None = None
     ai: asyncio.Task[None] | None = None
     pump: asyncio.Task[None] | None = None
     outbox: deque[Change] = field(default_factory=deque)
@@ -108,9 +139,11 @@ class SessionService:
         self._locks = Locks()
         self._tasks: dict[str, _Runtime] = {}
         self._background = Background(clock)
+        self._timers = Timers(self._background, self._timer)
         self._listeners: list[Listener] = []
         self._observers: list[Observer] = []
         self._closed = False
+        self._taken_in = 0
 
     # Listeners ------------------------------------------------------------------------------
 
@@ -149,7 +182,16 @@ class SessionService:
         if session is not None and not session.record.status.live:
             # Over and told: stop holding it; a later look (rematch, redraw) reloads it.
             del self._sessions[session_id]
-            self._tasks.pop(session_id, None)
+            self._timers.set(session_id, None)
+        self._drop_if_idle(session_id, runtime)
+
+    def _drop_if_idle(self, session_id: str, runtime: _Runtime) -> None:
+        """Forget a session's runtime once nothing of it runs (called from its own tasks)."""
+        current = asyncio.current_task()
+        others = [t for t in (runtime.ai, runtime.pump) if t is not None and t is not current]
+        idle = not runtime.outbox and all(t.done() for t in others)
+        if idle and self._tasks.get(session_id) is runtime:
+            del self._tasks[session_id]
 
     def _runtime(self, session_id: str) -> _Runtime:
         runtime = self._tasks.get(session_id)
@@ -166,6 +208,11 @@ class SessionService:
             raise GameError(Reason.BAD_OPTION, "unknown_game") from None
 
     async def get(self, session_id: str) -> Session:
+        """The session, loaded from the store on first touch.
+
+        A session whose stored log no longer loads is quarantined (and UNKNOWN_SESSION raised)
+        instead of raising whatever the replay raised.
+        """
         session = self._sessions.get(session_id)
         if session is not None:
             return session
@@ -177,21 +224,42 @@ class SessionService:
             return cached
         if loaded is None:
             raise GameError(Reason.UNKNOWN_SESSION)
-        record = loaded.record
-        rules = self._rules(record.game_id)
-        deadlines = {deadline.key: deadline for deadline in loaded.deadlines}
-        session = Session(record=record, rules=rules, deadlines=deadlines)
-        if record.config is not None:
-            session.config = rules.config_model.model_validate(record.config)
-            start = (
-                rules.state_model.model_validate(loaded.snapshot.state)
-                if loaded.snapshot is not None
-                else None
-            )
-            session.state = replay(rules, session.config, loaded.log, start=start)
-        if record.status.live:  # a finished session is only looked at; nothing to hold
-            self._sessions[session_id] = session
+        rules = self._rules(loaded.record.game_id)
+        try:
+            session = _build(loaded, rules)
+        except Exception as error:
+            await self._quarantine(loaded.record, rules, error)
+            raise GameError(Reason.UNKNOWN_SESSION, "quarantined") from error
+        if session.record.status.live:  # a finished session is only looked at; nothing to hold
+            self._hold(session)
         return session
+
+    def _hold(self, session: Session) -> None:
+        """Keep a live session in memory; after every `FREEZE_EVERY` of them, freeze the heap."""
+        self._sessions[session.id] = session
+        self._taken_in += 1
+        if self._taken_in >= FREEZE_EVERY:
+            self._taken_in = 0
+            gc.collect(1)  # young cyclic garbage goes first: a frozen cycle is never freed
+            gc.freeze()
+
+    async def _quarantine(
+        self, record: SessionRecord, rules: Rules[Any, Any, Any, Any], error: Exception
+    ) -> None:
+        """Set aside a session that cannot load: logged, marked in the store, its table told."""
+        log.error("session %s cannot be loaded; quarantined", record.id, exc_info=error)
+        reason = f"{type(error).__name__}: {error}"
+        if not await self.store.quarantine(record.id, reason):
+            return  # another caller (or process) already did
+        self._timers.set(record.id, None)
+        closed = record.model_copy(update={"status": Status.ABANDONED, "quarantine": reason})
+        event = Event(key="session.quarantined")
+        self._publish(Change(session=Session(closed, rules), events=(event,), kind="quarantine"))
+
+    async def _fresh(self, session_id: str) -> Session:
+        """Drop the cached copy and load the session again (another process moved it on)."""
+        self._sessions.pop(session_id, None)
+        return await self.get(session_id)
 
     async def live_in_channel(self, channel_id: int) -> Session | None:
         record = await self.store.live_in_channel(channel_id)
@@ -201,26 +269,46 @@ class SessionService:
         return [await self.get(r.id) for r in await self.store.live_sessions(guild_id)]
 
     async def resume(self) -> None:
-        """After a restart: schedule every stored deadline (one query) and restart AI seats.
+        """After a restart: schedule every stored deadline and resume, in the background, the
+        sessions with an AI to move or a deadline already due. Loads nothing itself.
 
-        A deadline that passed while the bot was down fires at once. Only sessions an AI
-        plays in are loaded now; the others load when a deadline fires or a player acts.
+        A deadline that passed while the bot was down fires as its session is resumed. Every
+        other session loads when a player touches it or its deadline comes.
         """
-        stored: defaultdict[str, list[Deadline]] = defaultdict(list)
-        for deadline in await self.store.deadlines():
-            stored[deadline.session_id].append(deadline)
-        for record in await self.store.live_sessions():
-            if record.status is not Status.ACTIVE:
-                continue
-            deadlines = stored.get(record.id, [])
-            ai = any(seat.autoplay for seat in record.seats) or any(d.fired for d in deadlines)
-            if ai or record.id in self._sessions:
+        now = self.clock.now()
+        due: list[str] = []
+        for session_id, when in await self.store.wakeups():
+            if when <= now:
+                due.append(session_id)
+            else:
+                self._timers.set(session_id, when)
+        self._background.spawn(self._resume(due))
+        gc.collect(1)
+        gc.freeze()  # what startup built lives on: keep it out of every full collection
+
+    async def _resume(self, due: list[str]) -> None:
+        """Load and arm the sessions whose deadline is due, then those whose AI is to move
+        (found in the background: that query reads every live session's row)."""
+        seen = set(due)
+        session_ids = due + [sid for sid in await self.store.awaiting_ai() if sid not in seen]
+        for start in range(0, len(session_ids), RESUME_BATCH):
+            if start:
+                await asyncio.sleep(RESUME_PAUSE)
+            for session_id in session_ids[start : start + RESUME_BATCH]:
+                if self._closed:
+                    return
                 try:
-                    self._arm(await self.get(record.id))
+                    session = await self.get(session_id)
+                except GameError:
+                    continue  # gone, or quarantined (and logged) as it loaded
                 except Exception:  # one broken session must not keep the others waiting
-                    log.exception("session %s could not be resumed", record.id)
-            elif deadlines:
-                self._schedule(record.id, min(d.due for d in deadlines))
+                    log.exception("session %s could not be resumed", session_id)
+                    continue
+                if session.record.status is Status.ACTIVE:
+                    self._arm(session)
+        if session_ids:
+            gc.collect(1)
+            gc.freeze()
 
     # Writing --------------------------------------------------------------------------------
 
@@ -239,15 +327,15 @@ class SessionService:
         `acted`: the seat whose own player made this change. `keep`: the deadlines to plan
         from when not the stored ones (one that fired is left out or marked).
         """
-        rules, stored = session.rules, session.deadlines
+        stored = session.deadlines
         state = session.state if step is None else step.state
         needed: dict[Key, Deadline] = {}
+        waiting = session.waiting if step is None else step.to_move
         if record.status is Status.ACTIVE:
-            before = ToMove() if session.state is None else rules.to_move(session.state)
             needed = plan(
                 record,
-                rules.to_move(state),
-                before,
+                waiting,
+                session.waiting,
                 stored if keep is None else keep,
                 self.clock.now(),
                 acted=acted,
@@ -255,33 +343,62 @@ class SessionService:
             )
         update = changes(stored, needed)
         old = session.record
-        try:
-            if step is not None:
-                crossed = record.version // SNAPSHOT_EVERY != old.version // SNAPSHOT_EVERY
-                snapshot = None
-                if crossed or record.status is Status.FINISHED:
-                    snapshot = Snapshot(version=record.version, state=state.model_dump(mode="json"))
-                await self.store.append(record, old.version, step.logged, snapshot, update)
-            elif record != old:
-                await self.store.save_record(record, update)
-            elif not update.empty:
-                await self.store.update_deadlines(update)
-        except VersionConflict:
-            if self._sessions.get(old.id) is session:
-                del self._sessions[old.id]  # another writer moved on: reload next time
-            raise GameError(Reason.STALE_VERSION) from None
-        session.record, session.state, session.deadlines = record, state, needed
-        self._arm(session)
+        snapshot = None
+        if step is not None:
+            dealt = old.status is Status.LOBBY
+            crossed = record.version // SNAPSHOT_EVERY != old.version // SNAPSHOT_EVERY
+            if dealt or crossed or record.status is Status.FINISHED:
+                snapshot = Snapshot(version=record.version, state=state.model_dump(mode="json"))
+        elif record == old and update.empty:
+            return
+        write = SessionWrite(
+            before=old,
+            after=record,
+            entries=() if step is None else step.logged,
+            snapshot=snapshot,
+            deadlines=None if update.empty else update,
+        )
+        await self._commit(session, write, state, waiting, needed)
+
+    async def _commit(
+        self,
+        session: Session,
+        write: SessionWrite,
+        state: Any,
+        waiting: ToMove,
+        needed: dict[Key, Deadline],
+    ) -> None:
+        """Store `write`, then bring memory level with it: both or neither, even if the caller
+        is cancelled in between (a commit may still land after a cancel, and memory must
+        follow it before the session's lock is let go, or the next click at the shown version
+        would be refused)."""
+        stored = asyncio.ensure_future(self.store.write(write))
+        cancelled = await _settle(stored)
+        error = stored.exception()
+        if isinstance(error, VersionConflict):
+            if self._sessions.get(session.id) is session:
+                del self._sessions[session.id]  # another writer moved on: reload next time
+            if not cancelled:
+                raise GameError(Reason.STALE_VERSION) from None
+        elif error is None:
+            session.record, session.state, session.deadlines = write.after, state, needed
+            session.waiting = waiting
+            self._arm(session)
+        elif not cancelled:
+            raise error
+        if cancelled:
+            raise asyncio.CancelledError
 
     @staticmethod
     def _advanced(
         record: SessionRecord, rules: Rules[Any, Any, Any, Any], step: Advance
     ) -> SessionRecord:
-        over = rules.is_over(step.state)
+        over = not step.to_move.seats and not step.to_move.chance
         return record.model_copy(
             update={
                 "version": record.version + len(step.logged),
                 "status": Status.FINISHED if over else record.status,
+                "to_move": tuple(sorted(step.to_move.seats)),
             }
         )
 
@@ -323,7 +440,7 @@ class SessionService:
             )
             await self.store.create(record)
         session = Session(record=record, rules=rules)
-        self._sessions[record.id] = session
+        self._hold(session)
         return session
 
     async def _lobby_edit(
@@ -383,9 +500,9 @@ class SessionService:
     async def set_table_message(self, session_id: str, message_id: int) -> None:
         async with self._locks.hold(session_id):
             session = await self.get(session_id)
-            record = session.record.model_copy(update={"table_message_id": message_id})
-            await self.store.save_record(record)
-            session.record = record
+            await self._write(
+                session, session.record.model_copy(update={"table_message_id": message_id})
+            )
 
     # Play -----------------------------------------------------------------------------------
 
@@ -422,6 +539,10 @@ class SessionService:
         """
         async with self._locks.hold(session_id):
             session = await self.get(session_id)
+            cached = session.record.version
+            # Maybe another process moved it on: re-read the version before refusing.
+            if expected_version != cached and await self.store.version(session_id) != cached:
+                session = await self._fresh(session_id)
             record = session.record
             if record.status is Status.LOBBY:
                 raise GameError(Reason.NOT_IN_LOBBY)
@@ -432,6 +553,8 @@ class SessionService:
                 raise GameError(Reason.NOT_A_PLAYER)
             back = record.seats[seat].away
             try:
+                if action is None:  # to `advance`, None would mean "no move": refuse it here
+                    raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
                 if expected_version != record.version:
                     raise GameError(Reason.STALE_VERSION)
                 step = advance(
@@ -441,7 +564,9 @@ class SessionService:
                 if back:
                     await self._come_back(session, seat)
                 raise
-            present = _with_seat(record, seat, away=False, missed=0)
+            present = record
+            if back or record.seats[seat].missed:
+                present = _with_seat(record, seat, away=False, missed=0)
             moved = self._advanced(present, session.rules, step)
             await self._write(session, moved, step, acted=seat)
             events = (*_back_events(seat, back), *step.events)
@@ -531,9 +656,8 @@ class SessionService:
             turn_timer=old.record.turn_timer,
         )
         seats = tuple(s.model_copy(update={"away": False, "missed": 0}) for s in old.record.seats)
-        record = session.record.model_copy(update={"seats": seats})
-        await self.store.save_record(record)
-        session.record = record
+        async with self._locks.hold(session.id):
+            await self._write(session, session.record.model_copy(update={"seats": seats}))
         return await self.start(session.id, by)
 
     # AI seats and deadlines -----------------------------------------------------------------
@@ -543,39 +667,26 @@ class SessionService:
         if self._closed:
             return
         if session.record.status is not Status.ACTIVE:
+            self._timers.set(session.id, None)
             runtime = self._tasks.get(session.id)
-            if runtime is not None:
-                self._schedule(session.id, None)
-                if runtime.ai is not None and runtime.ai is not asyncio.current_task():
-                    runtime.ai.cancel()
+            ai = None if runtime is None else runtime.ai
+            if ai is not None and ai is not asyncio.current_task():
+                ai.cancel()
             return
         pending = [d.due for d in session.deadlines.values() if not d.fired]
-        self._schedule(session.id, min(pending, default=None))
+        self._timers.set(session.id, min(pending, default=None))
         if self._autoplay_seats(session):
             runtime = self._runtime(session.id)
             if runtime.ai is None or runtime.ai.done():
                 runtime.ai = self._background.spawn(self._drive_ai(session.id, self.clock.now()))
 
-    def _schedule(self, session_id: str, due: float | None) -> None:
-        """One timer per session, asleep until its earliest deadline."""
-        runtime = self._tasks.get(session_id)
-        if runtime is not None and runtime.timer is not None:
-            if runtime.timer_due == due and not runtime.timer.done():
-                return
-            runtime.timer.cancel()
-            runtime.timer = runtime.timer_due = None
-        if due is not None and not self._closed:
-            runtime = self._runtime(session_id)
-            runtime.timer = self._background.spawn(self._timer(session_id, due))
-            runtime.timer_due = due
-
-    async def _timer(self, session_id: str, due: float) -> None:
-        await self._background.sleep_until(due)
-        runtime = self._tasks.get(session_id)
-        if runtime is not None and runtime.timer is asyncio.current_task():
-            runtime.timer = runtime.timer_due = None  # awake: a new timer may be armed now
+    async def _timer(self, session_id: str) -> None:
+        """A session's earliest deadline came: act on every deadline now due, one at a time."""
         async with self._locks.hold(session_id):
-            session = await self.get(session_id)
+            try:
+                session = await self.get(session_id)
+            except GameError:
+                return  # gone, or quarantined while loading
             now = self.clock.now()
             due_now = [d for d in session.deadlines.values() if not d.fired and d.due <= now]
             if session.record.status is not Status.ACTIVE or not due_now:
@@ -586,13 +697,13 @@ class SessionService:
             except GameError as error:
                 if error.reason is not Reason.STALE_VERSION:
                     raise
-                self._schedule(session_id, now)  # another writer moved on: reload, try again
+                self._timers.set(session_id, now)  # another writer moved on: reload, try again
 
     async def _fire(self, session: Session, deadline: Deadline) -> None:
         """Act on a deadline that fell due; one that no longer applies is just dropped."""
         record, rules, state = session.record, session.rules, session.state
         rest = {key: d for key, d in session.deadlines.items() if key != deadline.key}
-        to_move = rules.to_move(state)
+        to_move = session.waiting
         seat = deadline.seat
         if deadline.kind == "window":
             if to_move.timeout is not None:
@@ -632,18 +743,29 @@ class SessionService:
     def _autoplay_seats(self, session: Session) -> list[int]:
         """Seats to move that the AI plays now: AI and away seats, and expired turns."""
         seats = session.record.seats
-        to_move = session.rules.to_move(session.state).seats
+        to_move = session.waiting.seats
         return sorted(s for s in to_move if seats[s].autoplay or _expiring(session, s))
 
     async def _drive_ai(self, session_id: str, since: float) -> None:
         """Play the AI's seats, `ai_delay` after the change that made each move due."""
+        try:
+            await self._play_ai_seats(session_id, since)
+        finally:
+            runtime = self._tasks.get(session_id)
+            if runtime is not None:
+                self._drop_if_idle(session_id, runtime)
+
+    async def _play_ai_seats(self, session_id: str, since: float) -> None:
         pause = True
         while True:
             if pause:
                 await self._background.sleep_until(since + self.ai_delay)
             pause = True
             async with self._locks.hold(session_id):
-                session = await self.get(session_id)
+                try:
+                    session = await self.get(session_id)
+                except GameError:
+                    return  # gone, or quarantined while loading
                 if session.record.status is not Status.ACTIVE:
                     return
                 seats = self._autoplay_seats(session)
@@ -688,6 +810,7 @@ class SessionService:
     async def close(self) -> None:
         """Stop timers and AI seats, and let the listeners finish what they were told."""
         self._closed = True
+        self._timers.closed = True
         pumps = [runtime.pump for runtime in self._tasks.values() if runtime.pump is not None]
         await self._background.stop(keep=pumps)
 
@@ -716,3 +839,38 @@ def _expiring(session: Session, seat: int) -> bool:
     """The seat's turn timer ran out and the AI is playing the rest of that turn."""
     turn = session.deadlines.get(("turn", seat))
     return turn is not None and turn.fired
+
+
+async def _settle(future: asyncio.Future[Any]) -> bool:
+    """Wait until `future` is done, even through cancellations of the caller; True if the
+    caller was cancelled meanwhile (the caller then re-raises it once its work is level)."""
+    cancelled = False
+    while not future.done():
+        try:
+            await (future if isinstance(future, Durable) else asyncio.shield(future))
+        except asyncio.CancelledError:
+            if future.cancelled():
+                raise
+            cancelled = True
+        except Exception:
+            break  # done, with an error the caller reads from the future
+    if future.cancelled():
+        raise asyncio.CancelledError
+    return cancelled
+
+
+def _build(loaded: LoadedSession, rules: Rules[Any, Any, Any, Any]) -> Session:
+    """The live session from what the store holds: the snapshot plus the log after it."""
+    record = loaded.record
+    deadlines = {deadline.key: deadline for deadline in loaded.deadlines}
+    session = Session(record=record, rules=rules, deadlines=deadlines)
+    if record.config is not None and record.quarantine is None:
+        session.config = rules.config_model.model_validate(record.config)
+        start = (
+            rules.state_model.model_validate(loaded.snapshot.state)
+            if loaded.snapshot is not None
+            else None
+        )
+        session.state = replay(rules, session.config, loaded.log, start=start)
+        session.waiting = rules.to_move(session.state)
+    return session

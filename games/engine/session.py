@@ -58,6 +58,13 @@ class SessionRecord(Frozen):
     created_at: float = 0.0
     turn_timer: int | None = None
     """Seconds a player has for a turn before an AI plays it for them; None: no timer."""
+    to_move: tuple[int, ...] | None = ()
+    """The seats the game waits for at `version`, kept with the record so a restart finds the
+    sessions whose AI is to move without loading any; None: not known (stored before it was
+    kept)."""
+    quarantine: str | None = None
+    """Why this session was set aside (its log no longer loads); None for a sound one. A
+    quarantined session is stored as abandoned, so it holds no channel and is never resumed."""
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):

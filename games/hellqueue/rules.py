@@ -169,6 +169,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
     # Applying -----------------------------------------------------------------------------
 
     def apply(self, state: State, actor: int, action: Action) -> Step:
+        action = self.checked(action)  # a foreign or unvalidated action never gets further
         if state.phase == "over":
             raise GameError(Reason.GAME_OVER)
         events: list[Event] = []

@@ -120,6 +120,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         return actions
 
     def apply(self, state: TheGameState, actor: int, action: TheGameAction) -> Step:
+        action = self.checked(action)  # a foreign or unvalidated action never gets further
         if state.phase is Phase.OVER:
             raise GameError(Reason.GAME_OVER)
         match action:

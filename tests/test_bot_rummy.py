@@ -1025,3 +1025,23 @@ async def test_a_lobby_keeps_the_seeds_match_length_unless_chosen(tmp_path: Path
             assert (session.config.match_games, session.config.target) == (8, 12)
             title = t("en", "rummy.table.title", name=t("en", "rummy.name"), game=1, games=8)
             await emu.wait_for(lambda: title in table.text)
+
+
+async def test_a_claim_window_sends_no_turn_dm_but_the_next_turn_does(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with Emulator.running(rate_limit=QUICK) as emu:
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", clock=clock, **FAST) as bot:
+            bot.service._seed_source = lambda: SEED
+            await bob.slash(emu.general, "notify", on=True)
+            session, table = await start_game(
+                emu, bot, alice, joiners=(bob,), first="0", command=COMMAND, claim_seconds=30
+            )
+            hand = await open_hand(alice, table)
+            await discard_into_a_window(emu, session, alice, hand)
+            await bot.service.settle()
+            assert not bob.dms()  # asked to answer a window: no DM
+            clock.advance(30)
+            await emu.wait_for(lambda: session.state.turn == 1)
+            your_turn = t("en", "notify.your_turn", game=t("en", "rummy.name"), link="")
+            await emu.wait_for(lambda: any(your_turn.split(":")[0] in m.text for m in bob.dms()))

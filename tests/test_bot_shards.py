@@ -135,8 +135,12 @@ async def test_two_shard_processes_play_at_once_on_one_postgresql(
                 ai_moves = [c for c in seen[bot] if c.actor == 1]
                 assert ai_moves  # the AI of its game moved here
             for guild, (bot, _, _, _) in zip((zero, one), games, strict=True):
-                stats = await bot.storage.records.stats(guild.id, "thegame")
-                assert stats.games == 1
+                # Recorded by a listener once the last move is committed: wait for it.
+                async def recorded(bot: TableBot = bot, guild_id: int = guild.id) -> bool:
+                    stats = await bot.storage.records.stats(guild_id, "thegame")
+                    return stats.games == 1
+
+                await emu.wait_for(recorded)
 
 
 async def test_a_dm_click_moves_a_game_of_the_other_shard_and_its_owner_plays_on(

@@ -1,4 +1,6 @@
-"""The discord.py client: wiring of storage, the session service, the controller and cogs."""
+"""The discord.py client: the composition root wiring storage, the session service and the
+bot's parts (lobby, play, hands, tables, turns, results, replays), then each game's
+extension."""
 
 from __future__ import annotations
 
@@ -9,24 +11,28 @@ import discord
 import yarl
 from discord.ext import commands
 
-from bot.cogs.common import Common
-from bot.cogs.exhaust import ExhaustCog
-from bot.cogs.thegame import TheGameCog
-from bot.controller import Controller
-from bot.gameui.base import GameUI
-from bot.gameui.exhaust import ExhaustUI
-from bot.gameui.thegame import TheGameUI
+from bot.errors import Tree
+from bot.game_ui import GameUI
+from bot.hands import Hands
 from bot.i18n import CatalogTranslator
+from bot.languages import Languages
+from bot.lobby import Lobby
+from bot.play import Play
+from bot.refresh import Refresher
+from bot.replays import Replays
+from bot.results import Results
 from bot.settings import Settings
+from bot.table_pictures import TablePictures
+from bot.tables import Tables
+from bot.turns import Turns
 from bot.ui.controls import ControlButton, ControlSelect
-from games.engine import SessionService
-from games.registry import GAMES
+from games.engine import Change, Clock, SessionService, SystemClock
+from games.registry import GAME_IDS, GAMES
 from storage import Storage, open_storage
 
 log = logging.getLogger(__name__)
 
-UIS: dict[str, GameUI] = {ui.game_id: ui for ui in (TheGameUI(), ExhaustUI())}
-COGS = (TheGameCog, ExhaustCog)
+SHARED_EXTENSIONS = ("bot.commands", "bot.stats")
 
 
 def point_at(settings: Settings) -> None:
@@ -38,46 +44,124 @@ def point_at(settings: Settings) -> None:
 
 
 class TableBot(commands.Bot):
-    controller: Controller
+    """The bot over one unsharded gateway connection; `ShardedTableBot` runs shards."""
 
-    def __init__(self, settings: Settings, storage: Storage, **options: Any) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        storage: Storage,
+        clock: Clock | None = None,
+        **options: Any,
+    ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # no privileged intents: slash commands and components only
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, help_command=None, **options
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=Tree,
+            **options,
         )
         self.settings = settings
         self.storage = storage
-        self.service = SessionService(storage.sessions, GAMES, ai_delay=settings.ai_delay)
-        self.controller = Controller(self, settings, storage, self.service, UIS)
+        self.service = SessionService(
+            storage.sessions,
+            GAMES,
+            ai_delay=settings.ai_delay,
+            clock=clock or SystemClock(),
+            shards=settings.shards,
+        )
+        self.games: dict[str, GameUI] = {}
+        self.languages = Languages(storage.prefs.guild, settings.default_locale)
+        self.results = Results(storage.records, self.games)
+        pictures = TablePictures(
+            storage.prefs.guild, settings.table_edit_interval, lambda sid: self.refresher.mark(sid)
+        )
+        self.tables = Tables(self, self.service, self.games, self.results, pictures)
+        self.hands = Hands(self, storage.hand_messages, self.games, self.languages)
+        self.turns = Turns(self, storage.prefs.user, self.languages)
+        self.refresher = Refresher(settings.table_edit_interval, self._redraw)
+        self.lobby = Lobby(self.service, self.tables, self.languages, storage.prefs.guild)
+        self.replays = Replays(self.service, storage.sessions, self.games, self.tables.describe)
+        self.controls = Play(
+            self.service,
+            self.games,
+            self.lobby,
+            self.tables,
+            self.hands,
+            self.refresher,
+            self.languages,
+            storage.prefs.user,
+            self.replays,
+        )
+        self.service.observe(self.tables.on_commit)
+        self.service.observe(self.hands.on_commit)
+        self.service.subscribe(self._on_change)
+
+    def add_game(self, ui: GameUI) -> None:
+        """Called by a game's extension: its screens and controls."""
+        self.games[ui.game_id] = ui
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(ControlButton, ControlSelect)
-        await self.add_cog(Common(self.controller))
-        for cog in COGS:
-            await self.add_cog(cog(self.controller))
+        for extension in (*SHARED_EXTENSIONS, *(f"bot.games.{g}.cog" for g in GAME_IDS)):
+            await self.load_extension(extension)
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        # Loads nothing: sessions load on first touch, and only those with an AI to move or a
+        # deadline due are resumed, in the background. Tables are redrawn as they change.
         await self.service.resume()
-        for session in await self.service.live_sessions():
-            self.controller.refresher.mark(session.id)
+
+    async def _on_change(self, change: Change) -> None:
+        """After a committed change (and after the click that made it was answered):
+        records, pings, then the redraws."""
+        session = change.session
+        if change.kind == "move" and not session.record.status.live:
+            ui = self.games[session.record.game_id]
+            await self.results.store(session)
+            await ui.after_finish(session, self.storage.prefs.user)
+        await self.turns.on_change(change)
+        self.refresher.mark(session.id)
+
+    async def _redraw(self, sid: str) -> None:
+        session = await self.service.get(sid)
+        await self.tables.redraw(session)
+        if session.state is not None:
+            await self.hands.redraw(session)
+        if not session.record.status.live:
+            # The last redraw of an ended session: its in-memory traces can go.
+            for part in (self.tables, self.hands, self.turns):
+                part.forget_session(sid)
 
     async def close(self) -> None:
         await self.service.close()
-        self.controller.refresher.close()
+        self.refresher.close()
         await super().close()
         await self.storage.close()
 
 
-async def create_bot(settings: Settings, **options: Any) -> TableBot:
+class ShardedTableBot(TableBot, commands.AutoShardedBot):
+    """The bot over `SHARD_IDS` of `SHARD_COUNT` shards (discord.py's `AutoShardedClient`).
+
+    Several processes, each with its own shard ids and one PostgreSQL database, serve one bot:
+    Discord sends each guild's events to its shard only, and the session service drives only
+    the sessions of this process's guilds (`SessionService.owns`)."""
+
+
+async def create_bot(settings: Settings, clock: Clock | None = None, **options: Any) -> TableBot:
     point_at(settings)
-    storage = await open_storage(settings.database_path)
-    return TableBot(settings, storage, **options)
+    storage = await open_storage(settings.database, synchronous=settings.database_synchronous)
+    if settings.shard_count is None:
+        return TableBot(settings, storage, clock, **options)
+    ids = None if settings.shard_ids is None else list(settings.shard_ids)
+    return ShardedTableBot(
+        settings, storage, clock, shard_count=settings.shard_count, shard_ids=ids, **options
+    )
 
 
 async def run(settings: Settings) -> None:

@@ -1,92 +1,195 @@
-"""The shared lobby: who sits where, the options, and the setup controls."""
+"""The shared lobby: opening a table, who sits where, the options, and the setup controls."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 import discord
 
-from bot.gameui.base import COLOUR, Context, GameUI
-from bot.ui.controls import LOBBY, ControlButton, ControlSelect
-from bot.ui.screen import Screen
-from games.engine import Status
+from bot.context import Context, jump_url
+from bot.errors import BotError, reply
+from bot.game_ui import ACCENT, GameUI
+from bot.i18n import t
+from bot.languages import Languages
+from bot.timers import chosen_or_default, timer_text
+from bot.ui.layout import LOBBY, Button, Controls, Layout, Option, Priority, Select, Style, Text
+from bot.ui.v2 import build
+from games.engine import GameError, Reason, Session, SessionService, Status
+from storage import PrefTable
+
+if TYPE_CHECKING:
+    from bot.tables import Tables
+
+VERBS = frozenset({"join", "leave", "addai", "rmai", "start", "first", "cancel"})
+RANDOM_FIRST = "r"
 
 
-def lobby_screen(ctx: Context, ui: GameUI) -> Screen:
+def is_admin(interaction: discord.Interaction[Any]) -> bool:
+    permissions = interaction.permissions
+    return bool(permissions.manage_guild or permissions.administrator)
+
+
+class Lobby:
+    def __init__(
+        self,
+        service: SessionService,
+        tables: Tables,
+        languages: Languages,
+        guild_prefs: PrefTable,
+    ) -> None:
+        self.service = service
+        self.tables = tables
+        self.languages = languages
+        self.guild_prefs = guild_prefs
+
+    async def open(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: str,
+        options: dict[str, Any],
+        turn_timer: int | None = None,
+    ) -> None:
+        """`/<game> new`: open a lobby in this channel and post its table.
+
+        `turn_timer` is the seconds chosen in the command (0 off), None for the server's.
+        """
+        lang = self.languages.of(interaction)
+        if interaction.channel_id is None:
+            raise BotError("no_channel")
+        try:
+            session = await self.service.create(
+                game_id,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                host_id=interaction.user.id,
+                host_name=interaction.user.display_name,
+                locale=await self.languages.guild(interaction.guild_id),
+                options=options,
+                turn_timer=await chosen_or_default(
+                    self.guild_prefs, interaction.guild_id, turn_timer
+                ),
+            )
+        except GameError as error:
+            if error.reason is Reason.CHANNEL_BUSY:
+                busy = await self.service.live_in_channel(interaction.channel_id)
+                raise GameError(Reason.CHANNEL_BUSY, link=jump_url(busy) if busy else "") from None
+            raise
+        await self.tables.post(session)
+        await reply(interaction, t(lang, "lobby.opened", link=jump_url(session)))
+
+    async def control(
+        self,
+        interaction: discord.Interaction[Any],
+        session: Session,
+        verb: str,
+        args: Sequence[str],
+        values: Sequence[str],
+    ) -> None:
+        sid, user = session.id, interaction.user
+        match verb:
+            case "join":
+                await self.service.join(sid, user.id, user.display_name)
+            case "leave":
+                await self.service.leave(sid, user.id)
+            case "addai":
+                await self.service.add_ai(sid, user.id)
+            case "rmai":
+                await self.service.remove_ai(sid, user.id)
+            case "cancel":
+                await self.service.abandon(sid, user.id, admin=is_admin(interaction))
+                session = await self.service.get(sid)
+            case "start":
+                if session.record.host_id != user.id:
+                    raise GameError(Reason.NOT_HOST)
+                if session.record.status is not Status.LOBBY:
+                    raise GameError(Reason.NOT_IN_LOBBY)
+                ctx = Context.of(session, self.languages.of(interaction))
+                message = build(first_player_screen(ctx))
+                await interaction.response.send_message(**message.send_kwargs(), ephemeral=True)
+                return
+            case "first":
+                choice = values[0] if values else (args[0] if args else RANDOM_FIRST)
+                first = _first_seat(choice, len(session.record.seats))
+                await self.service.start(sid, user.id, first)
+                started = started_screen(Context.of(session, self.languages.of(interaction)))
+                await interaction.response.edit_message(**build(started).edit_kwargs())
+                return
+        await self.tables.answer(interaction, session)
+
+
+def _first_seat(choice: str, seats: int) -> int | None:
+    if choice == RANDOM_FIRST:
+        return None
+    if not choice.isdigit() or not 0 <= int(choice) < seats:
+        raise GameError(Reason.BAD_OPTION, "first_player")
+    return int(choice)
+
+
+# Screens ------------------------------------------------------------------------------------
+
+
+def lobby_screen(ctx: Context, ui: GameUI) -> Layout:
     record = ctx.session.record
     rules = ctx.session.rules
-    embed = discord.Embed(
-        title=ctx.t("lobby.title", game=ctx.t(f"{record.game_id}.name")),
-        description=ctx.t("lobby.description"),
-        colour=COLOUR,
-    )
     seats = "\n".join(f"{i + 1}. {name}" for i, name in enumerate(ctx.names))
-    embed.add_field(
-        name=ctx.t("lobby.seats", n=len(record.seats), max=rules.max_players),
-        value=seats or "—",
-        inline=False,
-    )
+    heading = ctx.t("lobby.seats", n=len(record.seats), max=rules.max_players)
     options = ui.option_lines(record.options, ctx.lang)
-    embed.add_field(
-        name=ctx.t("lobby.options"),
-        value="\n".join(options) or ctx.t("lobby.no_options"),
-        inline=False,
+    if record.turn_timer:
+        options.append(ctx.t("lobby.turn_timer", timer=timer_text(ctx.lang, record.turn_timer)))
+    host = ctx.t("lobby.footer", host=_name_of(ctx, record.host_id))
+    controls = Controls(
+        (
+            Button("join", ctx.t("lobby.join"), style=Style.SUCCESS),
+            Button("leave", ctx.t("lobby.leave")),
+            Button("addai", ctx.t("lobby.add_ai"), "🤖"),
+            Button("rmai", ctx.t("lobby.remove_ai")),
+            Button("start", ctx.t("lobby.start"), style=Style.PRIMARY),
+            Button("cancel", ctx.t("lobby.cancel"), style=Style.DANGER),
+        )
     )
-    host = record.host_id
-    embed.set_footer(text=ctx.t("lobby.footer", host=_name_of(ctx, host)))
-    sid = ctx.sid
-    items: list[discord.ui.Item[discord.ui.View]] = [
-        ControlButton(
-            sid, LOBBY, "join", label=ctx.t("lobby.join"), style=discord.ButtonStyle.success, row=0
+    blocks = (
+        Text(f"**{heading}**\n{seats or '—'}", Priority.ESSENTIAL),
+        Text(
+            f"**{ctx.t('lobby.options')}**\n" + ("\n".join(options) or ctx.t("lobby.no_options")),
+            Priority.HIGH,
         ),
-        ControlButton(sid, LOBBY, "leave", label=ctx.t("lobby.leave"), row=0),
-        ControlButton(sid, LOBBY, "addai", label=ctx.t("lobby.add_ai"), emoji="🤖", row=0),
-        ControlButton(sid, LOBBY, "rmai", label=ctx.t("lobby.remove_ai"), row=0),
-        ControlButton(
-            sid,
-            LOBBY,
-            "start",
-            label=ctx.t("lobby.start"),
-            style=discord.ButtonStyle.primary,
-            row=1,
-        ),
-        ControlButton(
-            sid,
-            LOBBY,
-            "cancel",
-            label=ctx.t("lobby.cancel"),
-            style=discord.ButtonStyle.danger,
-            row=1,
-        ),
-    ]
-    return Screen(embeds=[embed], items=items)
+        Text(f"{ctx.t('lobby.description')}\n-# {host}"),
+        controls,
+    )
+    title = ctx.t("lobby.title", game=ctx.t(f"{record.game_id}.name"))
+    return Layout(title, blocks, accent=ACCENT, session=ctx.sid, version=LOBBY)
 
 
-def first_player_screen(ctx: Context) -> Screen:
+def first_player_screen(ctx: Context) -> Layout:
     """Asked of the host on Start: who plays first (random by default)."""
-    options = [discord.SelectOption(label=ctx.t("lobby.random_first"), value="r", default=True)]
-    options += [
-        discord.SelectOption(label=name[:100], value=str(i)) for i, name in enumerate(ctx.names)
-    ]
-    select = ControlSelect(
-        ctx.sid, LOBBY, "first", options=options, placeholder=ctx.t("lobby.who_first"), row=0
+    options = [Option(RANDOM_FIRST, ctx.t("lobby.random_first"), default=True)]
+    options += [Option(str(i), name) for i, name in enumerate(ctx.names)]
+    controls = Controls(
+        (
+            Select("first", tuple(options), placeholder=ctx.t("lobby.who_first")),
+            Button(f"first.{RANDOM_FIRST}", ctx.t("lobby.start_random"), style=Style.PRIMARY),
+        )
     )
-    go = ControlButton(
-        ctx.sid,
-        LOBBY,
-        "first.r",
-        label=ctx.t("lobby.start_random"),
-        style=discord.ButtonStyle.primary,
-        row=1,
+    return Layout(
+        ctx.t("lobby.who_first"), (controls,), accent=ACCENT, session=ctx.sid, version=LOBBY
     )
-    return Screen(embeds=[], items=[select, go], content=ctx.t("lobby.who_first"))
 
 
-def closed_screen(ctx: Context) -> Screen:
+def started_screen(ctx: Context) -> Layout:
+    """What the host's first-player question becomes once the game started (a V2 message stays
+    V2, so it is replaced by a layout, not by plain text)."""
+    title = ctx.t(f"{ctx.session.record.game_id}.name")
+    return Layout(title, (Text(ctx.t("lobby.started"), Priority.ESSENTIAL),), accent=ACCENT)
+
+
+def closed_screen(ctx: Context) -> Layout:
     record = ctx.session.record
     key = "lobby.abandoned" if record.status is Status.ABANDONED else "lobby.closed"
-    embed = discord.Embed(
-        title=ctx.t(f"{record.game_id}.name"), description=ctx.t(key), colour=COLOUR
-    )
-    return Screen(embeds=[embed])
+    if record.quarantine:
+        key = "lobby.quarantined"
+    title = ctx.t(f"{record.game_id}.name")
+    return Layout(title, (Text(ctx.t(key), Priority.ESSENTIAL),), accent=ACCENT)
 
 
 def _name_of(ctx: Context, user_id: int) -> str:

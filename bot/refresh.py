@@ -25,10 +25,6 @@ class Refresher:
         if task is None or task.done():
             self._tasks[session_id] = asyncio.get_running_loop().create_task(self._run(session_id))
 
-    def touched(self, session_id: str) -> None:
-        """Someone just edited this session's message directly; space the next redraw."""
-        self._last[session_id] = time.monotonic()
-
     async def _run(self, session_id: str) -> None:
         while session_id in self._dirty:
             wait = self._last.get(session_id, 0.0) + self.interval - time.monotonic()
@@ -40,6 +36,14 @@ class Refresher:
                 await self._redraw(session_id)
             except Exception:
                 log.exception("redraw of session %s failed", session_id)
+        del self._tasks[session_id]
+        # The last redraw's time matters for one more interval only; then forget the session.
+        stamp = self._last[session_id]
+        asyncio.get_running_loop().call_later(self.interval, self._expire, session_id, stamp)
+
+    def _expire(self, session_id: str, stamp: float) -> None:
+        if session_id not in self._tasks and self._last.get(session_id) == stamp:
+            del self._last[session_id]
 
     async def idle(self) -> None:
         """Wait until every pending redraw is done (tests, shutdown)."""

@@ -1,10 +1,19 @@
-"""One aiosqlite connection with the pragmas the bot relies on, and explicit transactions.
+"""The SQLite file: one writer connection with group commit, and reader connections.
 
-The connection runs in autocommit mode (`isolation_level=None`): nothing is grouped unless a
-caller opens a transaction, so every write's atomicity is visible in the code. Coroutines
-sharing a connection share its transaction state, so `Database` hands the connection out
-under an asyncio lock: two concurrent `transaction()` blocks on one connection queue up
-instead of nesting (SQLite has no nested BEGIN).
+Every write is a plain function of a `sqlite3.Connection`, run on the writer's own thread.
+Writes that arrive together share one `BEGIN IMMEDIATE … COMMIT`, each inside its own
+SAVEPOINT, so a refused write rolls back alone while the others commit; each caller is
+answered only once that COMMIT is on disk. A batch costs one hop to the writer thread and one
+fsync, whatever its size, and no asyncio lock is held while it runs: a caller waits for its
+own batch, never for another session's lock.
+
+Reads are functions too, each run in one read transaction (a consistent snapshot) on a reader
+connection of its own thread, so a load never queues behind a commit.
+
+`synchronous=FULL` (the default) makes a COMMIT wait until the WAL is on stable storage: an
+acknowledged write survives power loss. `NORMAL` syncs only at checkpoints: faster, still safe
+against a crash of the process, but the last acknowledged writes may vanish if the machine
+loses power.
 """
 
 from __future__ import annotations
@@ -12,91 +21,218 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal, TypeVar
 
-import aiosqlite
+from games.engine.store import Durable
+
+T = TypeVar("T")
 
 BUSY_TIMEOUT_MS = 5000
-"""How long a writer waits for another connection's write lock before SQLITE_BUSY."""
+"""How long a connection waits for another process's write lock before SQLITE_BUSY."""
+
+MAX_BATCH = 512
+"""Writes in one group commit at most; the rest go in the next one."""
+
+Synchronous = Literal["FULL", "NORMAL"]
+
+Write = Callable[[sqlite3.Connection], T]
 
 
-async def connect(path: str | Path) -> aiosqlite.Connection:
-    """Open `path` (creating its directory) in WAL mode with foreign keys enforced."""
-    memory = str(path) == ":memory:"
-    if not memory:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-    conn = await aiosqlite.connect(path, isolation_level=None)
+def connect(path: str | Path, synchronous: Synchronous = "FULL") -> sqlite3.Connection:
+    """Open `path` (creating its directory) in WAL mode with foreign keys enforced.
+
+    Autocommit (`isolation_level=None`): only explicit BEGINs group statements, so every
+    write's atomicity is visible in the code.
+    """
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
-        conn.row_factory = aiosqlite.Row
+        conn.row_factory = sqlite3.Row
         # busy_timeout first, so switching to WAL waits for other openers too.
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        if not memory:
-            async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
-                row = await cursor.fetchone()
-            if row is None or str(row[0]).lower() != "wal":
-                raise RuntimeError(f"could not switch {path} to WAL: {row and row[0]}")
-        await conn.execute("PRAGMA foreign_keys = ON")
-        await conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
+        if mode is None or str(mode[0]).lower() != "wal":
+            raise RuntimeError(f"could not switch {path} to WAL: {mode and mode[0]}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute(f"PRAGMA synchronous = {synchronous}")
     except BaseException:
-        await conn.close()
+        conn.close()
         raise
     return conn
 
 
-@asynccontextmanager
-async def transaction(conn: aiosqlite.Connection) -> AsyncIterator[aiosqlite.Connection]:
-    """BEGIN IMMEDIATE … COMMIT, or ROLLBACK on any error.
+@dataclass(slots=True)
+class _Pending:
+    write: Write[object]
+    future: Durable[object]
 
-    IMMEDIATE takes the write lock up front, so a read-then-write (a version check) cannot be
-    overtaken by another connection between the read and the write.
-    """
+
+def _run_batch(
+    conn: sqlite3.Connection, writes: list[Write[object]]
+) -> list[tuple[bool, object]]:
+    """One transaction, a savepoint per write: (True, result) or (False, its exception)."""
+    results: list[tuple[bool, object]] = []
     try:
-        # Inside the try: a cancelled await still runs its statement in aiosqlite's thread,
-        # so a BEGIN cancelled while queued must be rolled back like any other failure.
-        await conn.execute("BEGIN IMMEDIATE")
-        yield conn
-        await conn.execute("COMMIT")
-    except BaseException:
-        await _end(conn, "ROLLBACK")
-        raise
-
-
-async def _end(conn: aiosqlite.Connection, statement: str) -> None:
-    """End a transaction whatever happened: shielded, so a second cancellation cannot skip it,
-    and quiet when there is none left (BEGIN failed, COMMIT ran, SQLite aborted it itself)."""
-    with contextlib.suppress(sqlite3.OperationalError):
-        await asyncio.shield(conn.execute(statement))
+        conn.execute("BEGIN IMMEDIATE")
+        for write in writes:
+            conn.execute("SAVEPOINT w")
+            try:
+                result = write(conn)
+            except Exception as error:
+                conn.execute("ROLLBACK TO w")
+                conn.execute("RELEASE w")
+                results.append((False, error))
+            else:
+                conn.execute("RELEASE w")
+                results.append((True, result))
+        conn.execute("COMMIT")
+    except Exception as error:  # BEGIN or COMMIT failed: nothing of the batch is stored
+        if conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+        return [(False, error)] * len(writes)
+    return results
 
 
 class Database:
-    """The connection plus the lock that serialises its users."""
+    """The writer (a thread, its connection and the group-commit queue) and the readers."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self.conn = conn
-        self._lock = asyncio.Lock()
+    backend = "sqlite"
+
+    def __init__(
+        self, path: str | Path, *, synchronous: Synchronous = "FULL", readers: int = 2
+    ) -> None:
+        self.path = Path(path)
+        self.synchronous = synchronous
+        self._writer = connect(path, synchronous)
+        self._write_thread = ThreadPoolExecutor(1, thread_name_prefix="db-writer")
+        self._read_threads = ThreadPoolExecutor(readers, thread_name_prefix="db-reader")
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
+        self._trace: Callable[[str], None] | None = None
+        self._queue: list[_Pending] = []
+        self._wake: asyncio.Event | None = None
+        self._flusher: asyncio.Task[None] | None = None
+        self._in_flight = 0
+        self._closed = False
 
     @classmethod
-    async def open(cls, path: str | Path) -> Database:
-        return cls(await connect(path))
+    async def open(cls, path: str | Path, *, synchronous: Synchronous = "FULL") -> Database:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, lambda: cls(path, synchronous=synchronous))
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A write transaction (BEGIN IMMEDIATE) with this connection to ourselves."""
-        async with self._lock, transaction(self.conn) as conn:
-            yield conn
+    # Writing --------------------------------------------------------------------------------
 
-    @asynccontextmanager
-    async def read(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A read transaction: several SELECTs see one consistent snapshot of the file."""
-        async with self._lock:
+    def submit(self, write: Write[T]) -> Durable[T]:
+        """Queue `write(conn)` for the next group commit: a future of its result, set once the
+        COMMIT is durable (or of the exception it raised, which rolled back its own savepoint
+        only). A queued write always runs: its awaiter cannot cancel it (`Durable`)."""
+        if self._closed:
+            raise RuntimeError("the database is closed")
+        loop = asyncio.get_running_loop()
+        future: Durable[T] = Durable(loop=loop)
+        self._queue.append(_Pending(write, future))  # type: ignore[arg-type]
+        if self._flusher is None or self._flusher.done():
+            self._wake = asyncio.Event()
+            self._flusher = loop.create_task(self._flush())
+        assert self._wake is not None
+        self._wake.set()
+        return future
+
+    async def write(self, write: Write[T]) -> T:
+        """Run `write(conn)` in the next group commit; its result once the COMMIT is durable."""
+        return await self.submit(write)
+
+    async def _flush(self) -> None:
+        """Commit whatever is queued, batch after batch, until the queue stays empty."""
+        loop = asyncio.get_running_loop()
+        assert self._wake is not None
+        while True:
+            if not self._queue:
+                self._wake.clear()
+                await self._wake.wait()
+            batch = self._queue[:MAX_BATCH]
+            del self._queue[:MAX_BATCH]
+            writes = [p.write for p in batch]
+            self._in_flight += 1
             try:
-                await self.conn.execute("BEGIN")
-                yield self.conn
+                results = await asyncio.shield(
+                    loop.run_in_executor(self._write_thread, _run_batch, self._writer, writes)
+                )
+            except asyncio.CancelledError:
+                closed = RuntimeError("the database closed before this write was confirmed")
+                for pending in batch:
+                    pending.future.set_exception(closed)
+                raise
             finally:
-                await _end(self.conn, "COMMIT")
+                self._in_flight -= 1
+            for pending, (ok, value) in zip(batch, results, strict=True):
+                if ok:
+                    pending.future.set_result(value)
+                else:
+                    pending.future.set_exception(value)  # type: ignore[arg-type]
+
+    # Reading --------------------------------------------------------------------------------
+
+    def _reader(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = connect(self.path, self.synchronous)
+            conn.set_trace_callback(self._trace)
+            with self._readers_lock:
+                self._readers.append(conn)
+        return conn
+
+    def _read(self, read: Callable[[sqlite3.Connection], T]) -> T:
+        conn = self._reader()
+        conn.execute("BEGIN")
+        try:
+            return read(conn)
+        finally:
+            conn.execute("COMMIT")
+
+    async def read(self, read: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `read(conn)` in one read transaction: its SELECTs see one snapshot of the file."""
+        if self._closed:
+            raise RuntimeError("the database is closed")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._read_threads, self._read, read)
+
+    def trace(self, callback: Callable[[str], None] | None) -> None:
+        """Hand every statement any connection runs to `callback` (None: stop); for tests that
+        check which SQL a read runs."""
+        self._trace = callback
+        with self._readers_lock:
+            connections = [self._writer, *self._readers]
+        for conn in connections:
+            conn.set_trace_callback(callback)
+
+    # Closing --------------------------------------------------------------------------------
 
     async def close(self) -> None:
-        async with self._lock:
-            await self.conn.close()
+        """Commit what is queued, then close every connection."""
+        if self._closed:
+            return
+        while (self._queue or self._in_flight) and self._flusher and not self._flusher.done():
+            await asyncio.sleep(0.001)
+        self._closed = True
+        if self._flusher is not None:
+            self._flusher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._flusher
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, self._shutdown)
+
+    def _shutdown(self) -> None:
+        self._read_threads.shutdown(wait=True)
+        self._write_thread.shutdown(wait=True)
+        with self._readers_lock:
+            for conn in self._readers:
+                conn.close()
+        self._writer.close()

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import aiosqlite
-
 from storage.db import Database
+from storage.rows import Row
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,7 +16,7 @@ class HandMessage:
     message_id: int
 
 
-def _hand(row: aiosqlite.Row) -> HandMessage:
+def hand_of(row: Row) -> HandMessage:
     return HandMessage(row["session_id"], row["user_id"], row["channel_id"], row["message_id"])
 
 
@@ -27,45 +26,31 @@ class HandMessages:
 
     async def upsert(self, session_id: str, user_id: int, channel_id: int, message_id: int) -> None:
         """Remember (or replace) the DM message holding `user_id`'s hand in a session."""
-        async with self.db.transaction() as conn:
-            await conn.execute(
-                "INSERT INTO hand_messages (session_id, user_id, channel_id, message_id) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (session_id, user_id) DO UPDATE SET "
-                "channel_id = excluded.channel_id, message_id = excluded.message_id",
-                (session_id, user_id, channel_id, message_id),
-            )
+        sql = (
+            "INSERT INTO hand_messages (session_id, user_id, channel_id, message_id) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (session_id, user_id) DO UPDATE SET "
+            "channel_id = excluded.channel_id, message_id = excluded.message_id"
+        )
+        params = (session_id, user_id, channel_id, message_id)
+        await self.db.write(lambda conn: conn.execute(sql, params))
 
     async def get(self, session_id: str, user_id: int) -> HandMessage | None:
-        async with (
-            self.db.read() as conn,
-            conn.execute(
-                "SELECT * FROM hand_messages WHERE session_id = ? AND user_id = ?",
-                (session_id, user_id),
-            ) as cursor,
-        ):
-            row = await cursor.fetchone()
-        return None if row is None else _hand(row)
+        sql = "SELECT * FROM hand_messages WHERE session_id = ? AND user_id = ?"
+        row = await self.db.read(lambda conn: conn.execute(sql, (session_id, user_id)).fetchone())
+        return None if row is None else hand_of(row)
 
     async def for_session(self, session_id: str) -> list[HandMessage]:
-        async with self.db.read() as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT * FROM hand_messages WHERE session_id = ? ORDER BY user_id", (session_id,)
-            )
-        return [_hand(row) for row in rows]
+        sql = "SELECT * FROM hand_messages WHERE session_id = ? ORDER BY user_id"
+        rows = await self.db.read(lambda conn: conn.execute(sql, (session_id,)).fetchall())
+        return [hand_of(row) for row in rows]
 
     async def delete(self, session_id: str, user_id: int) -> bool:
         """Forget one hand message (say, after the DM was deleted); True if there was one."""
-        async with self.db.transaction() as conn:
-            cursor = await conn.execute(
-                "DELETE FROM hand_messages WHERE session_id = ? AND user_id = ?",
-                (session_id, user_id),
-            )
-            return cursor.rowcount > 0
+        sql = "DELETE FROM hand_messages WHERE session_id = ? AND user_id = ?"
+        params = (session_id, user_id)
+        return await self.db.write(lambda conn: conn.execute(sql, params).rowcount > 0)
 
     async def clear(self, session_id: str) -> int:
         """Forget every hand message of a session; returns how many there were."""
-        async with self.db.transaction() as conn:
-            cursor = await conn.execute(
-                "DELETE FROM hand_messages WHERE session_id = ?", (session_id,)
-            )
-            return cursor.rowcount
+        sql = "DELETE FROM hand_messages WHERE session_id = ?"
+        return await self.db.write(lambda conn: conn.execute(sql, (session_id,)).rowcount)

@@ -1,19 +1,27 @@
-"""Finished games per guild, for `/… stats`: best score, results by code, games played.
+"""Finished games per guild and channel: best result, wins, results by code, the latest games.
 
-Generic on purpose: the bot passes the game's own result code ("perfect", "win", …) and a
-score where lower is better (The Game: cards left), so no game's rules live here.
+Generic on purpose: the bot passes the game's own result code ("perfect", "win", …), whether
+the players won, and a score where lower is better (The Game: cards left), so no game's rules
+live here. Each record may carry its seats (`storage.players`), written in the same
+transaction. Every query here is served by an index (migration 4), so a server's figures cost
+the same with ten games or a hundred thousand.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import aiosqlite
-
 from storage.db import Database
+from storage.players import SeatRow, write_seats
+from storage.rows import Row
+
+NO_GUILD = 0
+"""`record_totals.guild_key` of games outside a server (no Discord id is 0)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,19 +36,42 @@ class GameRecord:
     players: int
     details: dict[str, Any]
     finished_at: float
+    won: bool
 
 
 @dataclass(frozen=True, slots=True)
 class GameStats:
     game_id: str
     games: int = 0
+    wins: int = 0
     best: GameRecord | None = None
-    """The lowest score (the earliest one on a tie); None when no game had a score."""
+    """The best result: the lowest-scoring win, or the lowest-scoring game when none was won
+    (the earliest one on a tie); None when no game that competes has a score. A loss never
+    beats a win, whatever its score."""
     results: dict[str, int] = field(default_factory=dict)
     """How many games ended with each result code."""
 
 
-def _record(row: aiosqlite.Row) -> GameRecord:
+@dataclass(frozen=True, slots=True)
+class StoredSeat:
+    seat: int
+    user_id: int | None
+    name: str
+    won: bool
+    score: int | None
+    result: str
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """A finished game as `/history` lists it: its record, its seats, its table message."""
+
+    record: GameRecord
+    seats: tuple[StoredSeat, ...]
+    table_message_id: int | None
+
+
+def game_record(row: Row) -> GameRecord:
     return GameRecord(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -52,11 +83,33 @@ def _record(row: aiosqlite.Row) -> GameRecord:
         players=row["players"],
         details=json.loads(row["details"]),
         finished_at=row["finished_at"],
+        won=bool(row["won"]),
     )
 
 
-_SCOPE = "guild_id IS ? AND game_id = ?"
-"""`IS` so that DM games (guild_id NULL) have records too."""
+def _scope(
+    guild_id: int | None, game_id: str, channel_id: int | None
+) -> tuple[str, tuple[Any, ...]]:
+    """The WHERE clause of one server's (or one channel's) records of a game.
+
+    `guild_id IS ?` so that DM games (guild_id NULL) have records too.
+    """
+    if channel_id is None:
+        return "guild_id IS ? AND game_id = ?", (guild_id, game_id)
+    return "guild_id IS ? AND game_id = ? AND channel_id = ?", (guild_id, game_id, channel_id)
+
+
+def _best(
+    conn: sqlite3.Connection, where: str, params: tuple[Any, ...], limit: int
+) -> list[GameRecord]:
+    """Once any game was won, only wins compete (a win without a score hides every loss)."""
+    rows = conn.execute(
+        f"SELECT * FROM records WHERE {where} AND score IS NOT NULL "
+        f"AND won >= (SELECT MAX(won) FROM records WHERE {where}) "
+        "ORDER BY won DESC, score, finished_at, id LIMIT ?",
+        (*params, *params, limit),
+    ).fetchall()
+    return [game_record(row) for row in rows]
 
 
 class Records:
@@ -73,17 +126,22 @@ class Records:
         result: str,
         score: int | None,
         players: int,
+        won: bool,
         details: dict[str, Any] | None = None,
         finished_at: float | None = None,
+        seats: Sequence[SeatRow] = (),
     ) -> bool:
-        """Record a finished game; False (and nothing stored) if the session has one already.
+        """Record a finished game and its seats; False (and nothing stored) if the session has
+        one already.
 
         Idempotent per session, so re-handling a "finished" change after a restart is safe.
         """
-        async with self.db.transaction() as conn:
-            cursor = await conn.execute(
+        at = time.time() if finished_at is None else finished_at
+
+        def write(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
                 "INSERT INTO records (guild_id, channel_id, game_id, session_id, result, score, "
-                "players, details, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "players, won, details, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (session_id) DO NOTHING",
                 (
                     guild_id,
@@ -93,39 +151,116 @@ class Records:
                     result,
                     score,
                     players,
+                    won,
                     json.dumps(details or {}, separators=(",", ":")),
-                    time.time() if finished_at is None else finished_at,
+                    at,
                 ),
             )
-            return cursor.rowcount == 1
-
-    async def stats(self, guild_id: int | None, game_id: str) -> GameStats:
-        """One guild's figures for one game (guild None: games played in DMs)."""
-        async with self.db.read() as conn:
-            counts = await conn.execute_fetchall(
-                f"SELECT result, COUNT(*) AS n FROM records WHERE {_SCOPE} "
-                "GROUP BY result ORDER BY n DESC, result",
-                (guild_id, game_id),
+            if cursor.rowcount != 1:
+                return False
+            conn.execute(
+                "INSERT INTO record_totals (guild_key, game_id, channel_id, result, games, wins) "
+                "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (guild_key, game_id, channel_id, result) "
+                "DO UPDATE SET games = games + 1, wins = wins + excluded.wins",
+                (guild_id or NO_GUILD, game_id, channel_id, result, won),
             )
-            async with conn.execute(
-                f"SELECT * FROM records WHERE {_SCOPE} AND score IS NOT NULL "
-                "ORDER BY score, finished_at, id LIMIT 1",
-                (guild_id, game_id),
-            ) as cursor:
-                best = await cursor.fetchone()
+            if seats:
+                assert cursor.lastrowid is not None
+                write_seats(
+                    conn,
+                    cursor.lastrowid,
+                    guild_id=guild_id,
+                    game_id=game_id,
+                    players=players,
+                    finished_at=at,
+                    default_result=result,
+                    seats=seats,
+                )
+            return True
+
+        return await self.db.write(write)
+
+    async def stats(
+        self, guild_id: int | None, game_id: str, channel_id: int | None = None
+    ) -> GameStats:
+        """One server's figures for one game, or one channel's (guild None: games in DMs)."""
+        where, params = _scope(guild_id, game_id, channel_id)
+        totals = "guild_key = ? AND game_id = ?"
+        if channel_id is not None:
+            totals += " AND channel_id = ?"
+
+        def read(conn: sqlite3.Connection) -> tuple[list[sqlite3.Row], list[GameRecord]]:
+            counts = conn.execute(
+                f"SELECT result, SUM(games) AS n, SUM(wins) AS wins FROM record_totals "
+                f"WHERE {totals} GROUP BY result ORDER BY n DESC, result",
+                (guild_id or NO_GUILD, *params[1:]),
+            ).fetchall()
+            return counts, _best(conn, where, params, 1)
+
+        counts, best = await self.db.read(read)
         results = {row["result"]: row["n"] for row in counts}
         return GameStats(
             game_id=game_id,
             games=sum(results.values()),
-            best=None if best is None else _record(best),
+            wins=sum(row["wins"] for row in counts),
+            best=best[0] if best else None,
             results=results,
         )
 
+    async def best(
+        self, guild_id: int | None, game_id: str, channel_id: int | None = None, limit: int = 3
+    ) -> list[GameRecord]:
+        """The best results, best first: every win before any loss, then the lowest score."""
+        where, params = _scope(guild_id, game_id, channel_id)
+        return await self.db.read(lambda conn: _best(conn, where, params, limit))
+
+    async def history(
+        self, guild_id: int | None, game_id: str | None = None, limit: int = 10
+    ) -> list[HistoryEntry]:
+        """The latest finished games of a server (of one game, or all), newest first, with
+        their seats and their table message (while the session is kept)."""
+        where, params = "r.guild_id IS ?", [guild_id]
+        if game_id is not None:
+            where += " AND r.game_id = ?"
+            params.append(game_id)
+
+        def read(conn: sqlite3.Connection) -> tuple[list[sqlite3.Row], list[sqlite3.Row]]:
+            rows = conn.execute(
+                "SELECT r.*, s.table_message_id FROM records AS r "
+                "LEFT JOIN sessions AS s ON s.id = r.session_id "
+                f"WHERE {where} ORDER BY r.finished_at DESC, r.id DESC LIMIT ?",
+                (*params, limit),
+            ).fetchall()
+            ids = [row["id"] for row in rows]
+            seat_rows = conn.execute(
+                "SELECT * FROM seat_results WHERE record_id IN "
+                f"({', '.join('?' * len(ids))}) ORDER BY record_id, seat",
+                ids,
+            ).fetchall()
+            return rows, seat_rows
+
+        rows, seat_rows = await self.db.read(read)
+        ids = [row["id"] for row in rows]
+        seats: dict[int, list[StoredSeat]] = {i: [] for i in ids}
+        for seat in seat_rows:
+            seats[seat["record_id"]].append(
+                StoredSeat(
+                    seat=seat["seat"],
+                    user_id=seat["user_id"],
+                    name=seat["name"],
+                    won=bool(seat["won"]),
+                    score=seat["score"],
+                    result=seat["result"],
+                )
+            )
+        return [
+            HistoryEntry(game_record(row), tuple(seats[row["id"]]), row["table_message_id"])
+            for row in rows
+        ]
+
     async def recent(self, guild_id: int | None, game_id: str, limit: int = 10) -> list[GameRecord]:
         """The latest finished games, newest first."""
-        async with self.db.read() as conn:
-            rows = await conn.execute_fetchall(
-                f"SELECT * FROM records WHERE {_SCOPE} ORDER BY finished_at DESC, id DESC LIMIT ?",
-                (guild_id, game_id, limit),
-            )
-        return [_record(row) for row in rows]
+        where, params = _scope(guild_id, game_id, None)
+        sql = f"SELECT * FROM records WHERE {where} ORDER BY finished_at DESC, id DESC LIMIT ?"
+        rows = await self.db.read(lambda conn: conn.execute(sql, (*params, limit)).fetchall())
+        return [game_record(row) for row in rows]

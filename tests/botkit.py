@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.client import TableBot, create_bot
 from bot.settings import Settings
-from games.engine import Session
+from games.engine import Clock, Session
 from games.thegame import RULES
 from games.thegame.models import Play
 from tests.emulator import Emulator
@@ -31,25 +31,28 @@ def settings_for(emu: Emulator, db: Path, **overrides: Any) -> Settings:
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
 
+BOT_LOGGERS = ("discord", "bot", "games", "storage")
+"""Errors logged by any of these fail a test: the bot's own as much as discord.py's."""
+
+
 @asynccontextmanager
-async def running_bot(emu: Emulator, db: Path, **overrides: Any) -> AsyncIterator[TableBot]:
-    bot = await create_bot(settings_for(emu, db, **overrides))
-    async with emu.run_bot(bot):
+async def running_bot(
+    emu: Emulator,
+    db: Path,
+    *,
+    fail_on_errors: bool = True,
+    clock: Clock | None = None,
+    **overrides: Any,
+) -> AsyncIterator[TableBot]:
+    bot = await create_bot(settings_for(emu, db, **overrides), clock)
+    async with emu.run_bot(bot, fail_on_errors=fail_on_errors, watch=BOT_LOGGERS):
         yield bot
 
 
 def custom_ids(message: EmuMessage, pattern: str = "") -> list[str]:
-    """The custom_ids of a message's controls whose action matches `pattern`."""
-    ids = [c["custom_id"] for c in _walk(message.components) if "custom_id" in c]
-    return [i for i in ids if re.search(pattern, i)]
-
-
-def _walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    found = []
-    for component in components:
-        found.append(component)
-        found += _walk(component.get("components", []))
-    return found
+    """The custom_ids of a message's controls (section accessories included) whose action
+    matches `pattern`."""
+    return [i for i in message.custom_ids() if re.search(pattern, i)]
 
 
 def select_options(message: EmuMessage, custom_id: str) -> list[str]:
@@ -134,5 +137,5 @@ async def play_a_card(user: EmuUser, hand: EmuMessage, session: Session, seat: i
 
 
 async def click_play(user: EmuUser, hand: EmuMessage, play: Play) -> None:
-    await user.select(hand, custom_ids(hand, ":pick$")[0], [str(play.card)])
-    await user.click(hand, custom_ids(hand, rf":play\.{play.card}\.{play.pile}$")[0])
+    await user.select(hand, custom_ids(hand, r":x\.pick$")[0], [str(play.card)])
+    await user.click(hand, custom_ids(hand, rf":x\.play\.{play.card}\.{play.pile}$")[0])

@@ -14,17 +14,18 @@ from typing import Any
 
 import pytest
 
-from bot.gameui.base import Context, Pick
-from bot.gameui.exhaust import (
+from bot.context import Context
+from bot.game_ui import Pick
+from bot.games.exhaust.prefs import SOLO_LEVEL_KEY
+from bot.games.exhaust.ui import (
     ALPHABET,
     COLOUR_EMOJI,
-    SOLO_LEVEL_KEY,
     ExhaustUI,
     decode,
     encode,
 )
 from bot.i18n import EN, JA, has, t
-from bot.ui.controls import ControlSelect
+from bot.ui.v2 import V2Message, build
 from games.engine import GameError, Reason, Session, SessionRecord, Status
 from games.engine.contract import CHANCE
 from games.engine.step import advance
@@ -49,10 +50,12 @@ from tests.botkit import (
     table_message,
 )
 from tests.emulator import Emulator, EmuMessage, EmuUser, InvalidInteraction, RateLimit
+from tests.emulator.models import FLAG_COMPONENTS_V2, walk_components
+from tests.emulator.validation import validate_message
 
 FAST = {"table_edit_interval": 0.2}
 LABEL = re.compile("(" + "|".join(map(re.escape, COLOUR_EMOJI)) + r")(\d+)")
-CARDS_IN_ID = re.compile(r":(?:pc|cpy|crd)\.\d+\.([\w-]*)")
+CARDS_IN_ID = re.compile(r":x\.(?:pc|cpy|crd)\.\d+\.([\w-]*)")
 Policy = Callable[[View, random.Random], Action]
 
 # Seeing ------------------------------------------------------------------------------------
@@ -92,6 +95,10 @@ def assert_hidden(
         assert not leaked, f"{user.name} sees hidden cards {sorted(leaked)}"
 
 
+def custom_ids_of(message: V2Message) -> list[str]:
+    return [c["custom_id"] for c in walk_components(message.components) if "custom_id" in c]
+
+
 def select_values(message: EmuMessage, pattern: str) -> list[str]:
     component = message.component(custom_ids(message, pattern)[0])
     assert component is not None
@@ -105,15 +112,15 @@ async def play_by_clicks(
     user: EmuUser, hand: EmuMessage, action: PlayCards, targets: dict[int, int] | None = None
 ) -> None:
     """Combo select, card select, one copy-target select per copy (if asked), then Play."""
-    await user.select(hand, custom_ids(hand, ":cmb$")[0], [str(action.combo)])
-    await user.select(hand, custom_ids(hand, r":crd\.")[0], [ALPHABET[c] for c in action.cards])
+    await user.select(hand, custom_ids(hand, r":x\.cmb$")[0], [str(action.combo)])
+    await user.select(hand, custom_ids(hand, r":x\.crd\.")[0], [ALPHABET[c] for c in action.cards])
     wanted = dict(action.copies) | (targets or {})
     copies = sorted(c for c in action.cards if is_copy(c))
-    while step := custom_ids(hand, r":cpy\."):
-        chosen = step[0].split(":")[3].split(".")[3:]
+    while step := custom_ids(hand, r":x\.cpy\."):
+        chosen = step[0].split(":")[3].split(".")[4:]
         index = len(decode(chosen[0])) if chosen else 0
         await user.select(hand, step[0], [ALPHABET[wanted[copies[index]]]])
-    await user.click(hand, custom_ids(hand, r":pc\.")[0])
+    await user.click(hand, custom_ids(hand, r":x\.pc\.")[0])
 
 
 async def act(
@@ -124,11 +131,11 @@ async def act(
         case PlayCards():
             await play_by_clicks(user, hand, action)
         case UseTime():
-            await user.click(hand, custom_ids(hand, ":time$")[0])
+            await user.click(hand, custom_ids(hand, r":x\.time$")[0])
         case FlipDepletion():
-            await user.click(hand, custom_ids(hand, ":flip$")[0])
+            await user.click(hand, custom_ids(hand, r":x\.flip$")[0])
         case NextGame():
-            await user.click(hand, custom_ids(hand, ":next$")[0])
+            await user.click(hand, custom_ids(hand, r":x\.next$")[0])
     assert session.record.version > version, action
 
 
@@ -230,6 +237,11 @@ def seed_where(
     raise AssertionError("no seed found")
 
 
+def title(game: int) -> str:
+    """The long variant's table title in game `game`."""
+    return t("en", "exhaust.table.title_long", name=t("en", "exhaust.name"), game=game)
+
+
 def solo_result(result: str) -> Callable[[State], bool]:
     return lambda state: RULES.outcome(state).result == result
 
@@ -246,8 +258,9 @@ async def test_three_players_with_an_ai_seat_play_a_whole_game_by_clicks(tmp_pat
             )
             users = {0: alice, 1: bob}
             assert session.config.players == 3 and session.config.hand_size == 15
-            await emu.wait_for(lambda: "Refill pile" in table.text)
-            assert "Single 🔥🌪️" in table.text and "Single 💧🌱" in table.text
+            single = t("en", "exhaust.combo.single")
+            await emu.wait_for(lambda: f"{single} 🔥🌪️" in table.text)
+            assert f"{single} 💧🌱" in table.text
             assert_hidden(session, users)
             await play_to_the_end(emu, session, table, users, random_policy, in_dms=frozenset({1}))
             assert session.record.status is Status.FINISHED
@@ -256,12 +269,11 @@ async def test_three_players_with_an_ai_seat_play_a_whole_game_by_clicks(tmp_pat
             assert outcome is not None and outcome.result == "loser"
             loser = outcome.details["loser"]
             names = ["alice", "bob", "🤖 AI 3"]
-            await emu.wait_for(lambda: "could not cast a spell" in table.text, timeout=5)
-            assert f"**{names[loser]}** could not cast a spell" in table.text
             winners = ", ".join(n for i, n in enumerate(names) if i != loser)
-            assert f"Winners: {winners}." in table.text
+            result = t("en", "exhaust.result.game", loser=names[loser], winners=winners)
+            await emu.wait_for(lambda: result in table.text, timeout=5)
             assert custom_ids(table, ":rematch$") and not custom_ids(table, ":hand$")
-            assert "Records in this server" in table.text
+            assert t("en", "records.title") in table.text
             assert not emu.rate_limit_hits
 
 
@@ -296,12 +308,13 @@ async def test_copy_targets_are_chosen_explicitly(tmp_path: Path) -> None:
                 and len({c for c in a.cards if not is_copy(c)}) > 1
             )
             reals = [c for c in action.cards if not is_copy(c)]
-            await alice.select(hand, custom_ids(hand, ":cmb$")[0], [str(action.combo)])
+            await alice.select(hand, custom_ids(hand, r":x\.cmb$")[0], [str(action.combo)])
             res = await alice.select(
-                hand, custom_ids(hand, r":crd\.")[0], [ALPHABET[c] for c in action.cards]
+                hand, custom_ids(hand, r":x\.crd\.")[0], [ALPHABET[c] for c in action.cards]
             )
-            assert "Choose which card copy card 1" in res.text
-            assert not custom_ids(hand, r":pc\.")  # no Play before every copy has a target
+            copies = len(action.copies)
+            assert t("en", "exhaust.hand.copy_prompt", n=1, of=copies) in res.text
+            assert not custom_ids(hand, r":x\.pc\.")  # no Play before every copy has a target
             targets = {copy: reals[-1] for copy, _ in action.copies}
             await play_by_clicks(alice, hand, action, targets)
             played = session.state.stacks[action.combo][-1]
@@ -318,20 +331,20 @@ async def test_solo_win_raises_the_remembered_level(tmp_path: Path) -> None:
             # A first lobby without npc_size offers the default level 15.
             session, table = await open_lobby(emu, bot, alice, "exhaust new")
             assert session.record.options["npc_size"] == 15
-            assert "pile of 15 cards" in table.text
+            assert t("en", "exhaust.option.npc_size", n=15) in table.text
             await alice.click(table, custom_ids(table, ":cancel$")[0])
 
             seed = seed_where(1, {"npc_size": 5}, thrifty_policy, solo_result("win"))
             bot.service._seed_source = lambda: seed
             session, table = await start_game(emu, bot, alice, command="exhaust new", npc_size=5)
             assert session.config.solo and session.state.npc is not None
-            await emu.wait_for(lambda: "🤖 NPC" in table.text)
-            assert "hand space" in table.text
+            npc = t("en", "exhaust.npc")
+            await emu.wait_for(lambda: f"**{npc}**" in table.text)
             await play_to_the_end(emu, session, table, {0: alice}, thrifty_policy)
             assert RULES.outcome(session.state).result == "win"
-            await emu.wait_for(lambda: "You beat the NPC" in table.text)
-            assert "Next time: **6** cards" in table.text
-            assert "The NPC cannot act any more" in table.text
+            won = t("en", "exhaust.result.solo_win", n=5, next=6)
+            await emu.wait_for(lambda: won in table.text)
+            assert t("en", "exhaust.event.npc_lost") in table.text
             assert await prefs.get(alice.id, SOLO_LEVEL_KEY) == "6"
 
             # The next lobby defaults to the new level; a loss keeps it.
@@ -341,8 +354,8 @@ async def test_solo_win_raises_the_remembered_level(tmp_path: Path) -> None:
             assert session.record.options["npc_size"] == 6 and session.config.npc_size == 6
             await play_to_the_end(emu, session, table, {0: alice}, reckless_policy)
             assert RULES.outcome(session.state).result == "loss"
-            await emu.wait_for(lambda: "The NPC outlasted you" in table.text)
-            assert "Next time: **6** cards" in table.text
+            lost = t("en", "exhaust.result.solo_loss", n=6, next=6)
+            await emu.wait_for(lambda: lost in table.text)
             assert await prefs.get(alice.id, SOLO_LEVEL_KEY) == "6"
             assert custom_ids(table, ":rematch$")
 
@@ -363,20 +376,21 @@ async def test_long_variant_deals_new_games_until_two_depletion_cards(tmp_path: 
                 emu, bot, alice, ai=1, first="0", command="exhaust new", long_game=True
             )
             assert session.config.long_game
-            await emu.wait_for(lambda: "game 1" in table.text)
+            await emu.wait_for(lambda: title(1) in table.text)
             seen_next: list[int] = []
 
             async def on_turn(seat: int, hand: EmuMessage) -> None:
                 state = session.state
                 # Only what this game can see: the table (once redrawn for this game) and the
                 # hand just opened; earlier hands show cards that were dealt again.
-                await emu.wait_for(lambda: f"Exhaust — game {state.game_no}" in table.text)
+                await emu.wait_for(lambda: title(state.game_no) in table.text)
                 assert_hidden(session, {0: alice}, {0: [table_message(emu, session), hand]})
                 if state.phase == "next":
                     seen_next.append(state.game_no)
-                    text = f"alice lost game {state.game_no} and starts game {state.game_no + 1}"
+                    game, later = state.game_no, state.game_no + 1
+                    text = t("en", "exhaust.table.next", name="alice", game=game, next=later)
                     await emu.wait_for(lambda: text in table.text)
-                    assert f"Start game {state.game_no + 1}" in hand.text
+                    assert t("en", "exhaust.hand.next_button", next=later) in hand.text
 
             await play_to_the_end(
                 emu, session, table, {0: alice}, flip_first, check_hidden=False, on_turn=on_turn
@@ -387,9 +401,18 @@ async def test_long_variant_deals_new_games_until_two_depletion_cards(tmp_path: 
             outcome = RULES.outcome(state)
             assert outcome is not None and outcome.result == "match_loser"
             assert max(state.depletion) == 2 and state.game_no >= 2
-            await emu.wait_for(lambda: "loses the match" in table.text)
-            assert "Depletion cards:" in table.text and "1 flipped" in table.text
             loser = outcome.details["loser"]
+            names = ["alice", t("en", "seat.ai", n=2)]
+            result = t(
+                "en",
+                "exhaust.result.match",
+                loser=names[loser],
+                winners=names[1 - loser],
+                games=state.game_no,
+                tally=", ".join(f"{names[s]} {state.depletion[s]}" for s in (0, 1)),
+            )
+            await emu.wait_for(lambda: result in table.text)
+            assert t("en", "exhaust.depletion.flipped", n=1) in table.text
             assert state.losers.count(loser) == 2
 
 
@@ -430,46 +453,46 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             assert snapshot() == before
             # Out of turn: bob's hand has no play controls at all.
             bob_hand = await open_hand(bob, table)
-            assert "Waiting for alice" in bob_hand.text
-            assert not custom_ids(bob_hand, r":(cmb|crd|cpy|pc|time|flip|next)\b")
+            assert t("en", "exhaust.hand.waiting", name="alice") in bob_hand.text
+            assert not custom_ids(bob_hand, r":x\.(cmb|crd|cpy|pc|time|flip|next)\b")
             # An illegal selection: two cards on Any (needs 3) → the reason, no Play button.
             old = await open_hand(alice, table)
             hand = await open_hand(alice, table)
             any_combo = len(session.state.stacks) - 1
-            await alice.select(hand, custom_ids(hand, ":cmb$")[0], [str(any_combo)])
+            await alice.select(hand, custom_ids(hand, r":x\.cmb$")[0], [str(any_combo)])
             two = sorted(session.state.hands[0])[:2]
             res = await alice.select(
-                hand, custom_ids(hand, r":crd\.")[0], [ALPHABET[c] for c in two]
+                hand, custom_ids(hand, r":x\.crd\.")[0], [ALPHABET[c] for c in two]
             )
             assert "Too few cards: this combo needs at least 3." in res.text
-            assert not custom_ids(hand, r":pc\.")
-            assert custom_ids(hand, r":clr\.")  # and a way to start over
+            assert not custom_ids(hand, r":x\.pc\.")
+            assert custom_ids(hand, r":x\.clr\.")  # and a way to start over
             # Two different numbers on Pair.
             combos = RULES.view(session.state, 0).combos
             pair = next(cv.index for cv in combos if cv.combo.kind.value == "pair")
             reals = sorted(c for c in session.state.hands[0] if not is_copy(c))
             a = reals[0]
             b = next(c for c in reals if c % 15 != a % 15)
-            offered = select_values(hand, ":cmb$")
+            offered = select_values(hand, r":x\.cmb$")
             if str(pair) in offered:
-                await alice.select(hand, custom_ids(hand, ":cmb$")[0], [str(pair)])
-                cards = select_values(hand, r":crd\.")
+                await alice.select(hand, custom_ids(hand, r":x\.cmb$")[0], [str(pair)])
+                cards = select_values(hand, r":x\.crd\.")
                 if ALPHABET[a] in cards and ALPHABET[b] in cards:
                     res = await alice.select(
-                        hand, custom_ids(hand, r":crd\.")[0], [ALPHABET[a], ALPHABET[b]]
+                        hand, custom_ids(hand, r":x\.crd\.")[0], [ALPHABET[a], ALPHABET[b]]
                     )
                     assert "must show the same number" in res.text
-                    assert not custom_ids(hand, r":pc\.")
+                    assert not custom_ids(hand, r":x\.pc\.")
             assert snapshot() == before
             # A real play, then a click on the older copy of the hand: stale.
             action = thrifty_policy(RULES.view(session.state, 0), random.Random(0))
             await act(emu, session, alice, hand, action)
             before = snapshot()
-            res = await alice.select(old, custom_ids(old, ":cmb$")[0], [str(any_combo)])
+            res = await alice.select(old, custom_ids(old, r":x\.cmb$")[0], [str(any_combo)])
             assert "This table has changed" in res.text
             assert snapshot() == before
             assert f":{before[0]}:" in " ".join(custom_ids(res.message))  # redrawn current
-            assert "Waiting for bob" in res.text
+            assert t("en", "exhaust.hand.waiting", name="bob") in res.text
             assert_hidden(session, users)
 
 
@@ -508,20 +531,22 @@ async def test_japanese_users_get_japanese(tmp_path: Path) -> None:
             assert "イグゾースト" in res.text and "枯渇カード" in res.text
             res = await bob.slash(emu.general, "exhaust rules")
             assert "depletion card" in res.text
-            await hana.slash(emu.general, "language", language="ja")
+            await hana.slash(emu.general, "settings", language="ja")
             session, table = await start_game(
                 emu, bot, hana, joiners=(bob,), first="0", command="exhaust new"
             )
-            await emu.wait_for(lambda: "補充用カードの山" in table.text)
+            await emu.wait_for(lambda: t("ja", "exhaust.combo.single") in table.text)
             hand = await open_hand(hana, table)
-            assert "あなたの手札" in hand.text and "あなたの手番" in hand.text
+            assert t("ja", "exhaust.hand.title") in hand.text
+            assert t("ja", "exhaust.hand.your_turn") in hand.text
             any_combo = len(session.state.stacks) - 1
-            await hana.select(hand, custom_ids(hand, ":cmb$")[0], [str(any_combo)])
+            await hana.select(hand, custom_ids(hand, r":x\.cmb$")[0], [str(any_combo)])
             card = sorted(session.state.hands[0])[0]
-            res = await hana.select(hand, custom_ids(hand, r":crd\.")[0], [ALPHABET[card]])
+            res = await hana.select(hand, custom_ids(hand, r":x\.crd\.")[0], [ALPHABET[card]])
             assert "枚数が足りません" in res.text
             hand = await open_hand(bob, table)
-            assert "Your hand" in hand.text and "Waiting for hana" in hand.text
+            assert t("en", "exhaust.hand.title") in hand.text
+            assert t("en", "exhaust.hand.waiting", name="hana") in hand.text
 
 
 # Rendering limits and catalog -------------------------------------------------------------------
@@ -546,8 +571,8 @@ def _context(state: State, lang: str = "en", names: list[str] | None = None) -> 
     return Context(session=session, lang=lang, names=names or [f"p{i}" for i in range(players)])
 
 
-async def test_a_huge_hand_fits_discord_limits() -> None:
-    """Hands never exceed 15 in play, but even 40 cards with 4 copies fit the components."""
+def test_a_huge_hand_fits_discord_limits() -> None:
+    """Hands never exceed 15 in play, but even 40 cards with 4 copies fit the message."""
     config = RULES.make_config(2, {"first_player": 0})
     state = advance(RULES, RULES.setup(config), 0, CHANCE, None, 1).state
     everything = tuple(range(64))
@@ -558,22 +583,14 @@ async def test_a_huge_hand_fits_discord_limits() -> None:
     any_combo = len(state.stacks) - 1
     picks = [None, str(any_combo), f"{any_combo}.{encode(big)}", f"{any_combo}.{encode(big)}.00"]
     for pick in picks:
-        screen = ui.hand(ctx, 0, pick)
-        view = screen.view()
-        assert view is not None
-        rows = view.to_components()
-        assert len(rows) <= 5
-        for item in screen.items:
-            assert len(item.item.custom_id) <= 100
-            if isinstance(item, ControlSelect):
-                assert 1 <= len(item.item.options) <= 25
-                assert item.item.max_values <= len(item.item.options)
-    selects = [
-        i
-        for i in ui.hand(ctx, 0, f"{any_combo}.{encode(big)}").items
-        if isinstance(i, ControlSelect)
-    ]
-    offered = sum(len(s.item.options) for s in selects if ":crd." in s.item.custom_id)
+        message = build(ui.hand(ctx, 0, pick))
+        validate_message(
+            {"flags": FLAG_COMPONENTS_V2, "components": message.components}, attachments=0
+        )
+        assert not [n for n in message.notes if n.startswith(("left out", "dropped"))], pick
+    message = build(ui.hand(ctx, 0, f"{any_combo}.{encode(big)}"))
+    selects = [c for c in walk_components(message.components) if c["type"] == 3]
+    offered = sum(len(s["options"]) for s in selects if ":x.crd." in s["custom_id"])
     assert offered == 40  # split over two selects, nothing left out
 
 
@@ -645,5 +662,5 @@ def test_controls_refuse_out_of_turn_and_malformed_clicks() -> None:
     assert ui.control(ctx, 0, "cmb", [], ["3"]) == Pick("3")
     # A pick naming cards that are not offered is shown without them.
     other = state.hands[1][0]
-    screen = ui.hand(ctx, 0, f"{len(state.stacks) - 1}.{encode((other,))}")
-    assert not any(":pc." in i.item.custom_id for i in screen.items)
+    hand = build(ui.hand(ctx, 0, f"{len(state.stacks) - 1}.{encode((other,))}"))
+    assert not any(":x.pc." in i for i in custom_ids_of(hand))

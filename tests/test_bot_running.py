@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -34,10 +35,55 @@ def test_without_a_token_the_bot_exits_naming_the_variable(tmp_path: Path) -> No
     assert "discord.com/developers/applications" in result.stderr
 
 
+async def test_the_bot_starts_from_a_copy_of_env_example(tmp_path: Path) -> None:
+    """`cp .env.example .env`, put a token in, `python -m bot`: every empty optional line is
+    read as unset, and the bot connects and registers its commands."""
+    async with Emulator.running() as emu:
+        lines = (ROOT / ".env.example").read_text(encoding="utf-8").splitlines()
+        filled = {
+            "DISCORD_TOKEN": emu.bot_token,
+            "DISCORD_API_BASE": emu.api_base,
+            "DISCORD_GATEWAY_URL": emu.gateway_url,
+        }
+        env_file = [
+            f"{line.split('=')[0]}={filled[line.split('=')[0]]}"
+            if line.split("=")[0] in filled
+            else line
+            for line in lines
+        ]
+        (tmp_path / ".env").write_text("\n".join(env_file) + "\n", encoding="utf-8")
+        env = {k: v for k, v in os.environ.items() if not k.isupper() or k in ("PATH", "HOME")}
+        env["PYTHONPATH"] = str(ROOT)
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=tmp_path,
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        try:
+            await emu.wait_for(
+                lambda: (
+                    (emu.gateway.connections > 0 and bool(emu.commands()))
+                    or process.returncode is not None
+                ),
+                timeout=60,
+            )
+            assert process.returncode is None, (await process.stdout.read()).decode()  # type: ignore[union-attr]
+            assert {c["name"] for c in emu.commands()} >= {"hand", "thegame"}
+            assert (tmp_path / "data" / "bot.sqlite3").exists()
+        finally:
+            if process.returncode is None:
+                process.terminate()
+            await process.wait()
+
+
 async def test_commands_are_registered_with_japanese_names(tmp_path: Path) -> None:
     async with Emulator.running() as emu, running_bot(emu, tmp_path / "db.sqlite3"):
         commands = {c["name"]: c for c in emu.commands()}
-    assert {"thegame", "hand", "leave", "abandon", "games", "notify", "language"} <= set(commands)
+    assert {"thegame", "hand", "leave", "abandon", "games", "notify", "settings"} <= set(commands)
     thegame = commands["thegame"]
     assert thegame["name_localizations"]["ja"] == "ザゲーム"
     assert thegame["description_localizations"]["ja"].startswith("ザ・ゲーム")
@@ -46,6 +92,7 @@ async def test_commands_are_registered_with_japanese_names(tmp_path: Path) -> No
         "オンファイア",
         "最低3枚",
         "手札1枚減",
+        "手番タイマー",
     }
 
 
@@ -60,7 +107,7 @@ async def test_players_who_asked_get_a_dm_when_their_turn_comes(tmp_path: Path) 
             for _ in range(2):
                 await play_a_card(alice, hand, session, 0)
             assert not bob.dms()
-            await alice.click(hand, custom_ids(hand, ":end$")[0])
+            await alice.click(hand, custom_ids(hand, r":x\.end$")[0])
             await emu.wait_for(lambda: any("your turn" in m.text for m in bob.dms()))
             assert not alice.dms()
 
@@ -72,9 +119,10 @@ async def test_a_move_whose_reply_comes_too_late_is_still_played(tmp_path: Path)
             session, table = await start_game(emu, bot, alice, joiners=(bob,), first="0")
             hand = await open_hand(alice, table)
             play = next(a for a in RULES.legal_actions(session.state, 0) if isinstance(a, Play))
-            await alice.select(hand, custom_ids(hand, ":pick$")[0], [str(play.card)])
+            await alice.select(hand, custom_ids(hand, r":x\.pick$")[0], [str(play.card)])
             emu.interaction_deadline = 0.0  # every answer now arrives too late (10062)
             with pytest.raises(InteractionFailed):
-                await alice.click(hand, custom_ids(hand, rf":play\.{play.card}\.{play.pile}$")[0])
+                play_id = custom_ids(hand, rf":x\.play\.{play.card}\.{play.pile}$")[0]
+                await alice.click(hand, play_id)
             await emu.wait_for(lambda: play.card in session.state.piles[play.pile])
             assert session.record.status is Status.ACTIVE

@@ -6,7 +6,10 @@ import random
 import re
 from pathlib import Path
 
+from bot.games.thegame.picture import FILENAME, table_picture
+from bot.games.thegame.ui import pile_line
 from bot.i18n import t
+from bot.ui.layout import plain
 from games.engine import Session, Status
 from games.engine.step import chance_rng
 from games.thegame import RULES
@@ -24,6 +27,7 @@ from tests.botkit import (
     wait_current,
 )
 from tests.emulator import Emulator, EmuMessage, EmuUser, RateLimit
+from tests.emulator.models import ATTACH_FILES
 
 FAST = {"table_edit_interval": 0.2}
 CARD_TOKEN = re.compile(r"`🔵?(\d+)`")
@@ -34,12 +38,12 @@ def seen_cards(user: EmuUser) -> set[int]:
     cards: set[int] = set()
     for message in user.visible_messages():
         cards |= {int(n) for n in CARD_TOKEN.findall(message.text)}
-        for custom_id in custom_ids(message, r":pick$"):
+        for custom_id in custom_ids(message, r":x\.pick$"):
             component = message.component(custom_id)
             assert component is not None
             cards |= {int(o["value"]) for o in component["options"]}
-        for custom_id in custom_ids(message, r":play\."):
-            cards.add(int(custom_id.split(":")[3].split(".")[1]))
+        for custom_id in custom_ids(message, r":x\.play\."):
+            cards.add(int(custom_id.split(":")[3].split(".")[2]))
     return cards
 
 
@@ -74,13 +78,14 @@ async def play_turn(
         version = session.record.version
         match action:
             case Play(card=card, pile=pile):
-                await user.select(hand, custom_ids(hand, ":pick$")[0], [str(card)])
-                await user.click(hand, custom_ids(hand, rf":play\.{card}\.{pile}$")[0])
+                await user.select(hand, custom_ids(hand, r":x\.pick$")[0], [str(card)])
+                await user.click(hand, custom_ids(hand, rf":x\.play\.{card}\.{pile}$")[0])
             case EndTurn():
-                await user.click(hand, custom_ids(hand, r":end$")[0])
+                await user.click(hand, custom_ids(hand, r":x\.end$")[0])
             case Signal(pile=pile, signal=kind):
-                await emu.wait_for(lambda: bool(custom_ids(table, ":sig$")))
-                await user.select(table, custom_ids(table, ":sig$")[0], [f"{pile}.{kind.value}"])
+                await emu.wait_for(lambda: bool(custom_ids(table, r":x\.sig$")))
+                signals = custom_ids(table, r":x\.sig$")[0]
+                await user.select(table, signals, [f"{pile}.{kind.value}"])
         assert session.record.version > version
         assert_hidden(session, users)
 
@@ -111,7 +116,10 @@ async def test_two_players_play_a_whole_game_with_clicks(tmp_path: Path) -> None
             result = t("en", f"thegame.result.{outcome.result}", left=outcome.details["cards_left"])
             await emu.wait_for(lambda: result in table.text)
             assert custom_ids(table, ":rematch$")
-            assert "Records in this server" in table.text
+            # The record is stored by a listener after the commit: a redraw may come first.
+            await emu.wait_for(lambda: t("en", "records.title") in table.text)
+            await bot.refresher.idle()
+            assert table.file(FILENAME) == table_picture(RULES.view(session.state, None))
             assert not emu.rate_limit_hits
 
 
@@ -149,8 +157,8 @@ async def test_ai_only_table_never_exceeds_the_edit_rate(tmp_path: Path) -> None
             assert "AI plays your seat" in res.text
             await bot.service.settle()
             assert session.record.status is Status.FINISHED
-            await bot.controller.refresher.idle()
-            assert "Result" in table.text
+            await bot.refresher.idle()
+            assert t("en", "thegame.result.title") in table.text
             assert not emu.rate_limit_hits
 
 
@@ -184,7 +192,7 @@ async def test_on_fire_an_uncovered_blue_card_burns_the_table(tmp_path: Path) ->
 
             await play(blue, 0)  # blue on Up 1
             await play(max(others), 2)  # a high card on Down 1 ...
-            await alice.click(hand, custom_ids(hand, ":end$")[0])
+            await alice.click(hand, custom_ids(hand, r":x\.end$")[0])
             assert "🔵" in hand.text
             # Next turn: play two cards elsewhere, never covering the blue card.
             for _ in range(2):
@@ -195,10 +203,11 @@ async def test_on_fire_an_uncovered_blue_card_burns_the_table(tmp_path: Path) ->
                     if RULES.legal_actions(session.state, 0).count(Play(card=c, pile=p))
                 )
                 await play(card, pile)
-            await alice.click(hand, custom_ids(hand, ":end$")[0])
+            await alice.click(hand, custom_ids(hand, r":x\.end$")[0])
             assert session.state.end_reason is not None
             assert RULES.outcome(session.state).result == "burned"
-            await emu.wait_for(lambda: "Burned" in table.text)
+            burned = t("en", "thegame.result.burned", left=session.state.cards_left)
+            await emu.wait_for(lambda: burned in table.text)
 
 
 async def test_a_stale_hand_control_is_refused_with_the_current_table(tmp_path: Path) -> None:
@@ -210,7 +219,7 @@ async def test_a_stale_hand_control_is_refused_with_the_current_table(tmp_path: 
             hand = await open_hand(alice, table)
             await play_a_card(alice, hand, session, 0)
             version, state = session.record.version, session.state
-            stale_pick = custom_ids(old, ":pick$")[0]
+            stale_pick = custom_ids(old, r":x\.pick$")[0]
             still_held = next(
                 c
                 for c in session.state.hands[0]
@@ -230,15 +239,15 @@ async def test_a_control_from_an_earlier_turn_cannot_move_out_of_turn(tmp_path: 
             alice_hand = await open_hand(alice, table)
             for _ in range(2):
                 await play_a_card(alice, alice_hand, session, 0)
-            end_turn = custom_ids(alice_hand, ":end$")[0]
+            end_turn = custom_ids(alice_hand, r":x\.end$")[0]
             await alice.click(alice_hand, end_turn)
             assert session.state.turn == 1
             version = session.record.version
             bob_hand = await open_hand(bob, table)
-            assert custom_ids(bob_hand, ":pick$")  # bob's turn: he has controls
-            await emu.wait_for(lambda: not custom_ids(alice_hand, ":pick$"))
-            assert not custom_ids(alice_hand, r":(pick|end)$")  # alice sees no play controls now
-            assert "Waiting for bob" in alice_hand.text
+            assert custom_ids(bob_hand, r":x\.pick$")  # bob's turn: he has controls
+            await emu.wait_for(lambda: not custom_ids(alice_hand, r":x\.pick$"))
+            assert not custom_ids(alice_hand, r":x\.(pick|end)$")  # alice sees no play controls now
+            assert t("en", "thegame.hand.waiting", name="bob") in alice_hand.text
             assert session.record.version == version
 
 
@@ -257,11 +266,11 @@ async def test_non_players_and_non_hosts_are_refused(tmp_path: Path) -> None:
             assert "Only the host" in res.text
             res = await alice.click(table, custom_ids(table, ":start$")[0])
             await alice.select(res.message, custom_ids(res.message, ":first$")[0], ["r"])
-            await emu.wait_for(lambda: bool(custom_ids(table, ":sig$")))
+            await emu.wait_for(lambda: bool(custom_ids(table, r":x\.sig$")))
             version = session.record.version
             res = await carol.click(table, custom_ids(table, ":hand$")[0])
             assert res.ephemeral and "not playing in this game" in res.text
-            res = await carol.select(table, custom_ids(table, ":sig$")[0], ["0.no_play"])
+            res = await carol.select(table, custom_ids(table, r":x\.sig$")[0], ["0.no_play"])
             assert "not playing in this game" in res.text
             res = await carol.slash(emu.general, "abandon")
             assert "Only the host" in res.text
@@ -289,13 +298,14 @@ async def test_hand_in_dms_is_edited_after_every_change(tmp_path: Path) -> None:
             res = await bob.slash(emu.general, "hand", dm=True)
             assert "in your DMs" in res.text
             dm = bob.dms()[-1]
-            assert "Waiting for alice" in dm.text
+            assert t("en", "thegame.hand.waiting", name="alice") in dm.text
             assert not alice.can_see(dm)
             hand = await open_hand(alice, table)
             for _ in range(2):
                 played = await play_a_card(alice, hand, session, 0)
-            await alice.click(hand, custom_ids(hand, ":end$")[0])
-            await emu.wait_for(lambda: "Your turn" in dm.text)
+            await alice.click(hand, custom_ids(hand, r":x\.end$")[0])
+            your_turn = t("en", "thegame.hand.your_turn", n=2)
+            await emu.wait_for(lambda: your_turn in dm.text)
             played = await play_a_card(bob, dm, session, 1)  # plays from the DM
             assert played.card in session.state.piles[played.pile]
             assert_hidden(session, {0: alice, 1: bob})
@@ -308,7 +318,8 @@ async def test_closed_dms_fall_back_to_a_private_reply(tmp_path: Path) -> None:
             _, table = await start_game(emu, bot, alice)
             res = await alice.click(table, custom_ids(table, ":dm$")[0])
             assert res.ephemeral
-            assert "DMs are closed" in res.text and "Your hand" in res.text
+            assert t("en", "hand.dms_closed") in res.text
+            assert t("en", "thegame.hand.title") in res.text
             assert not alice.dms()
 
 
@@ -326,9 +337,10 @@ async def test_a_restart_mid_game_keeps_the_game_and_its_buttons(tmp_path: Path)
             assert (restored.record.version, restored.state) == before
             await play_a_card(alice, hand, restored, 0)  # the old message still works
             assert restored.record.version > before[0]
-            await alice.click(hand, custom_ids(hand, ":end$")[0])
+            await alice.click(hand, custom_ids(hand, r":x\.end$")[0])
             assert restored.state.turn == 1
-            await emu.wait_for(lambda: "▶ bob" in table_message(emu, restored).text)
+            bob = t("en", "thegame.table.seat", name="bob", cards=len(restored.state.hands[1]))
+            await emu.wait_for(lambda: f"▶ **{bob}**" in table_message(emu, restored).text)
 
 
 async def test_japanese_users_get_japanese_and_the_table_follows_the_server(
@@ -340,18 +352,21 @@ async def test_japanese_users_get_japanese_and_the_table_follows_the_server(
         async with running_bot(emu, tmp_path / "db.sqlite3") as bot:
             res = await hana.slash(emu.general, "thegame rules")
             assert "10戻し" in res.text
+            assert res.ephemeral and res.message.components_v2
             res = await bob.slash(emu.general, "thegame rules")
             assert "±10 trick" in res.text
-            res = await hana.slash(emu.general, "language", language="ja")
+            res = await hana.slash(emu.general, "settings", language="ja")
             assert "日本語" in res.text
             _, table = await start_game(emu, bot, hana, joiners=(bob,))
-            await emu.wait_for(lambda: "昇順1" in table.text)
+            await emu.wait_for(lambda: t("ja", "thegame.pile.0") in table.text)
             hand = await open_hand(hana, table)
-            assert "あなたの手札" in hand.text
+            assert t("ja", "thegame.hand.title") in hand.text
             hand = await open_hand(bob, table)
-            assert "Your hand" in hand.text
+            assert t("en", "thegame.hand.title") in hand.text
             res = await bob.slash(emu.general, "thegame new")
             assert "already open" in res.text
+            res = await bob.slash(emu.general, "games")
+            assert res.message.components_v2 and t("en", "games.title") in res.text
 
 
 async def test_abandon_by_an_admin_closes_the_table(tmp_path: Path) -> None:
@@ -362,7 +377,8 @@ async def test_abandon_by_an_admin_closes_the_table(tmp_path: Path) -> None:
             res = await admin.slash(emu.general, "abandon")
             assert "abandoned" in res.text
             assert session.record.status is Status.ABANDONED
-            await emu.wait_for(lambda: "abandoned" in table.text and not custom_ids(table))
+            closed = t("en", "lobby.abandoned")
+            await emu.wait_for(lambda: closed in table.text and not custom_ids(table))
             res = await admin.slash(emu.general, "games")
             assert "No game" in res.text
 
@@ -385,3 +401,99 @@ async def test_rematch_starts_a_new_table_with_the_same_seats(tmp_path: Path) ->
             assert new.config.smaller_hand
             await emu.wait_for(lambda: new.record.table_message_id is not None)
             assert table_message(emu, new).id != table.id
+
+
+async def test_the_table_picture_shows_the_public_view_only(tmp_path: Path) -> None:
+    async with Emulator.running() as emu:
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            session, table = await start_game(emu, bot, alice, joiners=(bob,), first="0")
+            hand = await open_hand(alice, table)
+            await play_a_card(alice, hand, session, 0)
+            await bot.refresher.idle()
+            public = RULES.view(session.state, None)
+            assert public.hand is None
+            assert table.file(FILENAME) == table_picture(public)
+            [gallery] = [c for c in table.all_components() if c["type"] == 12]
+            lines = "\n".join(pile_line(public, "en", i) for i in range(4))
+            assert gallery["items"][0]["description"] == plain(lines)  # the alt: piles only
+            assert len(table.attachments) == 1  # the edit replaced the picture
+            assert_hidden(session, {0: alice, 1: bob})
+
+
+async def test_a_server_can_turn_table_pictures_off_and_the_text_stays_complete(
+    tmp_path: Path,
+) -> None:
+    async with Emulator.running() as emu:
+        admin, bob = emu.add_user("mod", admin=True), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            res = await admin.slash(emu.general, "settings", pictures=False)
+            assert t("en", "settings.pictures", state=t("en", "settings.off")) in res.text
+            assert res.message.components_v2
+            session, table = await start_game(emu, bot, admin, joiners=(bob,), first="0")
+            await bot.refresher.idle()
+            assert table.attachments == []
+            view = RULES.view(session.state, None)
+            assert all(pile_line(view, "en", i) in table.text for i in range(4))
+            res = await admin.slash(emu.general, "settings", pictures=True)
+            assert t("en", "settings.pictures", state=t("en", "settings.on")) in res.text
+            hand = await open_hand(admin, table)
+            await play_a_card(admin, hand, session, 0)
+            await bot.refresher.idle()
+            assert table.file(FILENAME) == table_picture(RULES.view(session.state, None))
+
+
+async def test_without_attach_files_the_table_is_posted_without_its_picture(
+    tmp_path: Path,
+) -> None:
+    async with Emulator.running() as emu:
+        for role in (emu.guild.everyone, emu.guild.role(emu.bot.name)):
+            role.permissions &= ~ATTACH_FILES
+        alice = emu.add_user("alice")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            session, table = await start_game(emu, bot, alice)
+            hand = await open_hand(alice, table)
+            await play_a_card(alice, hand, session, 0)
+            await bot.refresher.idle()
+            assert table.components_v2 and table.attachments == []
+            view = RULES.view(session.state, None)
+            assert all(pile_line(view, "en", i) in table.text for i in range(4))
+
+
+async def test_the_end_table_ranks_a_win_above_any_loss_per_server_and_channel(
+    tmp_path: Path,
+) -> None:
+    async with Emulator.running(rate_limit=RateLimit(5, 1.0)) as emu:
+        alice = emu.add_user("alice")
+        other = emu.add_channel("other")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            records = bot.storage.records
+            common = {"guild_id": emu.guild.id, "game_id": "thegame", "players": 2}
+            # A win elsewhere in the server, and a burned loss with fewer cards left here.
+            await records.add(
+                channel_id=other.id, session_id="a", result="win", score=7, won=True, **common
+            )
+            await records.add(
+                channel_id=emu.general.id,
+                session_id="b",
+                result="burned",
+                score=3,
+                won=False,
+                **common,
+            )
+            session, table = await start_game(emu, bot, alice)
+            await alice.slash(emu.general, "leave")  # an AI plays the seat to the end
+            await emu.wait_for(lambda: session.record.status is Status.FINISHED, timeout=60)
+            await emu.wait_for(lambda: custom_ids(table, ":rematch$") != [])
+
+            async def recorded() -> bool:  # stored by a listener after the last commit
+                return (await records.stats(emu.guild.id, "thegame", emu.general.id)).games == 2
+
+            await emu.wait_for(recorded)
+            stats = await records.stats(emu.guild.id, "thegame", emu.general.id)
+            expected = bot.games["thegame"].records_summary(
+                await records.stats(emu.guild.id, "thegame"), stats
+            )
+            assert expected["best"] != 3  # the burned loss is never the server's best
+            # The record is stored after the commit; a redraw may show the end table first.
+            await emu.wait_for(lambda: t("en", "thegame.records", **expected) in table.text)

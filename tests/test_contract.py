@@ -1,8 +1,9 @@
 """The shared engine contract, checked for every game in `games.registry.GAMES`.
 
 Only the generic `Rules` contract is used here, so a new game is covered by registering it.
-For every game and player count, random legal playouts (uniform among the legal actions of
-the seats to move; chance resolved with `advance`) are run over many seeds, and at every step:
+For every game, player count and variant (`Rules.variants`), random legal playouts (uniform
+among the legal actions of the seats to move; chance resolved with `advance`) are run over many
+seeds, and at every step:
 
 - the state round-trips through JSON; `outcome` is None until the game is over;
 - the public view does not change when everything hidden is re-dealt, and a seat's view does
@@ -57,9 +58,10 @@ AI_SHARE = 0.25
 """Share of steps at which the AI of each seat to move is asked (AIs may plan; costly)."""
 
 CASES = [
-    pytest.param(game_id, players, id=f"{game_id}-{players}p")
+    pytest.param(game_id, players, options, id=f"{game_id}-{players}p-v{variant}")
     for game_id, rules in sorted(GAMES.items())
     for players in range(rules.min_players, rules.max_players + 1)
+    for variant, options in enumerate(rules.variants)
 ]
 
 
@@ -70,20 +72,20 @@ def test_registry_is_not_empty_and_keyed_by_game_id():
         assert 1 <= rules.min_players <= rules.max_players
 
 
-@pytest.mark.parametrize(("game_id", "players"), CASES)
-def test_default_config_is_valid_and_setup_is_deterministic(game_id, players):
+@pytest.mark.parametrize(("game_id", "players", "options"), CASES)
+def test_each_variant_config_is_valid_and_setup_is_deterministic(game_id, players, options):
     rules = GAMES[game_id]
-    config = rules.make_config(players, {"first_player": None})
+    config = rules.make_config(players, {**options, "first_player": None})
     assert rules.config_model.model_validate_json(config.model_dump_json()) == config
     assert rules.setup(config) == rules.setup(config)
     assert rules.outcome(rules.setup(config)) is None
     assert not rules.is_over(rules.setup(config))
 
 
-@pytest.mark.parametrize(("game_id", "players"), CASES)
-def test_random_playouts_keep_the_contract(game_id, players):
+@pytest.mark.parametrize(("game_id", "players", "options"), CASES)
+def test_random_playouts_keep_the_contract(game_id, players, options):
     rules = GAMES[game_id]
-    config = rules.make_config(players, {"first_player": None})
+    config = rules.make_config(players, {**options, "first_player": None})
     seeds, budget = SEEDS, BUDGET / len(CASES)
     if FORCED_SEEDS is not None:
         seeds, budget = int(FORCED_SEEDS), float("inf")
@@ -94,7 +96,7 @@ def test_random_playouts_keep_the_contract(game_id, players):
         try:
             Playout(rules, config, players, seed).run()
         except Exception as error:
-            error.add_note(f"game={game_id} players={players} seed={seed}")
+            error.add_note(f"game={game_id} players={players} options={options} seed={seed}")
             raise
 
 

@@ -9,14 +9,18 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+import struct
+import zlib
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 from discord import app_commands
 from discord.ext import commands
+from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context, interaction_response_params
 
 from tests.emulator import (
@@ -27,7 +31,7 @@ from tests.emulator import (
     RateLimit,
     text_of,
 )
-from tests.emulator.validation import validate_commands, validate_message
+from tests.emulator.validation import validate_commands, validate_flags_edit, validate_message
 
 # -- the bot under test -------------------------------------------------------------------------
 
@@ -115,14 +119,51 @@ def board(text: str) -> discord.ui.LayoutView:
     return view
 
 
+def png(width: int, height: int) -> bytes:
+    """A plain grey PNG of this size (the emulator reads the size from its header)."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    pixels = zlib.compress(b"".join(b"\x00" + b"\x80" * width for _ in range(height)))
+    signature = b"\x89PNG\r\n\x1a\n"
+    return signature + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+
+
+def picture_board(text: str, on_next: Any = None) -> discord.ui.LayoutView:
+    """A V2 layout showing the uploaded board.png in a media gallery, with a button."""
+    button: discord.ui.Button[discord.ui.LayoutView] = discord.ui.Button(
+        label="Next", custom_id="board:next"
+    )
+    if on_next is not None:
+        button.callback = on_next  # type: ignore[method-assign]
+    gallery = discord.ui.MediaGallery(
+        discord.MediaGalleryItem("attachment://board.png", description=f"Picture of {text}")
+    )
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(
+        discord.ui.Container(
+            discord.ui.TextDisplay(f"Board: {text}"), gallery, discord.ui.ActionRow(button)
+        )
+    )
+    return view
+
+
+def board_file(width: int) -> discord.File:
+    return discord.File(io.BytesIO(png(width, 10)), filename="board.png", description="a board")
+
+
 class TinyBot(commands.Bot):
     """A minimal bot exercising the interaction paths a game bot uses."""
 
-    def __init__(self, label: str, seen: Seen) -> None:
+    def __init__(self, label: str, seen: Seen, **options: Any) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             guild_ready_timeout=0.05,
+            **options,
         )
         self.label = label
         self.seen = seen
@@ -132,7 +173,12 @@ class TinyBot(commands.Bot):
         self.add_command(hello)
         self.tree.add_command(build_game_group(self.seen))
         self.tree.add_command(setup_command)
+        self.tree.add_command(build_board_group(self.seen))
         await self.tree.sync()
+
+
+class ShardedTinyBot(TinyBot, commands.AutoShardedBot):
+    """The same bot over discord.py's AutoShardedClient (`shard_count`, `shard_ids`)."""
 
 
 @commands.command()
@@ -302,6 +348,60 @@ def build_game_group(seen: Seen) -> app_commands.Group:
         await interaction.response.send_message(" | ".join(texts), ephemeral=True)
 
     return game
+
+
+def build_board_group(seen: Seen) -> app_commands.Group:
+    """Components V2 messages with uploaded pictures."""
+    board = app_commands.Group(name="board", description="Components V2 boards")
+
+    async def next_board(interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(
+            view=picture_board("second"), attachments=[board_file(30)]
+        )
+
+    @board.command(name="show", description="Post a board with a picture")
+    async def show(interaction: discord.Interaction) -> None:
+        view = picture_board("first", on_next=next_board)
+        await interaction.response.send_message(view=view, files=[board_file(20)])
+
+    @board.command(name="unsent", description="Reference a picture without uploading it")
+    async def unsent(interaction: discord.Interaction) -> None:
+        try:
+            await interaction.response.send_message(view=picture_board("nothing"))
+        except discord.HTTPException as exc:
+            seen.errors.append(exc)
+            await interaction.response.send_message("no picture", ephemeral=True)
+
+    @board.command(name="upgrade", description="Edit a classic message into a V2 one")
+    async def upgrade(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True)
+        assert isinstance(interaction.channel, discord.TextChannel)
+        message = await interaction.channel.send("Round 1", embed=discord.Embed(title="Old"))
+        clear: dict[str, Any] = {"content": None, "embeds": []}
+        for kwargs in (
+            {"view": picture_board("old content kept"), "attachments": [board_file(20)]},
+            {**clear, "view": picture_board("no upload"), "attachments": []},
+            {**clear, "view": picture_board("v2"), "attachments": [board_file(5)]},
+            {"content": "plain again"},
+        ):
+            try:
+                message = await message.edit(**kwargs)
+            except discord.HTTPException as exc:
+                seen.errors.append(exc)
+        params = handle_message_parameters(content="plain", flags=discord.MessageFlags())
+        http = interaction.client.http
+        try:
+            await http.edit_message(message.channel.id, message.id, params=params)
+        except discord.HTTPException as exc:
+            seen.errors.append(exc)
+        await interaction.followup.send("done")
+
+    @board.command(name="later", description="Defer, then follow up with a board")
+    async def later(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.followup.send(view=picture_board("later"), files=[board_file(8)])
+
+    return board
 
 
 # -- fixtures -------------------------------------------------------------------------------------
@@ -677,6 +777,31 @@ def _text(i: int) -> dict[str, Any]:
     return {"type": 10, "content": f"line {i}"}
 
 
+def _long_text(n: int) -> dict[str, Any]:
+    return {"type": 10, "content": "x" * n}
+
+
+def _container(*components: dict[str, Any]) -> dict[str, Any]:
+    return {"type": 17, "components": list(components)}
+
+
+def _thumbnail(url: str) -> dict[str, Any]:
+    return {"type": 11, "media": {"url": url}}
+
+
+def _section(texts: int, accessory: dict[str, Any] | None = None) -> dict[str, Any]:
+    accessory = accessory or _button("acc")
+    return {"type": 9, "components": [_text(i) for i in range(texts)], "accessory": accessory}
+
+
+def _gallery(items: int, url: str = "https://example.com/p.png") -> dict[str, Any]:
+    return {"type": 12, "items": [{"media": {"url": url}} for _ in range(items)]}
+
+
+def _file(url: str) -> dict[str, Any]:
+    return {"type": 13, "file": {"url": url}}
+
+
 V2 = 1 << 15
 LIMIT_CASES: list[tuple[str, dict[str, Any]]] = [
     ("content", {"content": "x" * 2001}),
@@ -695,6 +820,27 @@ LIMIT_CASES: list[tuple[str, dict[str, Any]]] = [
     ("40 total", {"flags": V2, "components": [_text(i) for i in range(41)]}),
     ("'content' field", {"flags": V2, "content": "hi", "components": [_text(0)]}),
     ("must be one of", {"components": [_text(0)]}),  # a V2 component without the V2 flag
+    ("must be one of", {"components": [_container(_text(0))]}),
+    ("'embeds' field", {"flags": V2, "embeds": [{"title": "t"}], "components": [_text(0)]}),
+    ("(41)", {"flags": V2, "components": [_container(*(_text(i) for i in range(40)))]}),
+    (
+        "(41)",
+        {
+            "flags": V2,
+            "components": [_container(_row(*(_button(f"b{i}") for i in range(5))))]
+            + [_text(i) for i in range(34)],
+        },
+    ),
+    ("4000", {"flags": V2, "components": [_long_text(2001), _long_text(2000)]}),
+    ("more than once", {"flags": V2, "components": [_text(0) | {"id": 7}, _text(1) | {"id": 7}]}),
+    ("between 1 and 3", {"flags": V2, "components": [_section(0)]}),
+    ("between 1 and 3", {"flags": V2, "components": [_section(4)]}),
+    ("accessory", {"flags": V2, "components": [{"type": 9, "components": [_text(0)]}]}),
+    ("between 1 and 10", {"flags": V2, "components": [_gallery(0)]}),
+    ("between 1 and 10", {"flags": V2, "components": [_gallery(11)]}),
+    ("uploaded", {"flags": V2, "components": [_gallery(1, "attachment://a.png")]}),
+    ("uploaded", {"flags": V2, "components": [_section(1, _thumbnail("attachment://a.png"))]}),
+    ("Invalid media URL", {"flags": V2, "components": [_file("https://example.com/a.txt")]}),
 ]
 
 
@@ -716,6 +862,23 @@ def test_message_limits_allow_the_maxima() -> None:
         }
     )
     validate_message({"flags": V2, "components": [_text(i) for i in range(40)]})
+    validate_message({"flags": V2, "components": [_container(*(_text(i) for i in range(39)))]})
+    validate_message({"flags": V2, "components": [_long_text(2000), _long_text(2000)]})
+    validate_message({"flags": V2, "components": [_text(0) | {"id": 7}, _text(1) | {"id": 8}]})
+    validate_message({"flags": V2, "components": [_section(1), _section(3, _button("acc2"))]})
+    validate_message({"flags": V2, "components": [_gallery(1), _gallery(10)]})
+    validate_message(
+        {
+            "flags": V2,
+            "components": [
+                _gallery(1, "attachment://a.png"),
+                _section(1, _thumbnail("attachment://a.png")),
+                _file("attachment://a.png"),
+            ],
+        },
+        attachments=1,
+        uploads={"a.png"},
+    )
     with pytest.raises(ApiError, match="empty"):
         validate_message({"content": ""})
 
@@ -749,3 +912,178 @@ async def test_file_uploads_become_attachments(emu: Emulator, bot: TinyBot) -> N
     assert [a["filename"] for a in res.message.attachments] == ["scores.txt"]
     log = await emu.wait_for(lambda: emu.channel_messages(emu.general)[1:])
     assert log[0].content == "" and log[0].attachments[0]["filename"] == "log.txt"
+
+
+def test_an_edit_cannot_remove_the_components_v2_flag() -> None:
+    validate_flags_edit(V2, {"flags": V2 | 4})  # keeping it, with another flag
+    validate_flags_edit(V2, {"content": "x"})  # no flags given: the message keeps its own
+    validate_flags_edit(0, {"flags": V2})  # a classic message may become V2
+    with pytest.raises(ApiError, match="cannot be removed"):
+        validate_flags_edit(V2, {"flags": 0})
+
+
+async def test_v2_picture_is_uploaded_shown_in_the_gallery_and_replaced_on_edit(
+    emu: Emulator, bot: TinyBot
+) -> None:
+    alice = emu.add_user("alice")
+
+    res = await alice.slash(emu.general, "board show")
+
+    message = res.message
+    assert message is not None and message.components_v2 and message.content == ""
+    [attachment] = message.attachments
+    assert attachment["filename"] == "board.png" and attachment["description"] == "a board"
+    assert (attachment["width"], attachment["height"]) == (20, 10)
+    assert message.file("board.png") == png(20, 10)
+    [gallery] = [c for c in message.all_components() if c["type"] == 12]
+    assert gallery["items"][0]["media"]["url"] == attachment["url"]  # resolved like Discord
+    assert "Board: first" in res.text and "Picture of first" in res.text
+    async with aiohttp.ClientSession() as http, http.get(attachment["url"]) as served:
+        assert await served.read() == png(20, 10)
+
+    await alice.click(message, "board:next")
+
+    [replaced] = message.attachments
+    assert replaced["id"] != attachment["id"] and replaced["width"] == 30
+    assert message.file("board.png") == png(30, 10)
+    assert "Picture of second" in message.text
+
+
+async def test_v2_reference_to_a_file_not_uploaded_is_rejected(
+    emu: Emulator, bot: TinyBot, seen: Seen
+) -> None:
+    alice = emu.add_user("alice")
+
+    res = await alice.slash(emu.general, "board unsent")
+
+    assert res.text == "no picture"
+    [error] = seen.errors
+    assert error.status == 400 and error.code == 50035 and "attachment://board.png" in str(error)
+
+
+async def test_classic_message_edited_into_v2_must_clear_content_and_keep_the_flag(
+    emu: Emulator, bot: TinyBot, seen: Seen
+) -> None:
+    emu.rate_limit = RateLimit(5, 0.2)  # five edits in a row: keep the limit, not the wait
+    alice = emu.add_user("alice")
+
+    res = await alice.slash(emu.general, "board upgrade")
+    await res.wait_until_loaded()
+
+    message = emu.channel_messages(emu.general)[0]
+    assert message.components_v2 and message.content == "" and message.embeds == []
+    assert [a["width"] for a in message.attachments] == [5] and "Board: v2" in message.text
+    assert [e.code for e in seen.errors] == [50035] * 4
+    kept_content, no_upload, content_again, flag_removed = map(str, seen.errors)
+    assert "'content' field" in kept_content and "'content' field" in content_again
+    assert "attachment://board.png" in no_upload
+    assert "cannot be removed" in flag_removed
+
+
+async def test_followup_resolving_a_deferral_can_be_v2_with_a_picture(
+    emu: Emulator, bot: TinyBot
+) -> None:
+    alice = emu.add_user("alice")
+
+    res = await alice.slash(emu.general, "board later")
+    message = await res.wait_until_loaded()
+
+    assert message.components_v2 and message.ephemeral and not message.loading
+    assert message.file("board.png") == png(8, 10) and "Board: later" in message.text
+
+
+def test_text_of_reads_a_v2_message_through_its_layout() -> None:
+    message = {
+        "flags": V2,
+        "components": [
+            _container(
+                {"type": 10, "content": "### The Game"},
+                {
+                    "type": 9,
+                    "components": [{"type": 10, "content": "Up 1: 37"}],
+                    "accessory": _button("g:1", "Signal"),
+                },
+                _section(
+                    1, {"type": 11, "media": {"url": "https://x/a.png"}, "description": "dice"}
+                ),
+                {
+                    "type": 12,
+                    "items": [{"media": {"url": "https://x/t.png"}, "description": "piles"}],
+                },
+                _row(_select("s:1", 2, placeholder="Pick a card")),
+            )
+        ],
+    }
+
+    lines = text_of(message).splitlines()
+
+    assert lines == [
+        "### The Game",
+        "Up 1: 37",
+        "Signal",
+        "line 0",
+        "dice",
+        "piles",
+        "Pick a card",
+        "o0",
+        "o1",
+    ]
+
+
+# -- sharding ---------------------------------------------------------------------------------
+
+
+def shard_guilds(emu: Emulator) -> tuple[Any, Any]:
+    """Two guilds, on shards 0 and 1 of two."""
+    return emu.add_guild("Zero", shard=(0, 2)), emu.add_guild("One", shard=(1, 2))
+
+
+async def test_a_sharded_bot_gets_each_guild_on_its_own_shard(emu: Emulator, seen: Seen) -> None:
+    zero, one = shard_guilds(emu)
+    alice = emu.add_user("alice")
+    async with emu.run_bot(ShardedTinyBot("both", seen, shard_count=2)) as bot:
+        assert bot.shard_count == 2 and set(bot.shards) == {0, 1}
+        assert {g.id: g.shard_id for g in bot.guilds} == {
+            g.id: (g.id >> 22) % 2 for g in emu.guilds
+        }
+        assert (zero.id >> 22) % 2 == 0 and (one.id >> 22) % 2 == 1
+        assert emu.gateway.connections == 2
+        assert {s.shard for s in emu.gateway.shards.values()} == {(0, 2), (1, 2)}
+        for session in emu.gateway.shards.values():
+            ready = next(e["d"] for e in session.buffer if e["t"] == "READY")
+            assert ready["shard"] == list(session.shard)
+            assert {int(g["id"]) for g in ready["guilds"]} == {
+                g.id for g in emu.guilds if (g.id >> 22) % 2 == session.shard[0]
+            }
+        table = (await alice.slash(one.channels[0], "thegame table")).message
+        assert table is not None
+        await alice.click(table, "count:0")
+        assert seen.clicks == [("both", 0)]
+
+
+async def test_shard_processes_each_serve_their_own_guilds(emu: Emulator) -> None:
+    zero, one = shard_guilds(emu)
+    alice = emu.add_user("alice")
+    seen = Seen()
+    first, second = (
+        ShardedTinyBot(n, seen, shard_count=2, shard_ids=[i]) for i, n in enumerate("ab")
+    )
+    async with emu.run_bot(first), emu.run_bot(second):
+        assert {g.id for g in first.guilds} == {g.id for g in emu.guilds if (g.id >> 22) % 2 == 0}
+        assert {g.id for g in second.guilds} == {g.id for g in emu.guilds if (g.id >> 22) % 2 == 1}
+        for guild in (one, zero):
+            table = (await alice.slash(guild.channels[0], "thegame table")).message
+            assert table is not None
+            await alice.click(table, "count:0")
+        dm = (await alice.slash(alice.dm, "thegame table")).message
+        assert dm is not None
+        await alice.click(dm, "count:0")
+    assert seen.clicks == [("b", 0), ("a", 0), ("a", 0)]  # direct messages: shard 0
+
+
+async def test_an_identify_for_a_shard_beyond_the_count_is_refused(emu: Emulator) -> None:
+    async with aiohttp.ClientSession() as http, http.ws_connect(emu.gateway_url) as ws:
+        await ws.receive_json()  # HELLO
+        await ws.send_json({"op": 2, "d": {"token": emu.bot_token, "intents": 0, "shard": [2, 2]}})
+        closed = await ws.receive()
+        assert closed.type is aiohttp.WSMsgType.CLOSE and closed.data == 4010

@@ -4,14 +4,20 @@
 `storage/` may use the engine but not Discord or the bot. Every .py file is parsed with `ast`;
 relative imports are resolved to absolute names, and `importlib.import_module("x")` /
 `__import__("x")` calls with a literal name count as imports too.
+
+Shared code (the engine, storage, `bot/` outside `bot/games/<id>/`) names no game id: a game
+is its two packages plus its line in `games.registry.GAME_IDS`.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
+
+from games.registry import GAME_IDS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -104,3 +110,35 @@ def test_the_import_scan_sees_imports_of_every_form(tmp_path):
         "games/sub/mod.py imports discord.ui",
         "games/sub/mod.py imports sqlite3",
     ]
+
+
+def shared_files(root: Path = ROOT) -> list[Path]:
+    """The code every game shares: the engine, storage, and the bot outside `bot/games/<id>/`."""
+    files = python_files("games/engine", root) + python_files("storage", root)
+    games = root / "bot" / "games"
+    files += [p for p in python_files("bot", root) if games not in p.parents]
+    games_init = root / "bot" / "games" / "__init__.py"
+    return files + ([games_init] if games_init.exists() else [])
+
+
+def naming_a_game(root: Path = ROOT) -> list[str]:
+    pattern = re.compile(r"\b(" + "|".join(GAME_IDS) + r")\b")
+    return [
+        f"{path.relative_to(root).as_posix()}:{number}: {line.strip()}"
+        for path in shared_files(root)
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+
+
+def test_shared_code_names_no_game():
+    assert shared_files(), "no shared files found: the check would be vacuous"
+    assert naming_a_game() == []
+
+
+def test_the_game_name_scan_finds_a_game_id_in_shared_code(tmp_path):
+    (tmp_path / "bot" / "games" / GAME_IDS[0]).mkdir(parents=True)
+    (tmp_path / "bot" / "games" / "__init__.py").write_text("")
+    (tmp_path / "bot" / "play.py").write_text(f'if game == "{GAME_IDS[0]}":\n    pass\n')
+    (tmp_path / "bot" / "games" / GAME_IDS[0] / "ui.py").write_text(f'GAME = "{GAME_IDS[0]}"\n')
+    assert naming_a_game(tmp_path) == [f'bot/play.py:1: if game == "{GAME_IDS[0]}":']

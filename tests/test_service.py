@@ -1,9 +1,15 @@
-"""The session service over SqliteSessionStore, driven with the toy dice game."""
+"""The session service over each backend's store (SQLite, then PostgreSQL: the `database`
+fixture), driven with the toy dice game.
+
+Time is a `ManualClock`: deadlines fire when a test moves it, never by waiting.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
+import math
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -11,23 +17,41 @@ from typing import Any
 import pytest
 from toygame import GAMES, Close, Move, Vote
 
-from games.engine import CHANCE, SYSTEM, Change, GameError, Reason, Session, SessionService, Status
+from games.engine import (
+    CHANCE,
+    SYSTEM,
+    Change,
+    Clock,
+    GameError,
+    ManualClock,
+    Reason,
+    Session,
+    SessionService,
+    Status,
+)
 from storage import Storage, open_storage
+from tests.stores import execute, scalar
 
 HOST, BOB, CAROL, EVE = 1, 2, 3, 99
 CHANNEL = 10
 
 
-def make_service(storage: Storage, ai_delay: float = 0) -> SessionService:
+def make_service(
+    storage: Storage, ai_delay: float = 0, clock: Clock | None = None
+) -> SessionService:
     seeds = itertools.count(1000)
     return SessionService(
-        storage.sessions, GAMES, ai_delay=ai_delay, seed_source=lambda: next(seeds)
+        storage.sessions,
+        GAMES,
+        ai_delay=ai_delay,
+        seed_source=lambda: next(seeds),
+        clock=ManualClock() if clock is None else clock,
     )
 
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await open_storage(tmp_path / "bot.db")
+async def storage(database: Path | str) -> AsyncIterator[Storage]:
+    opened = await open_storage(database)
     yield opened
     await opened.close()
 
@@ -41,7 +65,11 @@ async def service(storage: Storage) -> AsyncIterator[SessionService]:
 
 
 async def open_lobby(
-    service: SessionService, host: int = HOST, channel: int = CHANNEL, **options: Any
+    service: SessionService,
+    host: int = HOST,
+    channel: int = CHANNEL,
+    turn_timer: int | None = None,
+    **options: Any,
 ) -> Session:
     return await service.create(
         "dicerace",
@@ -51,6 +79,7 @@ async def open_lobby(
         host_name=f"user{host}",
         locale="en",
         options=options,
+        turn_timer=turn_timer,
     )
 
 
@@ -60,10 +89,11 @@ async def new_game(
     ai: int = 0,
     first_seat: int | None = None,
     channel: int = CHANNEL,
+    turn_timer: int | None = None,
     **options: Any,
 ) -> Session:
     """A started session: `humans` (the first one hosts), then `ai` AI seats."""
-    session = await open_lobby(service, humans[0], channel, **options)
+    session = await open_lobby(service, humans[0], channel, turn_timer, **options)
     for user in humans[1:]:
         await service.join(session.id, user, f"user{user}")
     for _ in range(ai):
@@ -91,6 +121,11 @@ async def play(
 
 def to_move(session: Session) -> frozenset[int]:
     return session.rules.to_move(session.state).seats
+
+
+def clock(service: SessionService) -> ManualClock:
+    assert isinstance(service.clock, ManualClock)
+    return service.clock
 
 
 async def log_length(storage: Storage, session_id: str) -> int:
@@ -126,7 +161,8 @@ async def test_lobby_join_add_ai_start(service: SessionService, storage: Storage
     assert to_move(session) == {0}
     loaded = await storage.sessions.load(session.id)
     assert loaded is not None and loaded.record == record
-    assert [e.actor for e in loaded.log] == [CHANCE]
+    assert [e.actor for e in await storage.sessions.log(session.id)] == [CHANCE]
+    assert loaded.snapshot is not None and loaded.snapshot.version == 1  # taken at the deal
     with pytest.raises(GameError) as started:
         await service.join(session.id, CAROL, "Carol")
     assert started.value.reason is Reason.NOT_IN_LOBBY
@@ -149,9 +185,9 @@ async def test_concurrent_submits_one_applies(service: SessionService, storage: 
     assert await log_length(storage, session.id) == length + 1
 
 
-async def test_concurrent_submits_from_two_processes(tmp_path: Path) -> None:
+async def test_concurrent_submits_from_two_processes(database: Path | str) -> None:
     """Two services on two connections: the store's version check picks one winner."""
-    path = tmp_path / "bot.db"
+    path = database
     async with await open_storage(path) as one, await open_storage(path) as two:
         first, second = make_service(one), make_service(two)
         session = await new_game(first)
@@ -175,8 +211,8 @@ async def test_concurrent_submits_from_two_processes(tmp_path: Path) -> None:
         await second.close()
 
 
-async def test_new_service_resumes_where_it_stopped(tmp_path: Path) -> None:
-    path = tmp_path / "bot.db"
+async def test_new_service_resumes_where_it_stopped(database: Path | str) -> None:
+    path = database
     async with await open_storage(path) as storage:
         service = make_service(storage)
         session = await new_game(service, (HOST,), ai=1, target=40)
@@ -199,8 +235,8 @@ async def test_new_service_resumes_where_it_stopped(tmp_path: Path) -> None:
         await service.close()
 
 
-async def test_resume_restarts_ai_seats(tmp_path: Path) -> None:
-    path = tmp_path / "bot.db"
+async def test_resume_restarts_ai_seats(database: Path | str) -> None:
+    path = database
     async with await open_storage(path) as storage:
         slow = make_service(storage, ai_delay=3600)  # the AI never gets to move here
         session = await new_game(slow, (HOST,), ai=1, first_seat=1)
@@ -267,12 +303,16 @@ async def test_timed_window_closes_by_itself(service: SessionService, storage: S
         changes.append(change)
 
     service.subscribe(listen)
-    session = await new_game(service, window=0.01)
+    session = await new_game(service, window=60)
     await service.submit(session.id, HOST, Move(amount=1), session.record.version)
     await service.submit(session.id, BOB, Move(amount=1), session.record.version)
     assert session.state.phase == "vote"
     totals = session.state.totals
-    await service.settle()  # nobody votes: the clock closes the window
+    clock(service).advance(59.9)
+    await service.settle()
+    assert session.state.phase == "vote"
+    clock(service).advance(0.1)
+    await service.settle()  # nobody voted: the clock closes the window
     assert session.state.phase == "play" and session.state.totals == totals
     log = await storage.sessions.log(session.id)
     closes = [e for e in log if e.actor == SYSTEM]
@@ -283,12 +323,15 @@ async def test_timed_window_closes_by_itself(service: SessionService, storage: S
 async def test_timed_window_closed_early_by_votes(
     service: SessionService, storage: Storage
 ) -> None:
-    session = await new_game(service, window=0.05)
+    session = await new_game(service, window=60)
     await service.submit(session.id, HOST, Move(amount=1), session.record.version)
     await service.submit(session.id, BOB, Move(amount=1), session.record.version)
+    assert session.due("window") is not None
     await service.submit(session.id, HOST, Vote(yes=True), session.record.version)
     await service.submit(session.id, BOB, Vote(yes=True), session.record.version)
-    await service.settle()  # the stale timer wakes, sees a newer version, does nothing
+    assert session.due("window") is None and await storage.sessions.deadlines() == []
+    clock(service).advance(3600)
+    await service.settle()
     log = await storage.sessions.log(session.id)
     assert all(e.actor != SYSTEM for e in log)
 
@@ -303,9 +346,9 @@ async def test_busy_channel(service: SessionService) -> None:
     await new_game(service, (CAROL,), ai=1)
 
 
-async def test_busy_channel_across_processes(tmp_path: Path) -> None:
+async def test_busy_channel_across_processes(database: Path | str) -> None:
     """The service's channel lock is per process; the database backs it up."""
-    path = tmp_path / "bot.db"
+    path = database
     async with await open_storage(path) as one, await open_storage(path) as two:
         services = [make_service(one), make_service(two)]
         results = await asyncio.gather(
@@ -399,9 +442,9 @@ async def test_listeners_see_every_change(service: SessionService, storage: Stor
     assert [e.actor for e in log if e.actor != CHANCE] == [actor for _, actor, _ in moves]
 
 
-async def test_concurrent_first_loads_share_one_session(tmp_path: Path) -> None:
+async def test_concurrent_first_loads_share_one_session(database: Path | str) -> None:
     """A `get` racing a submit's first load must not cache a copy at the old version."""
-    async with await open_storage(tmp_path / "bot.db") as storage:
+    async with await open_storage(database) as storage:
         first = make_service(storage)
         session = await new_game(first)
         await first.close()
@@ -416,27 +459,581 @@ async def test_concurrent_first_loads_share_one_session(tmp_path: Path) -> None:
         await service.close()
 
 
-async def test_ai_recovers_when_another_writer_moved_on(tmp_path: Path) -> None:
+async def test_ai_recovers_when_another_writer_moved_on(database: Path | str) -> None:
     """An AI move refused as stale is retried on the reloaded session, not dropped."""
-    path = tmp_path / "bot.db"
+    path = database
     async with await open_storage(path) as one, await open_storage(path) as two:
-        first, second = make_service(one), make_service(two, ai_delay=3600)
-        interfered: list[int] = []
-
-        async def vote_elsewhere(change: Change) -> None:
-            session = change.session
-            if session.state.phase == "vote" and not interfered:
-                other = await second.get(session.id)
-                interfered.append(other.record.version)
-                await second.submit(session.id, HOST, Vote(yes=True), other.record.version)
-
-        first.subscribe(vote_elsewhere)
+        first, second = make_service(one, ai_delay=10), make_service(two)
         session = await new_game(first, (HOST,), ai=1)
         await first.submit(session.id, HOST, Move(amount=1), session.record.version)
-        await first.settle()  # the AI moves, then its vote is refused once as stale
-        assert interfered
+        clock(first).advance(10)
+        await first.settle()  # the AI moved; its vote waits for the next 10 s
+        assert session.state.phase == "vote" and to_move(session) == {0, 1}
+        other = await second.get(session.id)
+        await second.submit(session.id, HOST, Vote(yes=True), other.record.version)
+        interfered = other.record.version
+        clock(first).advance(10)
+        await first.settle()  # the AI's vote is refused once as stale, then played again
         reloaded = await first.get(session.id)
-        assert reloaded.record.version > interfered[0] + 1
+        assert reloaded is not session and reloaded.record.version > interfered + 1
         assert reloaded.state.phase == "play" and to_move(reloaded) == {0}
+        log = await one.sessions.log(session.id, after=interfered)
+        assert [e.actor for e in log][:1] == [1]  # the AI's vote, right after the host's
+        await first.close()
+        await second.close()
+
+
+# Listeners ----------------------------------------------------------------------------------
+
+
+async def test_listeners_run_after_the_caller_has_the_change_in_order(
+    service: SessionService,
+) -> None:
+    committed: list[tuple[Change, int]] = []
+    heard: list[Change] = []
+
+    def observe(change: Change) -> None:
+        committed.append((change, change.session.record.version))
+
+    async def listen(change: Change) -> None:
+        heard.append(change)
+
+    service.observe(observe)
+    service.subscribe(listen)
+    session = await new_game(service)
+    change = await service.submit(session.id, HOST, Move(amount=1), session.record.version)
+    assert committed[-1] == (change, session.record.version)  # observed at the commit
+    assert all(c is not change for c in heard)  # listeners have not run yet
+    await service.submit(session.id, BOB, Move(amount=1), session.record.version)
+    await service.settle()
+    assert len(heard) == len(committed) == 4  # join, start, two moves: in commit order
+    assert all(h is c for h, (c, _) in zip(heard, committed, strict=True))
+    versions = [version for _, version in committed]
+    assert versions == sorted(versions)
+
+
+async def test_a_failing_listener_does_not_stop_the_next(service: SessionService) -> None:
+    heard: list[str] = []
+
+    async def broken(change: Change) -> None:
+        heard.append("broken")
+        raise RuntimeError("listener bug")
+
+    async def listen(change: Change) -> None:
+        heard.append(change.kind)
+
+    service.subscribe(broken)
+    service.subscribe(listen)
+    session = await new_game(service)
+    await service.submit(session.id, HOST, Move(amount=1), session.record.version)
+    await service.settle()
+    assert heard == ["broken", "lobby", "broken", "start", "broken", "move"]
+
+
+async def test_over_sessions_leave_no_task_or_lock_behind(service: SessionService) -> None:
+    session = await new_game(service, (HOST,), ai=1, target=4, turn_timer=60)
+    await play(service, session.id)
+    assert session.record.status is Status.FINISHED
+    await service.settle()
+    assert session.id not in service._tasks and session.id not in service._sessions
+    assert len(service._locks) == 0
+    other = await new_game(service, channel=CHANNEL + 1, turn_timer=60)
+    await service.abandon(other.id, HOST)
+    await service.settle()
+    assert service._tasks == {} and service._sessions == {} and len(service._locks) == 0
+    assert len(service._timers) == 0
+
+
+# Durable deadlines: rules windows ------------------------------------------------------------
+
+
+async def vote_phase(service: SessionService, session: Session) -> None:
+    """Every seat moves (the lowest human first) until the vote window opens."""
+    await play(service, session.id, stop=lambda s: s.state.phase == "vote")
+
+
+async def test_window_deadline_survives_a_restart_and_fires_at_its_original_time(
+    database: Path | str,
+) -> None:
+    path, time = database, ManualClock()
+    async with await open_storage(path) as storage:
+        service = make_service(storage, clock=time)
+        session = await new_game(service, window=60)
+        await vote_phase(service, session)
+        due = time.now() + 60
+        assert session.due("window") == due
+        time.advance(20)
+        await service.close()
+    async with await open_storage(path) as storage:
+        service = make_service(storage, clock=time)
+        await service.resume()
+        time.advance(39.9)
+        await service.settle()
+        assert all(e.actor != SYSTEM for e in await storage.sessions.log(session.id))
+        time.advance(0.1)
+        await service.settle()
+        log = await storage.sessions.log(session.id)
+        assert [e.action for e in log if e.actor == SYSTEM] == [{"kind": "close"}]
+        assert (await service.get(session.id)).state.phase == "play"
+        await service.close()
+
+
+async def test_window_is_not_restarted_by_answers_inside_it(
+    service: SessionService, storage: Storage
+) -> None:
+    session = await new_game(service, (HOST, BOB, CAROL), window=60)
+    await vote_phase(service, session)
+    due = clock(service).now() + 60
+    for user in (HOST, BOB):
+        clock(service).advance(10)
+        await service.submit(session.id, user, Vote(yes=True), session.record.version)
+        assert session.due("window") == due
+        assert [d.due for d in await storage.sessions.deadlines()] == [due]
+    clock(service).advance(40)
+    await service.settle()
+    log = await storage.sessions.log(session.id)
+    assert [e.actor for e in log if e.action["kind"] in ("vote", "close")] == [0, 1, SYSTEM]
+
+
+async def test_past_deadline_fires_at_once_on_resume(database: Path | str) -> None:
+    path, time = database, ManualClock()
+    async with await open_storage(path) as storage:
+        service = make_service(storage, clock=time)
+        session = await new_game(service, window=60)
+        await vote_phase(service, session)
+        await service.close()
+    time.advance(3600)  # the bot was down when the window should have closed
+    async with await open_storage(path) as storage:
+        service = make_service(storage, clock=time)
+        await service.resume()
+        await service.settle()
+        log = await storage.sessions.log(session.id)
+        assert [e.action for e in log if e.actor == SYSTEM] == [{"kind": "close"}]
+        await service.close()
+
+
+async def test_deadlines_are_written_with_the_move_and_only_when_they_change(
+    service: SessionService, storage: Storage
+) -> None:
+    await execute(storage, "CREATE TABLE deadline_writes (op TEXT)")
+    if storage.backend == "postgresql":
+        await execute(
+            storage,
+            "CREATE FUNCTION count_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            "INSERT INTO deadline_writes VALUES (TG_OP); RETURN NULL; END $$",
+        )
+    for op in ("INSERT", "UPDATE", "DELETE"):
+        await execute(
+            storage,
+            f"CREATE TRIGGER count_{op.lower()} AFTER {op} ON deadlines "
+            + (
+                f"BEGIN INSERT INTO deadline_writes VALUES ('{op}'); END"
+                if storage.backend == "sqlite"
+                else "FOR EACH ROW EXECUTE FUNCTION count_write()"
+            ),
+        )
+
+    async def writes() -> list[str]:
+        return [row[0] for row in await execute(storage, "SELECT op FROM deadline_writes")]
+
+    untimed = await new_game(service, channel=CHANNEL + 1)
+    await play(service, untimed.id, stop=lambda s: s.record.version > 12)
+    assert await writes() == []  # no timer, no window: never a deadline write
+    session = await new_game(service, (HOST, BOB, CAROL), window=60)
+    await vote_phase(service, session)
+    assert await writes() == ["INSERT"]  # the window opened
+    await service.submit(session.id, HOST, Vote(yes=True), session.record.version)
+    await service.submit(session.id, BOB, Vote(yes=True), session.record.version)
+    assert await writes() == ["INSERT"]  # answers keep it: nothing written
+    await service.submit(session.id, CAROL, Vote(yes=True), session.record.version)
+    assert await writes() == ["INSERT", "DELETE"]  # closed with the last answer
+
+
+# Turn timers ---------------------------------------------------------------------------------
+
+TIMER = 60
+
+
+def recorder(service: SessionService) -> list[Change]:
+    changes: list[Change] = []
+
+    async def listen(change: Change) -> None:
+        changes.append(change)
+
+    service.subscribe(listen)
+    return changes
+
+
+def keys(changes: list[Change]) -> list[str]:
+    return [event.key for change in changes for event in change.events]
+
+
+async def expire(service: SessionService, seconds: float = TIMER) -> None:
+    clock(service).advance(seconds)
+    await service.settle()
+
+
+async def test_turn_timer_starts_with_the_turn(service: SessionService, storage: Storage) -> None:
+    session = await new_game(service, turn_timer=TIMER)
+    now = clock(service).now()
+    assert session.due("turn", 0) == now + TIMER and session.due("warn", 0) == now + TIMER / 2
+    assert session.due("turn", 1) is None  # not Bob's turn yet
+    stored = {(d.kind, d.seat): d.due for d in await storage.sessions.deadlines()}
+    assert stored == {("turn", 0): now + TIMER, ("warn", 0): now + TIMER / 2}
+    clock(service).advance(5)
+    await service.submit(session.id, HOST, Move(amount=1), session.record.version)
+    assert session.due("turn", 0) is None and session.due("turn", 1) == clock(service).now() + TIMER
+
+
+async def test_warning_at_half_time(service: SessionService, storage: Storage) -> None:
+    changes = recorder(service)
+    session = await new_game(service, turn_timer=TIMER)
+    due = clock(service).now() + TIMER
+    await expire(service, TIMER / 2 - 1)
+    assert "session.turn_warning" not in keys(changes)
+    await expire(service, 1)
+    warnings = [c for c in changes if c.kind == "warn"]
+    assert len(warnings) == 1 and warnings[0].actor is None
+    assert [(e.key, e.params, e.public) for e in warnings[0].events] == [
+        ("session.turn_warning", {"seat": 0, "due": math.ceil(due)}, True)
+    ]
+    assert session.due("warn", 0) is None and session.due("turn", 0) == due
+    assert [(d.kind, d.seat) for d in await storage.sessions.deadlines()] == [("turn", 0)]
+    await expire(service, 1)
+    assert keys(changes).count("session.turn_warning") == 1  # warned once per turn
+
+
+async def test_a_move_restarts_the_seats_timer(service: SessionService) -> None:
+    session = await new_game(service, turn_timer=TIMER, moves=2)
+    clock(service).advance(40)
+    await service.submit(session.id, HOST, Move(amount=1), session.record.version)
+    assert to_move(session) == {0}  # the turn goes on
+    assert session.due("turn", 0) == clock(service).now() + TIMER
+    assert session.due("warn", 0) == clock(service).now() + TIMER / 2
+
+
+async def test_expiry_lets_the_ai_play_the_whole_turn(
+    service: SessionService, storage: Storage
+) -> None:
+    changes = recorder(service)
+    session = await new_game(service, turn_timer=TIMER, moves=2)
+    version = session.record.version
+    await expire(service)
+    log = await storage.sessions.log(session.id, after=version)
+    assert [e.actor for e in log if e.actor != CHANCE] == [0, 0]  # both moves of the turn
+    assert to_move(session) == {1}
+    assert session.record.seats[0].missed == 1 and not session.record.seats[0].away
+    moves = [c for c in changes if c.kind == "move"]
+    assert [e.key for e in moves[0].events][:1] == ["session.turn_expired"]
+    assert moves[0].events[0].params == {"seat": 0} and moves[0].actor == 0
+    assert keys(changes).count("session.turn_expired") == 1
+    assert "session.turn_warning" not in keys(changes)  # too late to warn
+    assert session.due("turn", 0) is None
+    assert session.due("turn", 1) == clock(service).now() + TIMER
+
+
+async def make_bob_away(service: SessionService, session: Session) -> None:
+    """The host plays; Bob lets his timer run out until his seat is handed to the AI."""
+    for _ in range(20):
+        if session.record.seats[1].away:
+            return
+        if 0 in to_move(session):
+            action = session.rules.legal_actions(session.state, 0)[-1]
+            await service.submit(session.id, HOST, action, session.record.version)
+        else:
+            await expire(service)
+    raise AssertionError("Bob's seat never went away")
+
+
+async def test_three_expiries_in_a_row_hand_the_seat_to_the_ai(
+    service: SessionService, storage: Storage
+) -> None:
+    changes = recorder(service)
+    session = await new_game(service, turn_timer=TIMER, first_seat=1)
+    missed: list[int] = []
+    for _ in range(2):
+        await expire(service)
+        missed.append(session.record.seats[1].missed)
+        while 0 in to_move(session):
+            action = session.rules.legal_actions(session.state, 0)[-1]
+            await service.submit(session.id, HOST, action, session.record.version)
+    assert missed == [1, 2] and not session.record.seats[1].away
+    await make_bob_away(service, session)
+    await service.settle()
+    bob = session.record.seats[1]
+    assert bob.away and bob.missed == 3 and bob.autoplay
+    assert keys(changes).count("session.turn_expired") == 3
+    away = [c for c in changes if "session.seat_away" in [e.key for e in c.events]]
+    assert len(away) == 1 and away[0].events[1].params == {"seat": 1}
+    # From now on the AI plays Bob at once, with no timer for his seat.
+    assert to_move(session) == {0}
+    assert all(d.seat != 1 for d in await storage.sessions.deadlines())
+    version = session.record.version
+    await service.submit(session.id, HOST, Move(amount=1), session.record.version)
+    await service.settle()
+    log = await storage.sessions.log(session.id, after=version)
+    assert 1 in [e.actor for e in log] and to_move(session) == {0}  # no time had to pass
+
+
+async def test_a_move_by_the_player_resets_missed(service: SessionService) -> None:
+    session = await new_game(service, turn_timer=TIMER, first_seat=1)
+    await expire(service)
+    assert session.record.seats[1].missed == 1
+    await play(service, session.id, stop=lambda s: 1 in to_move(s) and 0 not in to_move(s))
+    action = session.rules.legal_actions(session.state, 1)[-1]
+    await service.submit(session.id, BOB, action, session.record.version)
+    assert session.record.seats[1].missed == 0
+
+
+async def test_come_back_retakes_the_seat(storage: Storage) -> None:
+    service = make_service(storage, ai_delay=5)
+    changes = recorder(service)
+    session = await new_game(service, turn_timer=TIMER, first_seat=1)
+    await make_bob_away(service, session)
+    await service.settle()
+    assert await service.come_back(session.id, HOST) is None  # not away: nothing to do
+    await play(service, session.id, stop=lambda s: 1 in to_move(s))  # the AI waits 5 s
+    change = await service.come_back(session.id, BOB)
+    assert change is not None and change.kind == "back" and change.actor == 1
+    assert [(e.key, e.params) for e in change.events] == [("session.seat_back", {"seat": 1})]
+    bob = session.record.seats[1]
+    assert not bob.away and bob.missed == 0 and not bob.autoplay
+    assert session.due("turn", 1) == clock(service).now() + TIMER  # a fresh timer
+    assert await service.come_back(session.id, BOB) is None
+    version = session.record.version
+    await expire(service, 5)
+    assert session.record.version == version  # the AI no longer plays Bob's seat
+    await service.settle()
+    assert keys(changes).count("session.seat_back") == 1
+    await service.close()
+
+
+async def test_an_away_players_move_takes_the_seat_back_in_the_same_commit(
+    storage: Storage,
+) -> None:
+    service = make_service(storage, ai_delay=5)
+    session = await new_game(service, turn_timer=TIMER, first_seat=1)
+    await make_bob_away(service, session)
+    await play(service, session.id, stop=lambda s: 1 in to_move(s))
+    length = await log_length(storage, session.id)
+    action = session.rules.legal_actions(session.state, 1)[-1]
+    change = await service.submit(session.id, BOB, action, session.record.version)
+    assert [e.key for e in change.events][:2] == ["session.seat_back", f"toy.{action.kind}"]
+    assert change.kind == "move" and not session.record.seats[1].away
+    log = await storage.sessions.log(session.id, after=length)
+    assert log[0].actor == 1
+    loaded = await storage.sessions.load(session.id)
+    assert loaded is not None and not loaded.record.seats[1].away
+    await service.close()
+
+
+async def test_a_refused_click_of_an_away_player_still_takes_the_seat_back(
+    storage: Storage,
+) -> None:
+    service = make_service(storage, ai_delay=5)
+    session = await new_game(service, turn_timer=TIMER, first_seat=1)
+    await make_bob_away(service, session)
+    version = session.record.version
+    with pytest.raises(GameError) as stale:
+        await service.submit(session.id, BOB, Move(amount=1), version - 1)
+    assert stale.value.reason is Reason.STALE_VERSION
+    assert not session.record.seats[1].away and session.record.version == version
+    await service.close()
+
+
+async def test_a_restart_between_warning_and_expiry_keeps_the_turn_deadline(
+    database: Path | str,
+) -> None:
+    path, time = database, ManualClock()
+    async with await open_storage(path) as storage:
+        service = make_service(storage, clock=time)
+        changes = recorder(service)
+        session = await new_game(service, turn_timer=TIMER)
+        due = time.now() + TIMER
+        await expire(service, TIMER / 2)
+        assert keys(changes).count("session.turn_warning") == 1
+        await service.close()
+    time.advance(10)
+    async with await open_storage(path) as storage:
+        stored = await storage.sessions.deadlines()
+        assert [(d.kind, d.seat, d.due) for d in stored] == [("turn", 0, due)]
+        service = make_service(storage, clock=time)
+        changes = recorder(service)
+        await service.resume()
+        await expire(service, due - time.now() - 0.1)
+        assert keys(changes) == []  # no second warning, no early expiry
+        await expire(service, 0.1)
+        assert keys(changes)[:1] == ["session.turn_expired"]
+        resumed = await service.get(session.id)
+        assert resumed.record.seats[0].missed == 1 and to_move(resumed) == {1}
+        await service.close()
+
+
+async def test_a_restart_mid_expiry_lets_the_ai_finish_the_turn_once(database: Path | str) -> None:
+    path, time = database, ManualClock()
+    async with await open_storage(path) as storage:
+        service = make_service(storage, ai_delay=10, clock=time)
+        session = await new_game(service, turn_timer=TIMER, moves=2)
+        await expire(service)  # the AI made the first move; the second waits 10 s
+        assert to_move(session) == {0} and session.state.made == 1
+        await service.close()  # the bot stops mid-turn
+    async with await open_storage(path) as storage:
+        stored = await storage.sessions.deadlines()
+        assert [(d.kind, d.seat, d.fired) for d in stored] == [("turn", 0, True)]
+        service = make_service(storage, clock=time)
+        changes = recorder(service)
+        await service.resume()
+        await service.settle()
+        resumed = await service.get(session.id)
+        assert to_move(resumed) == {1} and resumed.record.seats[0].missed == 1
+        assert "session.turn_expired" not in keys(changes)
+        log = await storage.sessions.log(session.id)
+        assert [e.actor for e in log if e.actor != CHANCE] == [0, 0]
+        await service.close()
+
+
+async def test_leaving_or_ending_the_game_drops_its_timers(
+    service: SessionService, storage: Storage
+) -> None:
+    session = await new_game(service, turn_timer=TIMER)
+    await service.leave(session.id, HOST)  # seat 0, to move, goes to an AI
+    await service.settle()
+    assert to_move(session) == {1} and session.due("turn", 0) is None
+    assert {(d.kind, d.seat) for d in await storage.sessions.deadlines()} == {
+        ("turn", 1),
+        ("warn", 1),
+    }
+    await service.abandon(session.id, BOB)
+    assert session.deadlines == {} and await storage.sessions.deadlines() == []
+
+
+async def test_rematch_keeps_the_turn_timer(service: SessionService) -> None:
+    session = await new_game(service, (HOST,), ai=1, target=4, turn_timer=TIMER)
+    await play(service, session.id)
+    change = await service.rematch(session.id, HOST)
+    assert change.session.record.turn_timer == TIMER
+    assert to_move(change.session) == {0} and change.session.due("turn", 0) is not None
+
+
+async def test_turn_timer_must_be_positive(service: SessionService) -> None:
+    with pytest.raises(GameError) as refused:
+        await open_lobby(service, turn_timer=0)
+    assert refused.value.reason is Reason.BAD_OPTION and refused.value.detail == "turn_timer"
+
+
+# Restarts, quarantine, cancellation, a second process ----------------------------------------
+
+
+async def corrupt(storage: Storage, session_id: str) -> None:
+    """Append a log entry no game knows, the way a buggy older build could have stored one."""
+
+    seq = await scalar(storage, "SELECT version FROM sessions WHERE id = ?", session_id) + 1
+    await execute(
+        storage,
+        "INSERT INTO actions (session_id, seq, actor, payload) VALUES (?, ?, 0, ?)",
+        session_id,
+        seq,
+        '{"kind": "end_turn"}',
+    )
+    await execute(storage, "UPDATE sessions SET version = ? WHERE id = ?", seq, session_id)
+    await execute(storage, "DELETE FROM snapshots WHERE session_id = ?", session_id)
+
+
+async def test_a_session_that_cannot_load_is_quarantined_and_the_others_resume(
+    database: Path | str,
+) -> None:
+    path = database
+    async with await open_storage(path) as storage:
+        slow = make_service(storage, ai_delay=3600)
+        broken = await new_game(slow, (HOST,), ai=1, first_seat=1)
+        sound = await new_game(slow, (BOB,), ai=1, first_seat=1, channel=CHANNEL + 1)
+        await slow.close()
+        await corrupt(storage, broken.id)
+    async with await open_storage(path) as storage:
+        service = make_service(storage)
+        changes = recorder(service)
+        await service.resume()  # must not raise
+        await service.settle()
+        assert to_move(await service.get(sound.id)) == {0}  # its AI moved
+        quarantined = [c for c in changes if c.kind == "quarantine"]
+        assert [c.session.id for c in quarantined] == [broken.id]
+        assert [e.key for e in quarantined[0].events] == ["session.quarantined"]
+        assert quarantined[0].session.record.status is Status.ABANDONED
+        with pytest.raises(GameError) as gone:  # set aside: it reads as a closed table
+            await service.submit(broken.id, HOST, Move(amount=1), 99)
+        assert gone.value.reason is Reason.GAME_OVER
+        assert (await service.get(broken.id)).state is None
+        loaded = await storage.sessions.load(broken.id)
+        assert loaded is not None and loaded.record.status is Status.ABANDONED
+        assert loaded.record.quarantine is not None and "end_turn" in loaded.record.quarantine
+        assert await storage.sessions.awaiting_ai() == []
+        await open_lobby(service)  # the channel is free for a new game
+        await service.close()
+
+
+async def test_resume_loads_only_sessions_with_an_ai_to_move_or_a_deadline_due(
+    database: Path | str,
+) -> None:
+    path, time = database, ManualClock()
+    async with await open_storage(path) as storage:
+        slow = make_service(storage, ai_delay=3600, clock=time)
+        humans = await new_game(slow, channel=CHANNEL)
+        ai = await new_game(slow, (HOST,), ai=1, first_seat=1, channel=CHANNEL + 1)
+        waiting = await new_game(slow, (HOST,), ai=1, first_seat=0, channel=CHANNEL + 2)
+        later = await new_game(slow, turn_timer=TIMER, channel=CHANNEL + 3)
+        due = await new_game(slow, turn_timer=TIMER, channel=CHANNEL + 4)
+        await slow.close()
+        time.advance(TIMER - 10)
+        slow = make_service(storage, ai_delay=3600, clock=time)
+        await slow.submit(later.id, HOST, Move(amount=1), later.record.version)  # Bob's turn
+        await slow.close()
+    time.advance(15)  # `due` is past its turn timer, `later` not even at its warning
+    async with await open_storage(path) as storage:
+        service = make_service(storage, clock=time)
+        await service.resume()
+        await service.settle()
+        assert set(service._sessions) == {ai.id, due.id}
+        assert humans.id not in service._sessions and waiting.id not in service._sessions
+        assert later.id in service._timers  # scheduled, not loaded
+        assert (await service.get(due.id)).record.seats[0].missed == 1  # it expired
+        await service.close()
+
+
+@pytest.mark.parametrize("ticks", range(8))
+async def test_a_cancelled_submit_leaves_memory_level_with_the_store(
+    service: SessionService, storage: Storage, ticks: int
+) -> None:
+    session = await new_game(service)
+    task = asyncio.create_task(
+        service.submit(session.id, HOST, Move(amount=1), session.record.version)
+    )
+    for _ in range(ticks):
+        await asyncio.sleep(0)
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    stored = await storage.sessions.version(session.id)
+    assert (await service.get(session.id)).record.version == stored
+    current = await service.get(session.id)
+    seat = min(to_move(current))
+    user = current.record.seats[seat].user_id
+    assert user is not None
+    action = current.rules.legal_actions(current.state, seat)[0]
+    await service.submit(session.id, user, action, current.record.version)  # not refused
+
+
+async def test_a_second_process_rereads_the_version_before_refusing(database: Path | str) -> None:
+    path = database
+    async with await open_storage(path) as one, await open_storage(path) as two:
+        first, second = make_service(one), make_service(two)
+        session = await new_game(first)
+        stale = await second.get(session.id)  # cached at the current version
+        await first.submit(session.id, HOST, Move(amount=1), session.record.version)
+        assert stale.record.version < session.record.version
+        change = await second.submit(session.id, BOB, Move(amount=1), session.record.version)
+        assert change.session.record.version > session.record.version
+        with pytest.raises(GameError) as refused:  # really stale: refused, as before
+            await second.submit(session.id, HOST, Move(amount=1), session.record.version)
+        assert refused.value.reason is Reason.STALE_VERSION
         await first.close()
         await second.close()

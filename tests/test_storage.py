@@ -1,4 +1,7 @@
-"""Storage: migrations, the session store's log/snapshot/concurrency rules, and the bot tables."""
+"""Storage: migrations, the session store's log/snapshot/concurrency rules, and the bot tables.
+
+The store tests run on both backends (the `database` fixture: a SQLite file, then a fresh
+PostgreSQL database); the migration tests come in a twin for each backend's bookkeeping."""
 
 from __future__ import annotations
 
@@ -9,25 +12,40 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 from toygame import RULES, Vote
 
 from games.engine import (
     CHANCE,
+    Deadline,
+    DeadlineUpdate,
     GameError,
     Reason,
     Seat,
     SessionRecord,
     SessionStore,
+    SessionWrite,
+    Shards,
     Snapshot,
     Status,
     VersionConflict,
     advance,
     replay,
 )
-from storage import Storage, open_storage
+from storage import (
+    HandStore,
+    PrefStore,
+    PrefTable,
+    RecordStore,
+    Storage,
+    Stores,
+    open_storage,
+)
 from storage.db import Database
-from storage.migrations import MIGRATIONS, migrate, statements, user_version
+from storage.migrations import MIGRATIONS, Migration, migrate, statements, user_version
+from storage.postgres import migrations as pg_migrations
+from tests.stores import INTEGRITY_ERRORS, REFUSED_UPDATE, execute, scalar
 
 TABLES = {
     "sessions",
@@ -37,13 +55,17 @@ TABLES = {
     "user_prefs",
     "guild_prefs",
     "records",
+    "record_totals",
+    "seat_results",
+    "player_totals",
     "hand_messages",
+    "deadlines",
 }
 
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await open_storage(tmp_path / "bot.db")
+async def storage(database: Path | str) -> AsyncIterator[Storage]:
+    opened = await open_storage(database)
     yield opened
     await opened.close()
 
@@ -64,15 +86,26 @@ def make_record(id: str = "s1", channel_id: int = 10, guild_id: int | None = 1) 
     )
 
 
+async def append(
+    store: SessionStore,
+    before: SessionRecord,
+    after: SessionRecord,
+    entries: tuple[Any, ...] = (),
+    snapshot: Snapshot | None = None,
+    deadlines: DeadlineUpdate | None = None,
+) -> None:
+    await store.write(SessionWrite(before, after, tuple(entries), snapshot, deadlines))
+
+
 async def start(store: SessionStore, record: SessionRecord) -> tuple[SessionRecord, Any]:
     """Create and start `record` the way the service does; returns the record and state."""
     await store.create(record)
     config = RULES.make_config(len(record.seats), {"target": 30})
     step = advance(RULES, RULES.setup(config), 0, 0, None, record.seed)
     update = {"status": Status.ACTIVE, "config": config.model_dump(mode="json")}
-    record = record.model_copy(update={**update, "version": len(step.logged)})
-    await store.append(record, 0, step.logged, None)
-    return record, step.state
+    started = record.model_copy(update={**update, "version": len(step.logged)})
+    await append(store, record, started, step.logged)
+    return started, step.state
 
 
 async def move(
@@ -85,16 +118,14 @@ async def move(
     )
     new = record.model_copy(update={"version": record.version + len(step.logged)})
     snap = Snapshot(version=new.version, state=step.state.model_dump(mode="json"))
-    await store.append(new, record.version, step.logged, snap if snapshot else None)
+    await append(store, record, new, step.logged, snap if snapshot else None)
     return new, step.state
 
 
-async def scalar(storage: Storage, sql: str, *params: Any) -> Any:
-    rows = await storage.db.conn.execute_fetchall(sql, params)
-    return rows[0][0]
-
-
 # Migrations and connection ------------------------------------------------------------------
+
+EXTRA = "CREATE TABLE extra (x INTEGER);"
+BROKEN = "CREATE TABLE half (x INTEGER);\nCREATE TABLE sessions (x INTEGER);"
 
 
 async def test_open_empty_file_migrates_and_sets_pragmas(tmp_path: Path) -> None:
@@ -102,15 +133,14 @@ async def test_open_empty_file_migrates_and_sets_pragmas(tmp_path: Path) -> None
     async with await open_storage(path) as storage:
         assert path.exists()
         assert await scalar(storage, "PRAGMA user_version") == len(MIGRATIONS)
-        rows = await storage.db.conn.execute_fetchall(
-            "SELECT name FROM sqlite_master WHERE type = 'table'"
-        )
+        rows = await execute(storage, "SELECT name FROM sqlite_master WHERE type = 'table'")
         assert {row[0] for row in rows} >= TABLES
         assert await scalar(storage, "PRAGMA journal_mode") == "wal"
         assert await scalar(storage, "PRAGMA foreign_keys") == 1
         assert await scalar(storage, "PRAGMA busy_timeout") == 5000
-        assert await scalar(storage, "PRAGMA synchronous") == 1  # NORMAL
-        assert storage.db.conn.isolation_level is None
+        assert await execute(storage, "PRAGMA synchronous") == [(2,)]  # FULL: power-safe
+    async with await open_storage(path, synchronous="NORMAL") as storage:
+        assert await execute(storage, "PRAGMA synchronous") == [(1,)]
 
 
 async def test_reopen_applies_nothing_twice(tmp_path: Path) -> None:
@@ -120,7 +150,7 @@ async def test_reopen_applies_nothing_twice(tmp_path: Path) -> None:
     db = await Database.open(path)
     try:
         assert await migrate(db) == []
-        extra = (*MIGRATIONS, "CREATE TABLE extra (x INTEGER);")
+        extra = (*MIGRATIONS, Migration(EXTRA, EXTRA))
         assert await migrate(db, extra) == [len(extra)]
         assert await migrate(db, extra) == []
         assert await user_version(db) == len(extra)
@@ -132,7 +162,7 @@ async def test_reopen_applies_nothing_twice(tmp_path: Path) -> None:
         assert await storage.prefs.user.get(1, "locale") is None
     db = await Database.open(path)
     try:
-        rows = await db.conn.execute_fetchall("SELECT value FROM user_prefs")
+        rows = await db.read(lambda conn: conn.execute("SELECT value FROM user_prefs").fetchall())
         assert [row[0] for row in rows] == ["ja"]  # data survived the migrations
     finally:
         await db.close()
@@ -141,23 +171,210 @@ async def test_reopen_applies_nothing_twice(tmp_path: Path) -> None:
 async def test_failed_migration_leaves_previous_version(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "bot.db")
     try:
-        broken = (*MIGRATIONS, "CREATE TABLE half (x INTEGER);\nCREATE TABLE sessions (x);")
+        broken = (*MIGRATIONS, Migration(BROKEN, BROKEN))
         with pytest.raises(sqlite3.OperationalError):
             await migrate(db, broken)
         assert await user_version(db) == len(MIGRATIONS)
-        rows = await db.conn.execute_fetchall("SELECT name FROM sqlite_master WHERE name='half'")
-        assert rows == []
-        assert not db.conn.in_transaction
+        sql = "SELECT name FROM sqlite_master WHERE name='half'"
+        assert await db.read(lambda conn: conn.execute(sql).fetchall()) == []
+        assert await db.write(lambda conn: conn.execute("SELECT 1").fetchone()[0]) == 1
     finally:
         await db.close()
 
 
 def test_statements_split_triggers_whole() -> None:
-    parts = list(statements(MIGRATIONS[0]))
+    parts = list(statements(MIGRATIONS[0].sqlite))
     trigger = [p for p in parts if p.startswith("CREATE TRIGGER")]
     assert len(trigger) == 1 and trigger[0].endswith("END;")
     with pytest.raises(ValueError):
         list(statements("CREATE TABLE t (x INTEGER)"))
+
+
+async def test_migrating_a_v1_file_keeps_its_data_and_marks_old_wins(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "bot.db")
+    try:
+        await migrate(db, MIGRATIONS[:1])
+
+        def fill(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO sessions (id, game_id, rules_version, channel_id, host_id, locale, "
+                "options, seed, status, created_at, updated_at) "
+                "VALUES ('s1', 'thegame', 1, 10, 100, 'en', '{}', 1, 'active', 0, 0)"
+            )
+            conn.execute(
+                "INSERT INTO seats (session_id, seat, user_id, name) VALUES ('s1', 0, 100, 'Alice')"
+            )
+            for result in ("perfect", "win", "loss", "burned"):
+                conn.execute(
+                    "INSERT INTO records (guild_id, channel_id, game_id, session_id, result, "
+                    "score, players, finished_at) VALUES (1, 10, 'thegame', ?, ?, 3, 1, 0)",
+                    (result, result),
+                )
+
+        await db.write(fill)
+        assert await migrate(db) == list(range(2, len(MIGRATIONS) + 1))
+        sql = "SELECT result, won FROM records ORDER BY id"
+        rows = await db.read(lambda conn: conn.execute(sql).fetchall())
+        assert [(r[0], r[1]) for r in rows] == [
+            ("perfect", 1),
+            ("win", 1),
+            ("loss", 0),
+            ("burned", 0),
+        ]
+        sql = "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'"
+        names = {row[0] for row in await db.read(lambda conn: conn.execute(sql).fetchall())}
+        assert "records_guild_game_channel_best" in names and "records_guild_game" not in names
+        sql = "SELECT result, games, wins FROM record_totals ORDER BY result"
+        totals = await db.read(lambda conn: conn.execute(sql).fetchall())
+        # the records kept before migration 4 are counted in its totals
+        assert [tuple(row) for row in totals] == [
+            ("burned", 1, 0),
+            ("loss", 1, 0),
+            ("perfect", 1, 1),
+            ("win", 1, 1),
+        ]
+    finally:
+        await db.close()
+    async with await open_storage(tmp_path / "bot.db") as storage:
+        loaded = await storage.sessions.load("s1")
+        assert loaded is not None and loaded.record.turn_timer is None
+        assert loaded.record.to_move is None and loaded.record.quarantine is None
+        assert loaded.record.seats == (Seat(user_id=100, name="Alice"),)
+
+
+# The same migrations on PostgreSQL: `schema_version`, one transaction each, an advisory lock.
+
+
+async def pg_tables(conn: asyncpg.Connection) -> set[str]:
+    rows = await conn.fetch(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+    )
+    return {row[0] for row in rows}
+
+
+async def test_postgres_migrates_an_empty_database_and_keeps_its_version(pg_url: str) -> None:
+    async with await open_storage(pg_url) as storage:
+        assert storage.backend == "postgresql"
+        await storage.prefs.user.set(1, "locale", "ja")
+    conn = await asyncpg.connect(pg_url)
+    try:
+        assert await pg_tables(conn) >= TABLES | {"schema_version"}
+        assert await pg_migrations.schema_version(conn) == len(MIGRATIONS)
+        assert await pg_migrations.migrate(conn) == []
+        extra = (*MIGRATIONS, Migration(EXTRA, EXTRA))
+        assert await pg_migrations.migrate(conn, extra) == [len(extra)]
+        assert await pg_migrations.migrate(conn, extra) == []
+        assert await pg_migrations.schema_version(conn) == len(extra)
+        with pytest.raises(RuntimeError, match="newer"):
+            await pg_migrations.migrate(conn)  # code older than the database: refuse
+        assert await conn.fetchval("SELECT value FROM user_prefs") == "ja"
+    finally:
+        await conn.close()
+
+
+async def test_postgres_failed_migration_leaves_previous_version(pg_url: str) -> None:
+    conn = await asyncpg.connect(pg_url)
+    try:
+        assert await pg_migrations.migrate(conn) == list(range(1, len(MIGRATIONS) + 1))
+        with pytest.raises(asyncpg.DuplicateTableError):
+            await pg_migrations.migrate(conn, (*MIGRATIONS, Migration(BROKEN, BROKEN)))
+        assert await pg_migrations.schema_version(conn) == len(MIGRATIONS)
+        assert "half" not in await pg_tables(conn)
+    finally:
+        await conn.close()
+
+
+async def test_postgres_processes_starting_at_once_apply_each_migration_once(
+    pg_url: str,
+) -> None:
+    conns = [await asyncpg.connect(pg_url) for _ in range(3)]
+    try:
+        applied = await asyncio.gather(*(pg_migrations.migrate(conn) for conn in conns))
+        assert sorted(n for numbers in applied for n in numbers) == list(
+            range(1, len(MIGRATIONS) + 1)
+        )
+        assert await pg_migrations.schema_version(conns[0]) == len(MIGRATIONS)
+    finally:
+        for conn in conns:
+            await conn.close()
+
+
+async def test_postgres_migrating_a_v1_database_keeps_its_data_and_marks_old_wins(
+    pg_url: str,
+) -> None:
+    conn = await asyncpg.connect(pg_url)
+    try:
+        assert await pg_migrations.migrate(conn, MIGRATIONS[:1]) == [1]
+        await conn.execute(
+            "INSERT INTO sessions (id, game_id, rules_version, channel_id, host_id, locale, "
+            "options, seed, status, created_at, updated_at) "
+            "VALUES ('s1', 'thegame', 1, 10, 100, 'en', '{}', 1, 'active', 0, 0)"
+        )
+        await conn.execute(
+            "INSERT INTO seats (session_id, seat, user_id, name) VALUES ('s1', 0, 100, 'Alice')"
+        )
+        for result in ("perfect", "win", "loss", "burned"):
+            await conn.execute(
+                "INSERT INTO records (guild_id, channel_id, game_id, session_id, result, "
+                "score, players, finished_at) VALUES (1, 10, 'thegame', $1, $1, 3, 1, 0)",
+                result,
+            )
+        assert await pg_migrations.migrate(conn) == list(range(2, len(MIGRATIONS) + 1))
+        rows = await conn.fetch("SELECT result, won FROM records ORDER BY id")
+        assert [tuple(r) for r in rows] == [
+            ("perfect", True),
+            ("win", True),
+            ("loss", False),
+            ("burned", False),
+        ]
+        totals = await conn.fetch("SELECT result, games, wins FROM record_totals ORDER BY result")
+        assert [tuple(row) for row in totals] == [
+            ("burned", 1, 0),
+            ("loss", 1, 0),
+            ("perfect", 1, 1),
+            ("win", 1, 1),
+        ]
+    finally:
+        await conn.close()
+    async with await open_storage(pg_url) as storage:
+        loaded = await storage.sessions.load("s1")
+        assert loaded is not None and loaded.record.turn_timer is None
+        assert loaded.record.to_move is None and loaded.record.quarantine is None
+        assert loaded.record.seats == (Seat(user_id=100, name="Alice"),)
+
+
+async def test_postgres_store_reconnects_after_the_server_dropped_its_connections(
+    pg_url: str,
+) -> None:
+    async with await open_storage(pg_url) as storage:
+        await storage.prefs.user.set(1, "locale", "ja")
+        admin = await asyncpg.connect(pg_url)
+        try:
+            dropped = await admin.fetchval(
+                "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        finally:
+            await admin.close()
+        assert dropped >= 2  # the writer and a reader
+        await asyncio.sleep(0.2)  # the client sees its sockets closed
+        await storage.prefs.user.set(1, "hands", "dm")
+        assert await storage.prefs.user.all(1) == {"hands": "dm", "locale": "ja"}
+        record, state = await start(storage.sessions, make_record())
+        await move(storage.sessions, record, state)
+
+
+def test_every_migration_has_both_dialects() -> None:
+    for migration in MIGRATIONS:
+        assert migration.sqlite.strip() and migration.postgresql.strip()
+
+
+async def test_storage_instances_satisfy_their_protocols(storage: Storage) -> None:
+    assert isinstance(storage, Stores)
+    assert isinstance(storage.prefs, PrefStore)
+    assert isinstance(storage.prefs.user, PrefTable)
+    assert isinstance(storage.records, RecordStore)
+    assert isinstance(storage.hand_messages, HandStore)
 
 
 # Sessions -----------------------------------------------------------------------------------
@@ -180,14 +397,78 @@ async def test_save_record_updates_lobby_but_not_version(storage: Storage) -> No
     changed = record.model_copy(
         update={"seats": seats, "options": {"target": 5}, "table_message_id": 2**60}
     )
-    await storage.sessions.save_record(changed)
+    await append(storage.sessions, record, changed)
     loaded = await storage.sessions.load(record.id)
     assert loaded is not None and loaded.record == changed
-    stale = changed.model_copy(update={"version": 3, "status": Status.ABANDONED})
+    ahead = changed.model_copy(update={"version": 3})
     with pytest.raises(VersionConflict):
-        await storage.sessions.save_record(stale)
+        await append(storage.sessions, ahead, ahead.model_copy(update={"status": Status.ABANDONED}))
     loaded = await storage.sessions.load(record.id)
     assert loaded is not None and loaded.record == changed
+
+
+async def test_seat_state_and_turn_timer_round_trip(storage: Storage) -> None:
+    seats = (
+        Seat(user_id=100, name="Alice", away=True, missed=3),
+        Seat(user_id=None, name="", ai_level="hard"),
+    )
+    record = make_record().model_copy(update={"seats": seats, "turn_timer": 120})
+    await storage.sessions.create(record)
+    loaded = await storage.sessions.load(record.id)
+    assert loaded is not None and loaded.record == record
+    back = record.model_copy(update={"seats": (Seat(user_id=100, name="Alice"), seats[1])})
+    await append(storage.sessions, record, back)
+    loaded = await storage.sessions.load(record.id)
+    assert loaded is not None and loaded.record == back
+
+
+def deadline(kind: str, seat: int | None, due: float, session_id: str = "s1") -> Deadline:
+    return Deadline.model_validate(
+        {"session_id": session_id, "kind": kind, "seat": seat, "due": due}
+    )
+
+
+async def test_deadlines_are_stored_with_the_session(storage: Storage) -> None:
+    store = storage.sessions
+    record, state = await start(store, make_record())
+    window, turn = deadline("window", None, 50.5), deadline("turn", 0, 40.0)
+    seat = min(RULES.to_move(state).seats)
+    step = advance(RULES, state, record.version, seat, RULES.legal_actions(state, seat)[0], 1)
+    new = record.model_copy(update={"version": record.version + len(step.logged)})
+    await append(store, record, new, step.logged, None, DeadlineUpdate(put=(window, turn)))
+    loaded = await store.load(record.id)
+    assert loaded is not None and loaded.deadlines == (turn, window)  # earliest first
+    assert await scalar(storage, "SELECT seat FROM deadlines WHERE kind = 'window'") == -1
+    fired = turn.model_copy(update={"fired": True, "due": 45.0})
+    await append(store, new, new, (), None, DeadlineUpdate(put=(fired,), drop=(window,)))
+    assert await store.deadlines() == [fired]
+    await store.update_deadlines(DeadlineUpdate(drop=(fired,)))
+    assert await store.deadlines() == []
+
+
+async def test_deadlines_of_all_sessions_in_one_list_earliest_first(storage: Storage) -> None:
+    for session_id, channel in (("s1", 10), ("s2", 11)):
+        await storage.sessions.create(make_record(session_id, channel_id=channel))
+    late, early = deadline("turn", 1, 90.0, "s1"), deadline("warn", 0, 10.0, "s2")
+    await storage.sessions.update_deadlines(DeadlineUpdate(put=(late, early)))
+    assert await storage.sessions.deadlines() == [early, late]
+
+
+async def test_a_refused_append_writes_no_deadline(storage: Storage) -> None:
+    store = storage.sessions
+    record, state = await start(store, make_record())
+    old_record, old_state = record, state
+    record, state = await move(store, record, state)
+    seat = min(RULES.to_move(old_state).seats)
+    action = RULES.legal_actions(old_state, seat)[0]
+    step = advance(RULES, old_state, old_record.version, seat, action, old_record.seed)
+    stale = old_record.model_copy(update={"version": old_record.version + len(step.logged)})
+    update = DeadlineUpdate(put=(deadline("turn", 1, 99.0),))
+    with pytest.raises(VersionConflict):
+        await append(store, old_record, stale, step.logged, None, update)
+    with pytest.raises(VersionConflict):
+        await append(store, old_record, old_record, (), None, update)
+    assert await store.deadlines() == []
 
 
 async def test_append_then_reload_from_snapshot_and_log(storage: Storage) -> None:
@@ -223,7 +504,7 @@ async def test_stale_append_raises_and_changes_nothing(storage: Storage) -> None
         await move(store, old_record, old_state, snapshot=True)
     assert await store.load(record.id) == before
     # The primary key guards the log even if the version column were behind it.
-    await storage.db.conn.execute("UPDATE sessions SET version = ? WHERE id = ?", (1, record.id))
+    await execute(storage, "UPDATE sessions SET version = ? WHERE id = ?", 1, record.id)
     with pytest.raises(VersionConflict):
         await move(store, old_record, old_state)
     assert len(await store.log(record.id)) == record.version
@@ -235,12 +516,11 @@ async def test_append_rejects_broken_bookkeeping(storage: Storage) -> None:
     action = RULES.legal_actions(state, seat)[0]
     step = advance(RULES, state, record.version, seat, action, record.seed)
     with pytest.raises(ValueError):  # record.version not advanced
-        await storage.sessions.append(record, record.version, step.logged, None)
+        await append(storage.sessions, record, record, step.logged)
 
 
-async def test_concurrent_appends_from_two_connections(tmp_path: Path) -> None:
-    path = tmp_path / "bot.db"
-    async with await open_storage(path) as one, await open_storage(path) as two:
+async def test_concurrent_appends_from_two_connections(database: Path | str) -> None:
+    async with await open_storage(database) as one, await open_storage(database) as two:
         record, state = await start(one.sessions, make_record())
         record, state = await move(one.sessions, record, state)
         record, state = await move(one.sessions, record, state)  # both seats moved: vote
@@ -252,8 +532,8 @@ async def test_concurrent_appends_from_two_connections(tmp_path: Path) -> None:
                 new = record.model_copy(update={"version": record.version + len(step.logged)})
                 choices.append((new, step))
             results = await asyncio.gather(
-                one.sessions.append(choices[0][0], record.version, choices[0][1].logged, None),
-                two.sessions.append(choices[1][0], record.version, choices[1][1].logged, None),
+                append(one.sessions, record, choices[0][0], choices[0][1].logged),
+                append(two.sessions, record, choices[1][0], choices[1][1].logged),
                 return_exceptions=True,
             )
             conflicts = [r for r in results if isinstance(r, VersionConflict)]
@@ -270,17 +550,19 @@ async def test_concurrent_appends_from_two_connections(tmp_path: Path) -> None:
 
 
 async def test_foreign_keys_enforced_and_cascade(storage: Storage) -> None:
-    assert await scalar(storage, "PRAGMA foreign_keys") == 1
-    with pytest.raises(sqlite3.IntegrityError):
-        await storage.db.conn.execute(
-            "INSERT INTO actions (session_id, seq, actor, payload) VALUES ('ghost', 1, 0, '{}')"
+    if storage.backend == "sqlite":
+        assert await scalar(storage, "PRAGMA foreign_keys") == 1
+    with pytest.raises(INTEGRITY_ERRORS):
+        await execute(
+            storage,
+            "INSERT INTO actions (session_id, seq, actor, payload) VALUES ('ghost', 1, 0, '{}')",
         )
     record, state = await start(storage.sessions, make_record())
     await move(storage.sessions, record, state, snapshot=True)
     await storage.hand_messages.upsert(record.id, 100, 5, 6)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        await storage.db.conn.execute("UPDATE actions SET actor = 3")
-    await storage.db.conn.execute("DELETE FROM sessions WHERE id = ?", (record.id,))
+    with pytest.raises(REFUSED_UPDATE, match="append-only"):
+        await execute(storage, "UPDATE actions SET actor = 3")
+    await execute(storage, "DELETE FROM sessions WHERE id = ?", record.id)
     for table in ("seats", "actions", "snapshots", "hand_messages"):
         assert await scalar(storage, f"SELECT COUNT(*) FROM {table}") == 0
 
@@ -300,11 +582,86 @@ async def test_live_queries_and_busy_channel(storage: Storage) -> None:
     assert [r.id for r in await store.live_sessions(1)] == ["a", "b"]
     loaded = await store.load("a")
     assert loaded is not None
-    await store.save_record(loaded.record.model_copy(update={"status": Status.ABANDONED}))
+    abandoned = loaded.record.model_copy(update={"status": Status.ABANDONED})
+    await append(store, loaded.record, abandoned)
     assert await store.live_in_channel(10) is None
     assert [r.id for r in await store.live_sessions(1)] == ["b"]
     await store.create(make_record("e", channel_id=10))  # the channel is free again
     assert (await store.live_in_channel(10)).id == "e"  # type: ignore[union-attr]
+
+
+def on_shard(shard: int, count: int = 2, n: int = 1) -> int:
+    """A guild id Discord routes to `shard` of `count`: `(id >> 22) % count == shard`."""
+    return (n * count + shard) << 22
+
+
+async def test_wakeups_and_sessions_awaiting_ai_keep_to_the_given_shards(
+    storage: Storage,
+) -> None:
+    store = storage.sessions
+    guilds = {"a": on_shard(0), "b": on_shard(1), "c": on_shard(1, n=7), "dm": None}
+    for n, (session_id, guild) in enumerate(guilds.items()):
+        record, state = await start(store, make_record(session_id, 10 + n, guild))
+        while 1 not in RULES.to_move(state).seats:  # seat 1, the AI, is to move
+            record, state = await move(store, record, state)
+        awaiting = record.model_copy(update={"to_move": (1,)})
+        due = DeadlineUpdate(put=(deadline("turn", 1, 100.0 - n, session_id),))
+        await append(store, record, awaiting, (), None, due)
+    assert set(await store.awaiting_ai()) == set(guilds)
+    assert set(await store.awaiting_ai(Shards.of(2))) == set(guilds)  # both shards: all
+    assert set(await store.awaiting_ai(Shards.of(2, (0,)))) == {"a", "dm"}  # DMs: shard 0
+    assert set(await store.awaiting_ai(Shards.of(2, (1,)))) == {"b", "c"}
+    assert await store.wakeups(Shards.of(2, (1,))) == [("c", 98.0), ("b", 99.0)]
+    assert await store.wakeups(Shards.of(2, (0,))) == [("dm", 97.0), ("a", 100.0)]
+    assert len(await store.wakeups()) == 4
+    assert set(await store.awaiting_ai(Shards.of(4, (1, 3)))) == {"b", "c"}
+
+
+def next_move(record: SessionRecord, state: Any) -> tuple[SessionWrite, Any]:
+    """The lowest seat's last legal action as a write (not stored yet), and the state after."""
+    seat = min(RULES.to_move(state).seats)
+    action = RULES.legal_actions(state, seat)[-1]
+    step = advance(RULES, state, record.version, seat, action, record.seed)
+    new = record.model_copy(update={"version": record.version + len(step.logged)})
+    return SessionWrite(record, new, step.logged), step.state
+
+
+async def test_writes_that_arrive_together_commit_together_and_a_stale_one_alone(
+    storage: Storage,
+) -> None:
+    store = storage.sessions
+    games = [await start(store, make_record(f"s{n}", 10 + n)) for n in range(5)]
+    stale, _ = next_move(*games[0])
+    games[0] = await move(store, *games[0])
+    # s4's version column is behind its log: its check passes, its log row clashes (an error
+    # of the database, which rolls the batch back: it is run again, a savepoint each).
+    clash, _ = next_move(*games[4])
+    games[4] = await move(store, *games[4])
+    await execute(
+        storage, "UPDATE sessions SET version = ? WHERE id = ?", clash.before.version, "s4"
+    )
+    writes = [stale] + [next_move(*game)[0] for game in games[1:4]] + [clash]
+    # Submitted in one go, they share the next group commit; the refused ones fail alone.
+    results = await asyncio.gather(*(store.write(w) for w in writes), return_exceptions=True)
+    assert isinstance(results[0], VersionConflict) and isinstance(results[4], VersionConflict)
+    assert results[1:4] == [None, None, None]
+    for write in writes[1:4]:
+        assert len(await store.log(write.after.id)) == write.after.version
+    assert len(await store.log("s0")) == games[0][0].version  # the stale move left nothing
+    assert len(await store.log("s4")) == games[4][0].version
+
+
+async def test_a_batch_of_sound_writes_is_one_transaction(storage: Storage) -> None:
+    store = storage.sessions
+    games = [await start(store, make_record(f"s{n}", 10 + n)) for n in range(4)]
+    writes = [next_move(*game)[0] for game in games]
+    await asyncio.gather(*(store.write(w) for w in writes))
+    for write in writes:
+        assert len(await store.log(write.after.id)) == write.after.version
+    if storage.backend == "postgresql":  # every row of the batch has the same writer xid
+        ids = [w.after.id for w in writes]
+        sql = "SELECT DISTINCT xmin::TEXT FROM sessions WHERE id = ANY(?)"
+        assert len(await execute(storage, sql, ids)) == 1
 
 
 # Bot tables ---------------------------------------------------------------------------------
@@ -339,16 +696,19 @@ async def test_records_round_trip_and_stats(storage: Storage) -> None:
             result=result,
             score=score,
             players=2,
+            won=result != "loss",
             details={"left": score},
             finished_at=at,
         )
         assert added
-    again = dict(guild_id=1, channel_id=10, game_id="thegame", result="win", score=9, players=2)
+    again = dict(
+        guild_id=1, channel_id=10, game_id="thegame", result="win", score=9, players=2, won=True
+    )
     assert await records.add(session_id="s1", **again) is False  # one record per session
     await records.add(session_id=None, **{**again, "game_id": "exhaust"})
     await records.add(session_id="dm", **{**again, "guild_id": None})
     stats = await records.stats(1, "thegame")
-    assert stats.games == 5
+    assert stats.games == 5 and stats.wins == 4
     assert stats.results == {"perfect": 2, "win": 2, "loss": 1}
     assert stats.best is not None
     assert (stats.best.session_id, stats.best.score, stats.best.details) == ("s3", 0, {"left": 0})
@@ -358,6 +718,47 @@ async def test_records_round_trip_and_stats(storage: Storage) -> None:
     assert empty.games == 0 and empty.best is None and empty.results == {}
     recent = await records.recent(1, "thegame", limit=2)
     assert [r.session_id for r in recent] == ["s5", "s4"]
+
+
+async def add_record(
+    storage: Storage, session_id: str, result: str, score: int, *, channel_id: int = 10
+) -> None:
+    await storage.records.add(
+        guild_id=1,
+        channel_id=channel_id,
+        game_id="thegame",
+        session_id=session_id,
+        result=result,
+        score=score,
+        players=2,
+        won=result in ("win", "perfect"),
+        finished_at=float(len(session_id)),
+    )
+
+
+async def test_a_loss_never_beats_a_win_whatever_its_score(storage: Storage) -> None:
+    await add_record(storage, "s1", "loss", 12)
+    stats = await storage.records.stats(1, "thegame")
+    assert stats.best is not None and stats.best.session_id == "s1" and stats.wins == 0
+    await add_record(storage, "s2", "win", 8)
+    await add_record(storage, "s3", "burned", 2)  # fewer cards left, but a loss
+    stats = await storage.records.stats(1, "thegame")
+    assert stats.best is not None and (stats.best.session_id, stats.best.won) == ("s2", True)
+    assert stats.wins == 1 and stats.games == 3
+
+
+async def test_stats_per_channel_and_per_server(storage: Storage) -> None:
+    await add_record(storage, "s1", "win", 5, channel_id=10)
+    await add_record(storage, "s2", "win", 3, channel_id=11)
+    await add_record(storage, "s3", "loss", 30, channel_id=11)
+    server = await storage.records.stats(1, "thegame")
+    assert (server.games, server.wins, server.best and server.best.score) == (3, 2, 3)
+    channel = await storage.records.stats(1, "thegame", channel_id=10)
+    assert (channel.games, channel.wins, channel.best and channel.best.score) == (1, 1, 5)
+    assert channel.results == {"win": 1}
+    other = await storage.records.stats(1, "thegame", channel_id=11)
+    assert other.results == {"win": 1, "loss": 1} and other.wins == 1
+    assert (await storage.records.stats(1, "thegame", channel_id=12)).games == 0
 
 
 async def test_hand_messages_round_trip(storage: Storage) -> None:
@@ -380,7 +781,7 @@ async def test_hand_messages_round_trip(storage: Storage) -> None:
     assert await hands.clear("s1") == 1
     assert await hands.for_session("s1") == []
     assert len(await hands.for_session("s2")) == 1
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         await hands.upsert("ghost", 1, 2, 3)
 
 
@@ -394,6 +795,7 @@ async def test_cancelled_append_leaves_a_usable_connection(storage: Storage, tic
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await task
+    await storage.prefs.user.set(1, "k", "v")  # the writer is usable, and past that move
     loaded = await storage.sessions.load(record.id)
     assert loaded is not None
     assert len(await storage.sessions.log(record.id)) == loaded.record.version
@@ -404,5 +806,4 @@ async def test_cancelled_append_leaves_a_usable_connection(storage: Storage, tic
     reader.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await reader
-    await storage.prefs.user.set(1, "k", "v")  # the connection is not stuck in a transaction
-    assert not storage.db.conn.in_transaction
+    assert await storage.prefs.user.get(1, "k") == "v"

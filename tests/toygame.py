@@ -1,9 +1,10 @@
 """Dice race: a tiny complete game for the service and storage tests, not for the bot.
 
-Each turn chance rolls a die and the seat to move adds 1 or the die to its total. After every
-seat has moved once, all seats vote at once (a simultaneous window, timed when the `window`
-option is set; the clock closes it with `Close`). Each "yes" vote adds 1. The game ends after
-the round in which someone reaches `target`. A seat's vote is hidden until the window closes.
+Each turn chance rolls a die and the seat to move adds 1 or the die to its total, `moves`
+times in a row (a turn of several actions). After every seat has had its turn, all seats vote
+at once (a simultaneous window, timed when the `window` option is set; the clock closes it with
+`Close`). Each "yes" vote adds 1. The game ends after the round in which someone reaches
+`target`. A seat's vote is hidden until the window closes.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ class Config(Frozen):
     players: int = Field(ge=2, le=4)
     target: int = Field(default=20, ge=1)
     window: float | None = None
+    moves: int = Field(default=1, ge=1, le=3)
     first_player: int | None = None
 
 
@@ -50,8 +52,11 @@ Action = Annotated[Roll | Move | Vote | Close, Field(discriminator="kind")]
 class State(Frozen):
     target: int
     window: float | None
+    moves: int = 1
     phase: Literal["roll", "play", "vote", "over"] = "roll"
     turn: int = 0
+    made: int = 0
+    """Moves made in the current turn."""
     moved: int = 0
     die: int = 0
     totals: tuple[int, ...]
@@ -83,7 +88,7 @@ class DiceRace(Rules[Config, State, Any, View]):
             raise GameError(Reason.BAD_OPTION, str(error)) from None
 
     def setup(self, config: Config) -> State:
-        n, kept = config.players, config.model_dump(include={"target", "window"})
+        n, kept = config.players, config.model_dump(include={"target", "window", "moves"})
         return State(**kept, turn=config.first_player or 0, totals=(0,) * n, votes=(None,) * n)
 
     def to_move(self, state: State) -> ToMove:
@@ -121,12 +126,16 @@ class DiceRace(Rules[Config, State, Any, View]):
         if isinstance(action, Move) and phase == "play":
             if action.amount not in (1, state.die):
                 raise illegal("bad_amount", amount=action.amount)
-            n, moved = len(state.totals), state.moved + 1
             totals = _put(state.totals, actor, state.totals[actor] + action.amount)
+            event = Event(key="toy.move", params={"seat": actor})
+            if state.made + 1 < state.moves:  # the same turn goes on
+                new = state.model_copy(update={"totals": totals, "made": state.made + 1})
+                return Step(state=new, events=(event,))
+            n, moved = len(state.totals), state.moved + 1
             phase = "vote" if moved == n else "roll"
             update = {"totals": totals, "turn": (state.turn + 1) % n, "moved": moved % n}
-            new = state.model_copy(update={**update, "phase": phase})
-            return Step(state=new, events=(Event(key="toy.move", params={"seat": actor}),))
+            new = state.model_copy(update={**update, "phase": phase, "made": 0})
+            return Step(state=new, events=(event,))
         if isinstance(action, Vote) and phase == "vote":
             votes = _put(state.votes, actor, action.yes)
             new = state.model_copy(update={"votes": votes})

@@ -1,19 +1,28 @@
-"""The translation catalog: every user-facing string, in English and Japanese."""
+"""The translation catalog: every user-facing string, in English and Japanese.
+
+The shared strings live in `en.py`/`ja.py` here; each game's own in `bot/games/<id>/en.py` and
+`ja.py`, merged in for every game of the registry.
+"""
 
 from __future__ import annotations
 
 import logging
+from importlib import import_module
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.i18n import en, exhaust_en, exhaust_ja, ja
+from bot.i18n import en, ja
+from games.registry import GAME_IDS
 
 log = logging.getLogger(__name__)
 
-EN: dict[str, str] = {**en.CATALOG, **exhaust_en.CATALOG}
-JA: dict[str, str] = {**ja.CATALOG, **exhaust_ja.CATALOG}
+EN: dict[str, str] = dict(en.CATALOG)
+JA: dict[str, str] = dict(ja.CATALOG)
+for _game_id in GAME_IDS:
+    EN.update(import_module(f"bot.games.{_game_id}.en").CATALOG)
+    JA.update(import_module(f"bot.games.{_game_id}.ja").CATALOG)
 CATALOGS: dict[str, dict[str, str]] = {"en": EN, "ja": JA}
 
 

@@ -1,18 +1,33 @@
 """Persistent controls: every button and select is a DynamicItem whose custom_id names the
-session, the version it was drawn at and the action, so clicks work after a restart."""
+session, the version it was drawn at and the action, so clicks work after a restart.
+
+Actions are dotted words. Shared verbs (lobby, hand, rematch) are bare; a game's own verbs
+live in the `GAME_NS` namespace (`x.play.12.3`, see `bot.ui.layout.game_verb`), so a game can
+never shadow a shared verb. Screens make these items through `bot.ui.v2` only.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
-if TYPE_CHECKING:
-    from bot.controller import Controller
+from bot.ui.layout import GAME_NS, LOBBY
 
-LOBBY = "L"
-"""Version marker of controls that do not depend on the game's version."""
+__all__ = ["GAME_NS", "LOBBY", "ControlButton", "ControlSelect", "control_id"]
+
 _FIELDS = r"(?P<sid>[0-9a-f]{8}):(?P<ver>L|\d+):(?P<act>[\w.\-]{1,80})"
+
+
+class ControlHandler(Protocol):
+    async def on_control(
+        self,
+        interaction: discord.Interaction[Any],
+        sid: str,
+        ver: str,
+        act: str,
+        values: tuple[str, ...],
+    ) -> None: ...
 
 
 def control_id(prefix: str, sid: str, ver: int | str, act: str) -> str:
@@ -22,11 +37,34 @@ def control_id(prefix: str, sid: str, ver: int | str, act: str) -> str:
     return custom_id
 
 
-def _controller(interaction: discord.Interaction[Any]) -> Controller:
-    return interaction.client.controller  # type: ignore[no-any-return,attr-defined]
+def _handler(interaction: discord.Interaction[Any]) -> ControlHandler:
+    return interaction.client.controls  # type: ignore[no-any-return,attr-defined]
 
 
-class ControlButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g:" + _FIELDS):
+class _Control:
+    """What buttons and selects share: the parsed custom_id and the dispatch of a click."""
+
+    sid: str
+    ver: str
+    act: str
+    item: discord.ui.Item[Any]
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: Any, /
+    ) -> Any:
+        return cls(match["sid"], match["ver"], match["act"], item=item)  # type: ignore[call-arg]
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        # A button carrying a select's custom_id (or the reverse) has no values: the handler
+        # then refuses it like any malformed control.
+        values = tuple(getattr(self.item, "values", ()) or ())
+        await _handler(interaction).on_control(interaction, self.sid, self.ver, self.act, values)
+
+
+class ControlButton(
+    _Control, discord.ui.DynamicItem[discord.ui.Button[Any]], template="g:" + _FIELDS
+):
     def __init__(
         self,
         sid: str,
@@ -40,7 +78,6 @@ class ControlButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g
         row: int | None = None,
         item: discord.ui.Button[Any] | None = None,
     ) -> None:
-        custom_id = control_id("g", sid, ver, act)
         if item is None:
             item = discord.ui.Button(
                 label=label,
@@ -48,26 +85,15 @@ class ControlButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g
                 emoji=emoji,
                 disabled=disabled,
                 row=row,
-                custom_id=custom_id,
+                custom_id=control_id("g", sid, ver, act),
             )
         super().__init__(item)
         self.sid, self.ver, self.act = sid, str(ver), act
 
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Button[Any],
-        match: Any,
-        /,
-    ) -> ControlButton:
-        return cls(match["sid"], match["ver"], match["act"], item=item)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _controller(interaction).on_control(interaction, self.sid, self.ver, self.act, ())
-
-
-class ControlSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s:" + _FIELDS):
+class ControlSelect(
+    _Control, discord.ui.DynamicItem[discord.ui.Select[Any]], template="s:" + _FIELDS
+):
     def __init__(
         self,
         sid: str,
@@ -81,10 +107,9 @@ class ControlSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s
         row: int | None = None,
         item: discord.ui.Select[Any] | None = None,
     ) -> None:
-        custom_id = control_id("s", sid, ver, act)
         if item is None:
             item = discord.ui.Select(
-                custom_id=custom_id,
+                custom_id=control_id("s", sid, ver, act),
                 options=options or [],
                 placeholder=placeholder,
                 min_values=min_values,
@@ -93,17 +118,3 @@ class ControlSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"s
             )
         super().__init__(item)
         self.sid, self.ver, self.act = sid, str(ver), act
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Select[Any],
-        match: Any,
-        /,
-    ) -> ControlSelect:
-        return cls(match["sid"], match["ver"], match["act"], item=item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = tuple(self.item.values)
-        await _controller(interaction).on_control(interaction, self.sid, self.ver, self.act, values)

@@ -102,6 +102,9 @@ class Rules(ABC, Generic[C, S, A, V]):
     rules_version: ClassVar[int] = 1
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    variants: ClassVar[tuple[dict[str, Any], ...]] = ({},)
+    """Option sets that together reach every rule of the game (variants, advanced rules);
+    the shared contract test plays each of them, so keep matches in them short."""
     config_model: type[C]
     state_model: type[S]
     action_adapter: TypeAdapter[A]
@@ -172,6 +175,23 @@ class Rules(ABC, Generic[C, S, A, V]):
         return AiDecision(action=self.ai_action(view, rng), reason="heuristic")
 
     # Helpers shared by every game -------------------------------------------------------
+
+    def checked(self, action: Any) -> A:
+        """`action` as this game's own action model accepts it, or GameError.
+
+        What was built without validation (`model_construct`, a field out of range), another
+        game's action, None or a dict is refused here, so it can reach neither `apply`'s
+        indexing nor the log (where it would no longer replay).
+        """
+        if not isinstance(action, BaseModel):
+            raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
+        try:
+            parsed = self.action_adapter.validate_python(action.model_dump(warnings=False))
+        except Exception:  # any failure to round-trip is a malformed action
+            raise GameError(Reason.ILLEGAL_MOVE, "malformed_action") from None
+        if type(parsed) is not type(action):
+            raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
+        return parsed
 
     def parse_action(self, data: Any) -> A:
         return self.action_adapter.validate_python(data)

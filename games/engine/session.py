@@ -24,10 +24,20 @@ class Seat(Frozen):
 
     user_id: int | None
     name: str
+    away: bool = False
+    """A player's seat an AI holds (after too many turn-timer expiries) until they come back."""
+    missed: int = 0
+    """Turn-timer expiries in a row; reset when the player acts."""
+    ai_level: str = "normal"
 
     @property
     def is_ai(self) -> bool:
         return self.user_id is None
+
+    @property
+    def autoplay(self) -> bool:
+        """The AI plays this seat now."""
+        return self.is_ai or self.away
 
 
 class SessionRecord(Frozen):
@@ -46,6 +56,15 @@ class SessionRecord(Frozen):
     config: dict[str, Any] | None = None
     table_message_id: int | None = None
     created_at: float = 0.0
+    turn_timer: int | None = None
+    """Seconds a player has for a turn before an AI plays it for them; None: no timer."""
+    to_move: tuple[int, ...] | None = ()
+    """The seats the game waits for at `version`, kept with the record so a restart finds the
+    sessions whose AI is to move without loading any; None: not known (stored before it was
+    kept)."""
+    quarantine: str | None = None
+    """Why this session was set aside (its log no longer loads); None for a sound one. A
+    quarantined session is stored as abandoned, so it holds no channel and is never resumed."""
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):

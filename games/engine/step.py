@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
-from games.engine.contract import CHANCE, Event, Frozen, Rules
+from games.engine.contract import CHANCE, Event, Frozen, Rules, ToMove
 from games.engine.errors import GameError, Reason
 
 
@@ -23,10 +24,19 @@ def chance_rng(seed: int, seq: int) -> random.Random:
     return random.Random(f"{seed}:{seq}")
 
 
-class Advance(Frozen):
+@dataclass(frozen=True, slots=True)
+class Advance:
+    """What one `advance` produced (a plain dataclass: it is built on every move, and every
+    part of it was validated already)."""
+
     state: Any
     events: tuple[Event, ...]
     logged: tuple[LoggedAction, ...]
+    left: frozenset[int]
+    """Seats to move before the step that were not to move at some point during it: their
+    turn ended, even if (a solo game) the same seat is to move again afterwards."""
+    to_move: ToMove
+    """What the game waits for after the step (`rules.to_move(state)`, computed once)."""
 
 
 def advance(
@@ -37,24 +47,42 @@ def advance(
     action: Any,
     seed: int,
 ) -> Advance:
-    """Apply `action` (None: only resolve pending chance), then every chance action it makes due."""
+    """Apply `action` (None: only resolve pending chance), then every chance action it makes due.
+
+    Every action is first validated through the game's own action model (`Rules.checked`):
+    only what replays from its logged form reaches `apply` and the log.
+    """
     events: list[Event] = []
     logged: list[LoggedAction] = []
+    before = rules.to_move(state)
+    waiting = before.seats
+    left: set[int] = set()
     if action is not None:
-        if rules.is_over(state):
+        if not before.seats and not before.chance:
             raise GameError(Reason.GAME_OVER)
+        action = rules.checked(action)
         step = rules.apply(state, actor, action)
         state = step.state
         events.extend(step.events)
         logged.append(LoggedAction(seq=version + 1, actor=actor, action=rules.dump_action(action)))
-    while rules.to_move(state).chance:
+    while True:
+        to_move = rules.to_move(state)
+        left.update(waiting - to_move.seats)
+        if not to_move.chance:
+            break
         seq = version + len(logged) + 1
-        chance = rules.chance_action(state, chance_rng(seed, seq))
+        chance = rules.checked(rules.chance_action(state, chance_rng(seed, seq)))
         step = rules.apply(state, CHANCE, chance)
         state = step.state
         events.extend(step.events)
         logged.append(LoggedAction(seq=seq, actor=CHANCE, action=rules.dump_action(chance)))
-    return Advance(state=state, events=tuple(events), logged=tuple(logged))
+    return Advance(
+        state=state,
+        events=tuple(events),
+        logged=tuple(logged),
+        left=frozenset(left),
+        to_move=to_move,
+    )
 
 
 def replay(

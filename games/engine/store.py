@@ -1,17 +1,33 @@
-"""The persistence protocol the session service needs; `storage/` implements it."""
+"""The persistence protocol the session service needs; `storage/` implements it (SQLite and
+PostgreSQL), so nothing here names a backend."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 
 from games.engine.contract import Frozen
+from games.engine.deadlines import Deadline, DeadlineUpdate
 from games.engine.session import SessionRecord
+from games.engine.shards import Shards
 from games.engine.step import LoggedAction
+
+T = TypeVar("T")
 
 
 class VersionConflict(Exception):
     """Another writer already moved the session past the expected version."""
+
+
+class Durable(asyncio.Future[T]):
+    """A future its awaiter cannot cancel: the write it stands for goes on, and an awaiter
+    cancelled meanwhile is told (CancelledError) only once the outcome is known. The service
+    can then bring its memory level with the store without a task or a shield per move."""
+
+    def cancel(self, msg: Any = None) -> bool:
+        return False
 
 
 class Snapshot(Frozen):
@@ -24,29 +40,80 @@ class LoadedSession(Frozen):
     snapshot: Snapshot | None
     log: tuple[LoggedAction, ...]
     """Entries after the snapshot (all of them when there is none)."""
+    deadlines: tuple[Deadline, ...] = ()
 
 
-class SessionStore(Protocol):
-    async def create(self, record: SessionRecord) -> None: ...
+@dataclass(frozen=True, slots=True)
+class SessionWrite:
+    """One change of a session, stored atomically.
 
-    async def save_record(self, record: SessionRecord) -> None:
-        """Store lobby changes (seats, options, message id, status) without touching the log."""
+    The store writes only what differs from `before` to `after` (a move: the new log entries
+    and the version, status and seats to move; seats and options only when they changed), and
+    only if the stored version is still `before.version`. `after.version` must be
+    `before.version + len(entries)`.
+    """
 
-    async def append(
-        self,
-        record: SessionRecord,
-        from_version: int,
-        entries: Sequence[LoggedAction],
-        snapshot: Snapshot | None,
-    ) -> None:
-        """Atomically append entries and store `record` (whose version is the new one).
+    before: SessionRecord
+    after: SessionRecord
+    entries: tuple[LoggedAction, ...] = ()
+    snapshot: Snapshot | None = None
+    deadlines: DeadlineUpdate | None = None
+    notify: bool = False
+    """Tell the other processes watching the store (`SessionStore.watch`) once this change is
+    committed: a process changed a session another process drives (a click in a DM reaches
+    shard 0 whatever the session's guild), and the owner must pick it up."""
 
-        Raises VersionConflict when the stored version is not `from_version`.
+
+class DeadlineStore(Protocol):
+    async def deadlines(self) -> list[Deadline]:
+        """Every stored deadline, earliest first, in one query."""
+
+    async def wakeups(self, shards: Shards | None = None) -> list[tuple[str, float]]:
+        """Each session's earliest deadline, in one query: what a restart schedules (only the
+        sessions of `shards` when given)."""
+
+    async def update_deadlines(self, update: DeadlineUpdate) -> None:
+        """Write deadline rows that change without the session (a warning that fired)."""
+
+
+Watcher = Callable[[str, int | None], None]
+"""Told `(session_id, guild_id)` of a session another process changed with `notify`."""
+
+
+class SessionStore(DeadlineStore, Protocol):
+    async def create(self, record: SessionRecord) -> None:
+        """Insert a new session; GameError(CHANNEL_BUSY) if its channel has a live one."""
+
+    def write(self, change: SessionWrite) -> Awaitable[None]:
+        """Store `change` atomically; the awaitable completes once it is durable.
+
+        It fails with VersionConflict when the stored version is not `change.before.version`.
+        A coroutine will do; a `Durable` future spares the service a shield per move (both
+        stores return one).
         """
 
     async def load(self, session_id: str) -> LoadedSession | None: ...
+
+    async def version(self, session_id: str) -> int | None:
+        """The stored version alone (None: no such session), to tell a stale cache."""
+
+    async def log(self, session_id: str, after: int = 0) -> tuple[LoggedAction, ...]:
+        """The log entries with `seq > after`, in order."""
 
     async def live_in_channel(self, channel_id: int) -> SessionRecord | None: ...
 
     async def live_sessions(self, guild_id: int | None = None) -> list[SessionRecord]:
         """Sessions in lobby or play, all of them or one guild's."""
+
+    async def awaiting_ai(self, shards: Shards | None = None) -> list[str]:
+        """Active sessions where a seat the AI plays (an AI or away seat) is to move, or may
+        be (`to_move` unknown): what a restart resumes without any deadline (only the
+        sessions of `shards` when given)."""
+
+    async def watch(self, watcher: Watcher) -> None:
+        """From now on, call `watcher` for every change another process commits with
+        `notify`. A store that only one process uses (SQLite) may never call it."""
+
+    async def quarantine(self, session_id: str, reason: str) -> bool:
+        """Set a session that cannot be loaded aside: abandoned, with `reason` kept, its
+        deadlines dropped. False (nothing changed) when it was quarantined already."""

@@ -85,6 +85,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     game_id = "exhaust"
     min_players = 1
     max_players = 5
+    variants = ({}, {"long_game": True})
     config_model = Config
     state_model = State
     action_adapter = ACTION_ADAPTER
@@ -160,6 +161,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     # Applying -----------------------------------------------------------------------------
 
     def apply(self, state: State, actor: int, action: Action) -> Step:
+        action = self.checked(action)  # a foreign or unvalidated action never gets further
         if state.phase == "over":
             raise GameError(Reason.GAME_OVER)
         if action.kind in CHANCE_KINDS:

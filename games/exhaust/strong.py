@@ -28,10 +28,10 @@ from games.exhaust.npc import choose_on, pick
 from games.exhaust.plays import legal_plays
 from games.exhaust.solo import SINGLE, TIME, WON, Move, Solo, play_human
 
-TURNS = 6000
+TURNS = 15000
 """Human turns played out per decision, shared by the playouts (a playout lasts about as many
-turns as the human has cards and time cards left): about 0.4 s on one core of the bench
-machine, p99 under 1 s."""
+turns as the human has cards and time cards left): about 0.3 s a decision on one core of the
+bench machine, p99 under 0.9 s."""
 MAX_PLAYOUTS = 1500
 COUNT_PLAYS = 4
 """Straight, Flush and Any plays searched per combo and card count (see candidate_actions)."""

@@ -75,6 +75,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
     rules_version = 1
     min_players = 1
     max_players = 5
+    variants = ({}, {"on_fire": True, "min_three": True, "smaller_hand": True})
     config_model = TheGameConfig
     state_model = TheGameState
     action_adapter = ACTION_ADAPTER
@@ -131,6 +132,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         return actions
 
     def apply(self, state: TheGameState, actor: int, action: TheGameAction) -> Step:
+        action = self.checked(action)  # a foreign or unvalidated action never gets further
         if state.phase is Phase.OVER:
             raise GameError(Reason.GAME_OVER)
         match action:

@@ -14,6 +14,7 @@ Everything runs on the test's event loop; there are no threads.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import inspect
 import logging
@@ -29,6 +30,7 @@ import discord
 import yarl
 from aiohttp import web
 
+from .attachments import attachment_payload, descriptions, resolve_media
 from .commands import build_command_data
 from .errors import ApiError, EmulatorError, EmulatorTimeout, InteractionFailed, InvalidInteraction
 from .gateway import (
@@ -69,7 +71,7 @@ from .models import (
     walk_components,
 )
 from .rest import RestApi
-from .validation import SELECT_TYPES, validate_message
+from .validation import SELECT_TYPES, validate_flags_edit, validate_message
 
 log = logging.getLogger("tests.emulator")
 
@@ -159,6 +161,8 @@ class Emulator:
         self.channels: dict[int, EmuChannel] = {}
         self.dm_channels: dict[int, EmuChannel] = {}
         self.messages: dict[int, EmuMessage] = {}
+        self.attachment_data: dict[int, bytes] = {}
+        """Every uploaded file's bytes, by attachment id."""
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.interactions: dict[int, InteractionResult] = {}
@@ -171,6 +175,9 @@ class Emulator:
         self.rate_limit = rate_limit
         self.rate_limit_headers = rate_limit_headers
         self.rate_limit_hits: list[RateLimitHit] = []
+        self.recommended_shards = 1
+        self._watchers: collections.Counter[str] = collections.Counter()
+        """The shard count `GET /gateway/bot` recommends (to a bot that sets none)."""
         self.bot_errors = BotErrors()
         self.stopping = False
         self._buckets: dict[tuple[int, str], _Bucket] = {}
@@ -246,20 +253,32 @@ class Emulator:
         ready_timeout: float = 10.0,
         fail_on_errors: bool = True,
         fast_ready: bool = True,
+        watch: tuple[str, ...] = ("discord",),
     ) -> AsyncIterator[ClientT]:
         """Run `client.start(token)` in the background until the block ends.
 
         Waits for `on_ready` before yielding and closes the client afterwards (like a process
         exit). With `fail_on_errors`, exceptions discord.py only logs (errors in commands,
         views, events) fail the block with their tracebacks. `fast_ready` shrinks the client's
-        `guild_ready_timeout` (2 s by default) since the emulator sends every guild at once.
+        `guild_ready_timeout` (2 s by default) since the emulator sends every guild at once,
+        and drops the 5 s a sharded client waits before identifying each shard after the
+        first (Discord's identify rate limit, which the emulator does not enforce). `watch`
+        names the loggers whose errors count (the bot's own loggers may be added). Several
+        clients (shard processes) may run at once, each in its own block.
         """
         if fast_ready:
             client._connection.guild_ready_timeout = min(
                 client._connection.guild_ready_timeout, 0.05
             )
-        discord_log = logging.getLogger("discord")
-        discord_log.addHandler(self.bot_errors)
+
+            async def identify_now(shard_id: int | None, *, initial: bool = False) -> None:
+                return None
+
+            client.before_identify_hook = identify_now  # type: ignore[method-assign]
+        watched = [logging.getLogger(name) for name in watch]
+        for logger in watched:
+            self._watchers[logger.name] += 1
+            logger.addHandler(self.bot_errors)
         first_error = len(self.bot_errors.records)
         task = asyncio.create_task(client.start(self.bot_token), name="emulated-bot")
         try:
@@ -280,7 +299,10 @@ class Emulator:
             done, _ = await asyncio.wait({task}, timeout=5.0)
             if not done:
                 task.cancel()
-            discord_log.removeHandler(self.bot_errors)
+            for logger in watched:
+                self._watchers[logger.name] -= 1
+                if not self._watchers[logger.name]:  # no other client still running
+                    logger.removeHandler(self.bot_errors)
         if task.done() and not task.cancelled() and task.exception() is not None:
             raise task.exception()  # type: ignore[misc]
         new_errors = self.bot_errors.records[first_error:]
@@ -301,9 +323,16 @@ class Emulator:
         return self.guild.channels[0]
 
     def add_guild(
-        self, name: str, *, locale: str = "en-US", channels: tuple[str, ...] = ("general",)
+        self,
+        name: str,
+        *,
+        locale: str = "en-US",
+        channels: tuple[str, ...] = ("general",),
+        shard: tuple[int, int] | None = None,
     ) -> EmuGuild:
-        gid = self.ids()
+        """A guild with the bot and every user in it; `shard=(id, count)` picks an id that
+        Discord routes to that shard of a bot sharded `count` ways."""
+        gid = self.ids() if shard is None else self.ids.on_shard(*shard)
         guild = EmuGuild(id=gid, name=name, locale=locale, owner_id=self.owner.id)
         guild.roles.append(EmuRole(id=gid, name="@everyone", permissions=EVERYONE_PERMISSIONS))
         guild.roles.append(
@@ -324,9 +353,10 @@ class Emulator:
             self._join(guild, user, [guild.roles[1].id] if user.admin else [])
         for channel in channels:
             self.add_channel(channel, guild=guild)
-        session = self.gateway.active
-        if session is not None and self.gateway.connected:  # the bot "joins" the new guild
-            self.gateway.dispatch("GUILD_CREATE", self.guild_create_payload(guild, session.intents))
+        session = self.gateway.session_for(gid)
+        if session is not None and self.gateway.connected_for(gid):  # the bot "joins" it
+            payload = self.guild_create_payload(guild, session.intents)
+            self.gateway.dispatch("GUILD_CREATE", payload, guild_id=gid)
         return guild
 
     def _join(self, guild: EmuGuild, user: EmuUser, roles: list[int]) -> None:
@@ -339,7 +369,7 @@ class Emulator:
         channel = EmuChannel(id=self.ids(), name=name, guild=guild, position=len(guild.channels))
         guild.channels.append(channel)
         self.channels[channel.id] = channel
-        if self.gateway.connected and guild in self.guilds:
+        if self.gateway.connected_for(guild.id) and guild in self.guilds:
             self.gateway.dispatch("CHANNEL_CREATE", channel.payload())
         return channel
 
@@ -357,7 +387,7 @@ class Emulator:
         self.users[user.id] = user
         for guild in self.guilds:
             self._join(guild, user, [guild.role("Admin").id] if admin else [])
-            if self.gateway.connected:
+            if self.gateway.connected_for(guild.id):
                 payload = guild.member_payload(user) | {"guild_id": str(guild.id)}
                 self.gateway.dispatch("GUILD_MEMBER_ADD", payload, intent=INTENT_MEMBERS)
         return user
@@ -554,9 +584,14 @@ class Emulator:
             "components": list(body.get("components") or []),
             "flags": flags,
         }
-        attachments = [self._attachment(f) for f in files or []]
+        attachments = self._attachments(body, files or [])
         if validate:
-            validate_message(result, attachments=len(attachments))
+            validate_message(
+                result,
+                attachments=len(attachments),
+                uploads={a["filename"] for a in attachments},
+            )
+        resolve_media(result["components"], attachments)
         self._assign_component_ids(result["components"])
         message = EmuMessage(
             id=self.ids(),
@@ -567,6 +602,7 @@ class Emulator:
             components=result["components"],
             flags=flags,
             attachments=attachments,
+            attachment_data={a["id"]: self.attachment_data[int(a["id"])] for a in attachments},
             type=msg_type,
             interaction=interaction,
             message_reference=body.get("message_reference"),
@@ -583,17 +619,18 @@ class Emulator:
         self.notify()
         return message
 
-    def _attachment(self, file: dict[str, Any]) -> dict[str, Any]:
-        aid = self.ids()
-        name = file.get("filename") or "file"
-        return {
-            "id": str(aid),
-            "filename": name,
-            "size": file.get("size", 0),
-            "url": f"http://{self.host}:{self.port}/attachments/{aid}/{name}",
-            "proxy_url": f"http://{self.host}:{self.port}/attachments/{aid}/{name}",
-            "content_type": file.get("content_type"),
-        }
+    def _attachments(
+        self, body: Mapping[str, Any], files: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """Store the uploaded files (bytes served at their `url`); their attachment payloads."""
+        alt = descriptions(dict(body))
+        out = []
+        for upload in files:
+            aid = self.ids()
+            self.attachment_data[aid] = upload.get("data", b"")
+            base = f"http://{self.host}:{self.port}"
+            out.append(attachment_payload(aid, upload, base, alt.get(upload.get("index", -1))))
+        return out
 
     def edit_message(
         self,
@@ -603,6 +640,7 @@ class Emulator:
         files: list[dict[str, Any]] | None = None,
     ) -> EmuMessage:
         """Merge an edit into `message` (validated as a whole) and dispatch MESSAGE_UPDATE."""
+        validate_flags_edit(message.flags, dict(body))
         before = message.snapshot()
         result: dict[str, Any] = {
             "content": message.content,
@@ -625,8 +663,12 @@ class Emulator:
         if "attachments" in body and body["attachments"] is not None:
             kept = {str(a.get("id")) for a in body["attachments"]}
             attachments = [a for a in attachments if a["id"] in kept]
-        attachments += [self._attachment(f) for f in files or []]
-        validate_message(result, attachments=len(attachments))
+        uploaded = self._attachments(body, files or [])
+        attachments += uploaded
+        validate_message(
+            result, attachments=len(attachments), uploads={a["filename"] for a in uploaded}
+        )
+        resolve_media(result["components"], uploaded)
         self._assign_component_ids(result["components"])
         message.history.append(before)
         message.content = result["content"]
@@ -634,6 +676,7 @@ class Emulator:
         message.components = result["components"]
         message.flags = result["flags"]
         message.attachments = attachments
+        message.attachment_data = {a["id"]: self.attachment_data[int(a["id"])] for a in attachments}
         message.edited_timestamp = iso_now()
         if not message.ephemeral:
             self._dispatch_message("MESSAGE_UPDATE", message)
@@ -654,7 +697,7 @@ class Emulator:
 
     def _dispatch_message(self, event: str, message: EmuMessage) -> None:
         payload = message.payload()
-        session = self.gateway.active
+        session = self.gateway.session_for(message.guild_id)
         if (
             session is not None
             and not session.wants(INTENT_MESSAGE_CONTENT)
@@ -775,7 +818,7 @@ class Emulator:
         parent: InteractionResult | None = None,
         command_name: str | None = None,
     ) -> InteractionResult:
-        if not self.gateway.connected:
+        if not self.gateway.connected_for(None if channel.guild is None else channel.guild.id):
             raise InteractionFailed(
                 "no bot is connected to the gateway ('This interaction failed')"
             )

@@ -72,6 +72,13 @@ class Snowflakes:
         self._last = max(self._last + 1, now)
         return self._last
 
+    def on_shard(self, shard: int, count: int) -> int:
+        """The next snowflake whose guild Discord would route to `shard` of `count`: its
+        millisecond part moved on to the next one with `(id >> 22) % count == shard`."""
+        ms = self() >> 22
+        self._last = (ms + (shard - ms) % count) << 22
+        return self._last
+
 
 def iso_now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat()
@@ -340,6 +347,8 @@ class EmuMessage:
     components: list[dict[str, Any]] = field(default_factory=list)
     flags: int = 0
     attachments: list[dict[str, Any]] = field(default_factory=list)
+    attachment_data: dict[str, bytes] = field(default_factory=dict, repr=False)
+    """The bytes of each attachment, by attachment id (see `file`)."""
     type: int = 0
     timestamp: str = field(default_factory=iso_now)
     edited_timestamp: str | None = None
@@ -394,6 +403,13 @@ class EmuMessage:
                 "attachments": self.attachments,
             }
         )
+
+    def file(self, filename: str) -> bytes:
+        """The bytes of the attachment called `filename` (the last one, if several are)."""
+        for attachment in reversed(self.attachments):
+            if attachment["filename"] == filename:
+                return self.attachment_data[attachment["id"]]
+        raise KeyError(f"no attachment {filename!r} on message {self.id}")
 
     def all_components(self) -> list[dict[str, Any]]:
         return list(walk_components(self.components))

@@ -23,6 +23,7 @@ from .errors import (
     CANNOT_EDIT_OTHERS_MESSAGE,
     INVALID_FORM_BODY,
     INVALID_WEBHOOK_TOKEN,
+    MISSING_PERMISSIONS,
     UNKNOWN_APPLICATION_COMMAND,
     UNKNOWN_CHANNEL,
     UNKNOWN_GUILD,
@@ -47,7 +48,15 @@ from .interactions import (
     ApiCall,
     InteractionResult,
 )
-from .models import DM, FLAG_EPHEMERAL, FLAG_LOADING, EmuChannel, EmuGuild, EmuMessage
+from .models import (
+    ATTACH_FILES,
+    DM,
+    FLAG_EPHEMERAL,
+    FLAG_LOADING,
+    EmuChannel,
+    EmuGuild,
+    EmuMessage,
+)
 from .validation import validate_choices, validate_commands, validate_modal
 
 if TYPE_CHECKING:
@@ -56,6 +65,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("tests.emulator.rest")
 
 Handler = Callable[["ApiRequest"], Awaitable[web.Response]]
+ATTACHMENT_PATH = re.compile(r"/attachments/(?P<id>\d+)/[^/]+")
+"""Where an attachment's bytes are served (its `url`), like Discord's CDN."""
 
 
 def json_response(
@@ -204,6 +215,11 @@ class RestApi:
     # -- plumbing -----------------------------------------------------------------------------
 
     async def handle_outside_api(self, request: web.Request) -> web.Response:
+        found = ATTACHMENT_PATH.fullmatch(request.path)
+        if request.method == "GET" and found is not None:
+            data = self.emu.attachment_data.get(int(found["id"]))
+            if data is not None:
+                return web.Response(body=data, content_type="application/octet-stream")
         call = ApiCall(request.method, request.path, 404, 0, "404: Not Found")
         log.warning("emulator: request outside /api/v10: %s %s", request.method, request.path)
         self.emu.unknown_routes.append(call)
@@ -269,12 +285,15 @@ class RestApi:
                 if part.name == "payload_json":
                     payload = json.loads(await part.text())
                 elif part.filename:
-                    data = await part.read()
+                    data = bytes(await part.read())
+                    index = re.fullmatch(r"files\[(\d+)\]", part.name or "")
                     files.append(
                         {
+                            "index": int(index[1]) if index else len(files),
                             "filename": part.filename,
                             "size": len(data),
                             "content_type": part.headers.get("Content-Type"),
+                            "data": data,
                         }
                     )
             return payload, files
@@ -365,7 +384,7 @@ class RestApi:
         data: dict[str, Any] = {"url": self.emu.gateway_url.rstrip("/")}
         if req.path.endswith("/bot"):
             data |= {
-                "shards": 1,
+                "shards": self.emu.recommended_shards,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 1000,
@@ -494,10 +513,18 @@ class RestApi:
             msgs = msgs[-limit:]
         return json_response([m.payload() for m in reversed(msgs)])
 
+    def _check_uploads(self, req: ApiRequest, channel: EmuChannel) -> None:
+        """Uploading files to a server channel needs the bot's Attach Files permission."""
+        guild = channel.guild
+        allowed = guild is None or guild.permissions_of(self.emu.bot) & ATTACH_FILES
+        if req.files and not allowed:
+            raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
+
     async def post_message(self, req: ApiRequest) -> web.Response:
         channel = self._channel(req)
         if channel.type == DM and channel.recipient is not None and not channel.recipient.dms_open:
             raise ApiError(403, CANNOT_DM_USER, "Cannot send messages to this user")
+        self._check_uploads(req, channel)
         headers = self.emu.rate_limit_check(channel.id, "POST", req.path)
         body = req.body if isinstance(req.body, dict) else {}
         msg_type = 19 if body.get("message_reference") else 0
@@ -515,6 +542,7 @@ class RestApi:
             raise ApiError(
                 403, CANNOT_EDIT_OTHERS_MESSAGE, "Cannot edit a message authored by another user"
             )
+        self._check_uploads(req, message.channel)
         headers = self.emu.rate_limit_check(message.channel.id, "PATCH", req.path)
         self.emu.edit_message(message, req.json(), files=req.files)
         return json_response(message.payload(), headers=headers)
@@ -695,9 +723,8 @@ class RestApi:
             and original.loading
         ):
             # Discord: a follow-up sent while the deferred response still loads resolves it
-            # (and keeps the deferral's ephemeral choice).
-            edit = {k: v for k, v in body.items() if k != "flags"}
-            message = self.emu.edit_message(original, edit, files=req.files)
+            # (and keeps the deferral's ephemeral choice; `edit_message` ignores that bit).
+            message = self.emu.edit_message(original, body, files=req.files)
         else:
             ephemeral = int(body.get("flags") or 0) & FLAG_EPHEMERAL
             message = self.emu.create_message(

@@ -7,8 +7,10 @@ autocomplete choices and application command definitions.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any
 
+from .attachments import SCHEME, media_refs
 from .errors import EMPTY_MESSAGE, ApiError, FormErrors
 from .models import FLAG_COMPONENTS_V2, walk_components
 
@@ -286,11 +288,53 @@ def _validate_v2(
             _validate_v2(errors, (*path, "components", i), child, seen, CONTAINER_CHILDREN)
 
 
-def validate_components(errors: FormErrors, components: Any, flags: int) -> None:
+def _validate_ids(errors: FormErrors, components: list[dict[str, Any]]) -> None:
+    """Component `id`s (optional integers) must be unique within the message."""
+    ids: set[int] = set()
+    for comp in walk_components(components):
+        cid = comp.get("id")
+        if cid is None:
+            continue
+        if not isinstance(cid, int) or isinstance(cid, bool) or not 0 <= cid < 2**31:
+            errors.add(("components", "id"), "NUMBER_TYPE_COERCE", f"Value {cid!r} is not int32.")
+            continue
+        if cid in ids:
+            errors.add(
+                ("components", "id"),
+                "COMPONENT_ID_DUPLICATED",
+                f"Component id {cid} is used more than once.",
+            )
+        ids.add(cid)
+
+
+def _validate_media(
+    errors: FormErrors, components: list[dict[str, Any]], uploads: Collection[str]
+) -> None:
+    """`attachment://name` must name a file uploaded in this request; others must be URLs."""
+    for media, where, attachment_only in media_refs(components):
+        url = media.get("url")
+        path = ("components", where)
+        if not isinstance(url, str) or not url:
+            errors.add(path, "BASE_TYPE_REQUIRED", "This field is required")
+        elif url.startswith(SCHEME):
+            if url.removeprefix(SCHEME) not in uploads:
+                errors.add(
+                    path,
+                    "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+                    f"{url} does not name a file uploaded with this request.",
+                )
+        elif attachment_only or not url.startswith(("http://", "https://")):
+            errors.add(path, "UNFURLED_MEDIA_ITEM_URL_INVALID", f"Invalid media URL {url!r}.")
+
+
+def validate_components(
+    errors: FormErrors, components: Any, flags: int, uploads: Collection[str] = ()
+) -> None:
     if not isinstance(components, list):
         errors.add(("components",), "BASE_TYPE_LIST", "Must be an array.")
         return
     seen: set[str] = set()
+    _validate_ids(errors, components)
     if flags & FLAG_COMPONENTS_V2:
         total = sum(1 for _ in walk_components(components))
         if total > MAX_V2_COMPONENTS:
@@ -310,6 +354,7 @@ def validate_components(errors: FormErrors, components: Any, flags: int) -> None
             )
         for i, comp in enumerate(components):
             _validate_v2(errors, ("components", i), comp, seen, V2_TOP_LEVEL)
+        _validate_media(errors, components, uploads)
         return
     if len(components) > MAX_ACTION_ROWS:
         errors.add(
@@ -328,10 +373,14 @@ def validate_components(errors: FormErrors, components: Any, flags: int) -> None
         _validate_action_row(errors, ("components", i), row, seen)
 
 
-def validate_message(result: dict[str, Any], *, attachments: int = 0) -> None:
+def validate_message(
+    result: dict[str, Any], *, attachments: int = 0, uploads: Collection[str] = ()
+) -> None:
     """Validate the *resulting* message (after merging an edit) against Discord's limits.
 
-    `result` has keys content, embeds, components, flags. Raises `ApiError`.
+    `result` has keys content, embeds, components, flags; `attachments` counts the message's
+    attachments afterwards and `uploads` names the files uploaded with this request (the only
+    ones `attachment://` may name). Raises `ApiError`.
     """
     errors = FormErrors()
     flags = int(result.get("flags") or 0)
@@ -345,7 +394,7 @@ def validate_message(result: dict[str, Any], *, attachments: int = 0) -> None:
             ("content",), "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_CONTENT} or fewer in length."
         )
     validate_embeds(errors, embeds)
-    validate_components(errors, components, flags)
+    validate_components(errors, components, flags, uploads)
     if flags & FLAG_COMPONENTS_V2:
         if content:
             errors.add(
@@ -362,6 +411,20 @@ def validate_message(result: dict[str, Any], *, attachments: int = 0) -> None:
     errors.raise_if_any()
     if not content and not embeds and not components and not attachments:
         raise ApiError(400, EMPTY_MESSAGE, "Cannot send an empty message")
+
+
+def validate_flags_edit(old_flags: int, body: dict[str, Any]) -> None:
+    """An edit may add IS_COMPONENTS_V2 but never remove it from a message that has it."""
+    given = body.get("flags")
+    if given is None or not old_flags & FLAG_COMPONENTS_V2 or int(given) & FLAG_COMPONENTS_V2:
+        return
+    errors = FormErrors()
+    errors.add(
+        ("flags",),
+        "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+        "The IS_COMPONENTS_V2 flag cannot be removed from a message that has it.",
+    )
+    errors.raise_if_any()
 
 
 def validate_modal(data: dict[str, Any]) -> None:

@@ -1,0 +1,158 @@
+"""Click → response latency of the real bot, as players feel it.
+
+    python bench/clicks.py --users 10 --moves 300
+
+The bot runs as `python -m bot` in a process of its own; the test emulator and its users run
+here, so the emulator's CPU is not the bot's. Each user plays solo games of The Game in a
+channel of their own, all at once: open the hand, pick a card, play it on a pile it fits (or
+end the turn), a new game when one is over, until `moves` plays and turn ends are made in
+all. Every click and select counts, from sending it to the bot's answer.
+
+Prints one line: users=N moves=M clicks=C p50_ms=A p99_ms=B
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.botkit import custom_ids  # noqa: E402
+from tests.emulator import Emulator  # noqa: E402
+from tests.emulator.models import EmuChannel, EmuMessage, EmuUser  # noqa: E402
+
+
+class Player:
+    def __init__(self, emu: Emulator, user: EmuUser, channel: EmuChannel, seed: int) -> None:
+        self.emu, self.user, self.channel = emu, user, channel
+        self.rng = random.Random(seed)
+        self.latencies: list[float] = []
+        self.table: EmuMessage | None = None
+
+    async def timed(self, click: object) -> object:
+        started = time.perf_counter()
+        result = await click  # type: ignore[misc]
+        self.latencies.append(time.perf_counter() - started)
+        return result
+
+    def find_table(self, pattern: str) -> EmuMessage:
+        for message in reversed(self.emu.channel_messages(self.channel)):
+            if custom_ids(message, pattern):
+                return message
+        raise LookupError(pattern)
+
+    async def new_game(self) -> None:
+        await self.user.slash(self.channel, "thegame new")
+        table = self.find_table(":start$")
+        res = await self.timed(self.user.click(table, custom_ids(table, ":start$")[0]))
+        first = custom_ids(res.message, ":first$")  # type: ignore[attr-defined]
+        if first:
+            await self.timed(self.user.select(res.message, first[0], ["0"]))  # type: ignore[attr-defined]
+        await self.emu.wait_for(lambda: bool(custom_ids(table, ":hand$")), timeout=30)
+        self.table = table
+
+    async def play(self, budget: list[int]) -> None:
+        await self.new_game()
+        while budget[0] > 0:
+            assert self.table is not None
+            hand_ids = custom_ids(self.table, ":hand$")
+            if not hand_ids:
+                await self.new_game()
+                continue
+            res = await self.timed(self.user.click(self.table, hand_ids[0]))
+            hand = res.message  # type: ignore[attr-defined]
+            if not await self.turn(hand, budget):
+                await self.new_game()
+
+    async def turn(self, hand: EmuMessage, budget: list[int]) -> bool:
+        """Moves on one hand message until the game ends (False) or the hand is stale."""
+        while budget[0] > 0:
+            picks = custom_ids(hand, r":x\.pick$")
+            ends = custom_ids(hand, r":x\.end$")
+            if not picks and not ends:
+                return False  # the game is over
+            cards = [o["value"] for o in hand.component(picks[0])["options"]] if picks else []
+            self.rng.shuffle(cards)
+            played = False
+            for card in cards[:4]:
+                res = await self.timed(self.user.select(hand, picks[0], [card]))
+                hand = res.message  # type: ignore[attr-defined]
+                plays = custom_ids(hand, rf":x\.play\.{re.escape(card)}\.\d$")
+                if plays and not (ends and self.rng.random() < 0.3):
+                    res = await self.timed(self.user.click(hand, self.rng.choice(plays)))
+                    hand, played = res.message, True  # type: ignore[attr-defined]
+                    break
+            if not played:
+                ends = custom_ids(hand, r":x\.end$")
+                if not ends:
+                    return False  # stuck: the game is over
+                res = await self.timed(self.user.click(hand, ends[0]))
+                hand = res.message  # type: ignore[attr-defined]
+            budget[0] -= 1
+        return True
+
+
+async def run(args: argparse.Namespace) -> str:
+    with tempfile.TemporaryDirectory(prefix="bench-clicks-") as tmp:
+        return await measure(args, Path(tmp))
+
+
+async def measure(args: argparse.Namespace, work: Path) -> str:
+    async with Emulator.running() as emu:
+        emu.rate_limit_headers = True
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "DISCORD_TOKEN": emu.bot_token,
+            "DISCORD_API_BASE": emu.api_base,
+            "DISCORD_GATEWAY_URL": emu.gateway_url,
+            "DATABASE_PATH": str(work / "bot.sqlite3"),
+            "LOG_LEVEL": "WARNING",
+        }
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=work, env=env, stdin=asyncio.subprocess.DEVNULL
+        )
+        try:
+            await emu.wait_for(
+                lambda: bool(emu.gateway.connections and emu.commands()), timeout=60
+            )
+            players = [
+                Player(emu, emu.add_user(f"u{i}"), emu.add_channel(f"t{i}"), args.seed + i)
+                for i in range(args.users)
+            ]
+            budget = [args.moves]
+            await asyncio.gather(*(p.play(budget) for p in players))
+        finally:
+            if process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    process.terminate()
+            await process.wait()
+    values = sorted(latency for p in players for latency in p.latencies)
+    p50 = values[len(values) // 2]
+    p99 = values[min(len(values) - 1, int(0.99 * len(values)))]
+    return (
+        f"users={args.users} moves={args.moves} clicks={len(values)} "
+        f"p50_ms={p50 * 1e3:.1f} p99_ms={p99 * 1e3:.1f}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--users", type=int, default=10)
+    parser.add_argument("--moves", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    print(asyncio.run(run(parser.parse_args())), flush=True)
+
+
+if __name__ == "__main__":
+    main()

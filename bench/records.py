@@ -1,0 +1,150 @@
+"""Bench `/stats` and `/history` storage reads on a server with many finished games.
+
+Usage (from the repo root):
+    python bench/records.py [--games 100000] [--players 400] [--calls 200] [--seed S]
+
+Builds a temporary database through the real migrations and `Records.add` (one transaction
+per game, seats and totals included, as the bot writes them): `--games` finished games in
+one server, spread over the registered games and three channels, each with 1–5 seats drawn
+from `--players` members (some seats AI), plus a little noise in a second server. Then it
+times what the commands read:
+
+- stats: a player's `/stats` (their totals, and their streaks in every game they played),
+  then the server's board (per game: its figures, this channel's, the best results and the
+  top players), alternately;
+- history: the latest 10 games of the server, of all games and of one game, alternately.
+
+Prints one line: `games=N stats_ms=X history_ms=Y`, X and Y the p99 of `--calls` timed calls
+each (after a few warm-up calls), in milliseconds. The p50s and the build time go to stderr.
+The default size takes about 2 minutes on 2 shared cores (most of it building).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.registry import GAME_IDS
+from storage import Storage, open_storage
+from storage.players import SeatRow
+
+GUILD, OTHER_GUILD = 1, 2
+CHANNELS = (11, 12, 13)
+BATCH = 500
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def build(storage: Storage, games: int, members: int, rng: random.Random) -> None:
+    """`games` finished games in GUILD (and a few elsewhere), as the bot records them."""
+    start = 1_700_000_000.0
+    for n in range(games + games // 100):
+        guild = GUILD if n < games else OTHER_GUILD
+        game_id = GAME_IDS[n % len(GAME_IDS)]
+        players = rng.randint(1, 5)
+        users = rng.sample(range(1, members + 1), players)
+        won_all = rng.random() < 0.5
+        seats = [
+            SeatRow(
+                seat=i,
+                user_id=None if rng.random() < 0.2 else users[i],
+                won=won_all if i % 2 == 0 else not won_all,
+                score=rng.randint(0, 60),
+                name="",
+            )
+            for i in range(players)
+        ]
+        await storage.records.add(
+            guild_id=guild,
+            channel_id=rng.choice(CHANNELS),
+            game_id=game_id,
+            session_id=f"{n:08x}",
+            result="win" if won_all else "loss",
+            score=rng.randint(0, 60),
+            players=players,
+            won=won_all,
+            finished_at=start + n * 60,
+            seats=seats,
+        )
+
+
+async def user_stats(storage: Storage, user_id: int) -> None:
+    """What `/stats user` reads: the player's totals, then the streaks of each game played."""
+    totals = await storage.players.totals(GUILD, user_id)
+    for game_id in sorted({t.game_id for t in totals}):
+        await storage.players.streaks(GUILD, user_id, game_id)
+
+
+async def board(storage: Storage) -> None:
+    """What `/stats` without a user reads: per game, server and channel figures, best
+    results and the top players."""
+    for game_id in GAME_IDS:
+        await storage.records.stats(GUILD, game_id)
+        await storage.records.stats(GUILD, game_id, CHANNELS[0])
+        await storage.records.best(GUILD, game_id)
+        await storage.players.top(GUILD, game_id)
+
+
+async def history(storage: Storage, n: int) -> None:
+    await storage.records.history(GUILD, None if n % 2 else GAME_IDS[n % len(GAME_IDS)])
+
+
+async def timed(calls: int, action: object) -> list[float]:
+    times = []
+    for n in range(calls + 5):
+        begin = time.perf_counter()
+        await action(n)  # type: ignore[operator]
+        if n >= 5:
+            times.append((time.perf_counter() - begin) * 1000)
+    return times
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--players", type=int, default=400)
+    parser.add_argument("--calls", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        # Only reads are timed: the build need not wait for an fsync per game.
+        storage = await open_storage(Path(tmp) / "bench.db", synchronous="NORMAL")
+        async with storage:
+            began = time.perf_counter()
+            await build(storage, args.games, args.players, rng)
+            built = time.perf_counter() - began
+
+            async def stats(n: int) -> None:
+                if n % 2:
+                    await board(storage)
+                else:
+                    await user_stats(storage, rng.randint(1, args.players))
+
+            stats_ms = await timed(args.calls, stats)
+            history_ms = await timed(args.calls, lambda n: history(storage, n))
+    print(
+        f"games={args.games} stats_ms={percentile(stats_ms, 0.99):.1f} "
+        f"history_ms={percentile(history_ms, 0.99):.1f}"
+    )
+    print(
+        f"p50 stats_ms={statistics.median(stats_ms):.1f} "
+        f"history_ms={statistics.median(history_ms):.1f} build_s={built:.0f} "
+        f"players={args.players} calls={args.calls}",
+        file=sys.stderr,
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

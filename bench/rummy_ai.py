@@ -1,0 +1,113 @@
+"""Bench the Angels & Demons Rummy AI: whole matches through the real rules and engine stepping.
+
+Usage (from the repo root):
+    python bench/rummy_ai.py [--players 2 3 4] [--games N] [--rules basic advanced]
+        [--opponents random greedy] [--seed S] [--jobs 2] [--param NAME=VALUE ...]
+
+Prints one line per player count, rule set and opponent kind:
+    players=4 rules=basic opponents=random matches=N ai_win=X%
+the AI's match win rate with every other seat played by `opponents`
+(games/rummy/ai_policies.py: uniformly random legal actions, or the greedy seat; `self`,
+only on request, is the AI itself with its default weights, for tuning). A match
+won by k players together (a shared top score, R) counts 1/k for the AI, so a seat no better
+than the others wins 1/players of the matches. Match i uses seed S+i and puts the AI in seat
+i mod players; the first player is random. Every claim window is answered by every seat at
+once (the bench never lets a deadline pass). `--param` overrides a field of
+`games.rummy.ai.Params` (for tuning).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from dataclasses import fields, replace
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.engine.step import advance
+from games.rummy import RULES
+from games.rummy.ai import PARAMS, Params, decide
+from games.rummy.ai_policies import greedy_policy, random_policy
+
+POLICIES = {"random": random_policy, "greedy": greedy_policy}
+
+
+def play_match(players: int, advanced: bool, opponents: str, seed: int, params: Params) -> float:
+    """One match; returns the AI's share of the win (1/k among k winners, else 0).
+
+    Opponents `self` are the AI with its default weights (for tuning `params`)."""
+    config = RULES.make_config(players, {"advanced": advanced})
+    result = advance(RULES, RULES.setup(config), 0, -1, None, seed)
+    state, version = result.state, len(result.logged)
+    ai_seat = seed % players
+    other = POLICIES.get(opponents, decide)
+    rng = random.Random(seed)
+    while not RULES.is_over(state):
+        seat = min(RULES.to_move(state).seats)
+        view = RULES.view(state, seat)
+        action = decide(view, rng, params) if seat == ai_seat else other(view, rng)
+        result = advance(RULES, state, version, seat, action, seed)
+        state, version = result.state, version + len(result.logged)
+    outcome = RULES.outcome(state)
+    assert outcome is not None
+    return 1 / len(outcome.winners) if ai_seat in outcome.winners else 0.0
+
+
+def _run(args: tuple[int, bool, str, int, Params]) -> float:
+    return play_match(*args)
+
+
+def bench(
+    players: int, advanced: bool, opponents: str, games: int, seed: int, jobs: int, params: Params
+) -> float:
+    """The AI's match win rate in % over `games` matches (seeds seed..seed+games-1)."""
+    tasks = [(players, advanced, opponents, seed + i, params) for i in range(games)]
+    if jobs > 1:
+        with Pool(jobs) as pool:
+            shares = pool.map(_run, tasks, chunksize=max(1, games // (jobs * 8)))
+    else:
+        shares = [_run(task) for task in tasks]
+    return 100 * sum(shares) / games
+
+
+def parse_params(pairs: list[str]) -> Params:
+    types = {f.name: type(getattr(PARAMS, f.name)) for f in fields(Params)}
+    changes = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        if name not in types:
+            raise SystemExit(f"unknown parameter {name!r}")
+        changes[name] = types[name](value)
+    return replace(PARAMS, **changes)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
+    parser.add_argument("--games", type=int, default=60, help="matches per line")
+    parser.add_argument("--rules", nargs="*", default=["basic", "advanced"])
+    parser.add_argument(
+        "--opponents", nargs="*", default=list(POLICIES), choices=[*POLICIES, "self"]
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
+    args = parser.parse_args(argv)
+    params = parse_params(args.param)
+    for players in args.players:
+        for rules in args.rules:
+            for opponents in args.opponents:
+                advanced = rules == "advanced"
+                win = bench(players, advanced, opponents, args.games, args.seed, args.jobs, params)
+                print(
+                    f"players={players} rules={rules} opponents={opponents} "
+                    f"matches={args.games} ai_win={win:.1f}%",
+                    flush=True,
+                )
+
+
+if __name__ == "__main__":
+    main()

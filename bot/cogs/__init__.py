@@ -1,1 +1,0 @@
-"""One cog per game plus the shared commands."""

@@ -1,0 +1,79 @@
+"""The one error path: every refusal and failure of a command or a control becomes a short,
+localized reply to the person who acted, so no interaction is left unanswered."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.i18n import has, lang_of, t
+from games.engine import GameError
+
+log = logging.getLogger(__name__)
+
+LOST_RESPONSE = frozenset({10062, 40060, 50027})
+"""Unknown interaction, already acknowledged, invalid webhook token: the reply is lost."""
+
+
+class BotError(Exception):
+    """A refusal that comes from the bot, not a game (no game here, not allowed, …)."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+def error_text(lang: str, error: GameError | BotError) -> str:
+    if isinstance(error, BotError):
+        return t(lang, f"error.{error.key}", **error.params)
+    detailed = f"error.{error.reason.value}.{error.detail}"
+    key = detailed if error.detail and has(detailed) else f"error.{error.reason.value}"
+    return t(lang, key, **error.params)
+
+
+async def reply(interaction: discord.Interaction[Any], text: str) -> None:
+    """A private text reply: the interaction's response, or a follow-up once it has one."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+def _refusal(error: BaseException) -> GameError | BotError | None:
+    if isinstance(error, GameError | BotError):
+        return error
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return BotError("guild_only")
+    if isinstance(error, app_commands.MissingPermissions):
+        return BotError("not_admin")
+    cause = error.__cause__ or getattr(error, "original", None)
+    return _refusal(cause) if isinstance(cause, BaseException) else None
+
+
+async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Tell the person who acted what went wrong; log what is not a plain refusal."""
+    lang = lang_of(interaction.locale)
+    refusal = _refusal(error)
+    if refusal is None:
+        if isinstance(error, discord.HTTPException) and error.code in LOST_RESPONSE:
+            log.warning("an interaction's reply was lost: %s", error)
+            return
+        log.error("interaction failed", exc_info=error)
+    text = error_text(lang, refusal) if refusal is not None else t(lang, "error.internal")
+    try:
+        await reply(interaction, text)
+    except discord.HTTPException as failure:
+        log.warning("could not tell %s about an error: %s", interaction.user.id, failure)
+
+
+class Tree(app_commands.CommandTree[Any]):
+    """Routes every slash command's error to `answer_error`."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await answer_error(interaction, error)

@@ -1,0 +1,1 @@
+"""One package per game: its cog (an extension), screens, controls, catalog, preferences."""

@@ -1,0 +1,1 @@
+"""Hell Queue Club on Discord: its cog, screens, controls, picture and catalog."""

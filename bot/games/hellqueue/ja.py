@@ -1,0 +1,160 @@
+"""Japanese catalog of Hell Queue Club. Keys must match en.py exactly."""
+
+CATALOG: dict[str, str] = {
+    # Commands
+    "cmd.hellqueue.name": "hellqueue",
+    "cmd.hellqueue.desc": "地獄Queue部: 鬼ダイスを行列させてきれいな石を集める (3〜4人)",
+    "cmd.hellqueue.new.desc": "このチャンネルで地獄Queue部のロビーを開く",
+    "cmd.hellqueue.rules.desc": "地獄Queue部のルールを読む",
+    # Errors (detail codes of the rules; not_now and bad_chance read as Exhaust's, the keys
+    # being shared)
+    "error.illegal_move.no_such_face": "アクティブカードに出目{face}のダイスがありません。",
+    "error.illegal_move.bad_face": "ダイスの出目は1〜6です。",
+    "error.illegal_move.no_card": "そこに配給所カードはありません。",
+    "error.illegal_move.card_overflow": "その配給所にはそれだけのダイスを置けません: 合計が数字を超えます。",
+    "error.illegal_move.bad_black_source": "その黒鬼ダイスは受け取れません。",
+    "error.illegal_move.bad_wake": "そのダイスでは出目{face}を覚醒させられません。",
+    "error.illegal_move.bad_die": "そのダイスはそのカードにありません。",
+    "error.illegal_move.no_such_die": "そのダイスはあなたのカードにありません。",
+    "error.illegal_move.nothing_to_recall": "回収できるダイスがありません。",
+    "error.illegal_move.stone_gone": "その石はもうカードにありません。",
+    "error.illegal_move.not_now": "今はそれはできません。",
+    "error.illegal_move.unknown_action": "このゲームにない操作です。",
+    "error.illegal_move.bad_chance": "卓の進行がずれました。もう一度お試しください。",
+    # Names
+    "hellqueue.name": "地獄Queue部",
+    "hellqueue.colour.red": "赤",
+    "hellqueue.colour.blue": "青",
+    "hellqueue.colour.yellow": "黄",
+    "hellqueue.colour.green": "緑",
+    "hellqueue.stone.red": "赤",
+    "hellqueue.stone.blue": "青",
+    "hellqueue.stone.yellow": "黄",
+    "hellqueue.stone.green": "緑",
+    "hellqueue.stone.aqua": "水",
+    "hellqueue.stone.white": "白",
+    "hellqueue.size.large": "大鬼",
+    "hellqueue.size.small": "小鬼",
+    "hellqueue.size.black": "黒鬼",
+    "hellqueue.where.active": "アクティブ",
+    "hellqueue.where.sleep": "スリープ",
+    # Public table
+    "hellqueue.table.to_move": "▶ {marker} **{name}** の手番",
+    "hellqueue.table.rerolling": "▶ {marker} **{name}** が振りなおすダイスを選んでいます",
+    "hellqueue.table.picking": "▶ {marker} **{name}** が「**{number}**」の石を選んでいます",
+    "hellqueue.table.still_to_pick": "残りの選択: {names}",
+    "hellqueue.table.card": "**{number}** — {total}/{number} · {stones} · 山 {deck}",
+    "hellqueue.table.card_done": "~~{number}~~ — 山切れ",
+    "hellqueue.table.no_dice": "ダイスなし",
+    "hellqueue.table.player": "{marker} **{name}** — ⭐ {score} · {stones}",
+    "hellqueue.table.area": "アクティブ {active} · スリープ {sleep} · 休憩 {rest}",
+    "hellqueue.table.supply": "ストック: 黒鬼 ⚫{black} · 休憩エリア ⚫{rest_black} · 石 {stones}",
+    "hellqueue.table.legend": "5️⃣ 大鬼 · `5` 小鬼 · ⚫5️⃣ 黒鬼 · 🔴🔵🟡🟢 持ち主 · 石 🟥 赤 🟦 青 🟨 黄 🟩 緑 💠 水 ⬜ 白 · ⭐ 現在の最高得点",
+    "hellqueue.result.title": "結果",
+    "hellqueue.result.win": "🏆 {names} の勝ち ({score}点)。",
+    "hellqueue.result.shared": "🏆 {names} が同点で勝利を分け合いました ({score}点)。",
+    "hellqueue.result.line": "{marker} {name}: {score}点 · 残りダイス {dice}個",
+    "hellqueue.records": "このサーバー — ゲーム数: {games} · プレイヤーの勝利: {wins} · 最高勝利得点: {best}\nこのチャンネル — ゲーム数: {channel_games} · 最高勝利得点: {channel_best}",
+    # Private panel
+    "hellqueue.hand.title": "あなたのダイス — 地獄Queue部",
+    "hellqueue.hand.your_turn": "**あなたの手番** — アクティブカードの出目を1つ選んでください。",
+    "hellqueue.hand.your_turn_empty": "**あなたの手番** — アクティブカードは空です。",
+    "hellqueue.hand.no_action": "できる行動がありません。",
+    "hellqueue.hand.face_chosen": "出目 **{face}**: {dice} — 行動を選んでください。",
+    "hellqueue.hand.reroll_prompt": "振りなおし: {dice} を休憩エリアに置きます。振りなおすダイス (スリープとアクティブの自分のダイス、黒鬼も可) を選んで「振りなおす」を押してください。",
+    "hellqueue.hand.reroll_phase": "**あなたの手番** — 振りなおすダイスを選んで「振りなおす」を押してください。",
+    "hellqueue.hand.reroll_chosen": "振りなおすダイス: {dice}",
+    "hellqueue.hand.your_pick": "**あなたの選択** — 「**{number}**」のカードから石を取ってください (あと{n}個)。",
+    "hellqueue.hand.waiting": "{name} を待っています。",
+    "hellqueue.hand.waiting_pick": "{name} が石を選ぶのを待っています。",
+    "hellqueue.hand.over": "ゲームは終わりました。",
+    "hellqueue.hand.you": "{marker} あなた · ⭐ {score} · {stones}",
+    "hellqueue.hand.active": "アクティブカード: {dice}",
+    "hellqueue.hand.sleep": "スリープカード: {dice}",
+    "hellqueue.hand.rest": "休憩エリア: 自分 {n} · 黒鬼 ⚫{black}",
+    "hellqueue.hand.card": "**{number}** — {total}/{number} (あと{room}) · {stones} · {owners}",
+    "hellqueue.hand.choose_face": "出目を選ぶ",
+    "hellqueue.hand.face_option": "出目{face} · {count}個",
+    "hellqueue.hand.face_option_desc": "大鬼 {large} · 小鬼 {small} · 黒鬼 {black}",
+    "hellqueue.hand.queue": "行列 → {number} ({total}→{after})",
+    "hellqueue.hand.queue_pays": "行列 → {number} ({total}→{after}: 配給!)",
+    "hellqueue.hand.queue_steal": "行列 → {number}、{name} の ⚫{face} を奪う",
+    "hellqueue.hand.queue_rest": "行列 → {number}、休憩エリアの ⚫ を取る",
+    "hellqueue.hand.awaken": "覚醒 → {wake} を起こす ×{n}",
+    "hellqueue.hand.reroll": "振りなおし…",
+    "hellqueue.hand.recall": "回収 ×{n}",
+    "hellqueue.hand.back": "戻る",
+    "hellqueue.hand.choose_dice": "振りなおすダイス (選ばなくても可)",
+    "hellqueue.hand.die_option": "{size} {face}",
+    "hellqueue.hand.reroll_go": "振りなおす ×{n}",
+    "hellqueue.hand.pick_stone": "{name} (+{gain})",
+    # Events
+    "hellqueue.event.revealed": "「**{number}**」のカードが表に: {stones}",
+    "hellqueue.event.deck_done": "「{number}」の山がなくなりました。",
+    "hellqueue.event.first_player": "{seat} がスタートプレイヤーです。",
+    "hellqueue.event.queued": "{seat} が {dice} を「**{number}**」に行列 ({total}/{number})。",
+    "hellqueue.event.black_taken.supply": "{seat} が配給所の横から黒鬼を受け取りました。",
+    "hellqueue.event.black_taken.rest": "{seat} が休憩エリアから黒鬼を受け取りました。",
+    "hellqueue.event.black_stolen": "{to_seat} が {seat} から ⚫{face} を奪いました。",
+    "hellqueue.event.no_black": "{seat} に渡す黒鬼がありません。",
+    "hellqueue.event.rolled_black": "{seat} の黒鬼: {dice}",
+    "hellqueue.event.rolled_reroll": "{seat} の振りなおし: {dice}",
+    "hellqueue.event.rolled_recall": "{seat} の回収したダイス: {dice}",
+    "hellqueue.event.rolled_none": "なし",
+    "hellqueue.event.awakened": "{seat} が {dice} を休ませ、{wake} を{woken}個起こしました。",
+    "hellqueue.event.reroll_rested": "{seat} が {dice} を休ませて振りなおします。",
+    "hellqueue.event.reroll_chosen": "{seat} が{count}個を振りなおします。",
+    "hellqueue.event.recalled.rest": "{seat} が休憩エリアから{count}個を回収します。",
+    "hellqueue.event.recalled.black": "{seat} が休憩エリアの黒鬼{count}個を回収します。",
+    "hellqueue.event.recalled.cards": "{seat} が配給所から{count}個を回収します。",
+    "hellqueue.event.payout": "💰 「**{number}**」がちょうどになりました: 配給!",
+    "hellqueue.event.roll_off": "{seat} が「{number}」で順位決めの振りなおし: {sum}。",
+    "hellqueue.event.placed": "{place}位 {seat}: {dice}個 · 大鬼 {large} · 合計 {sum} → 石 {stones}個",
+    "hellqueue.event.picked": "{seat} が {stone} を取りました。",
+    "hellqueue.event.returned": "石{count}個を石置き場に戻しました。",
+    "hellqueue.event.scored": "{seat}: {score}点、残りダイス {dice_left}個。",
+    "hellqueue.event.winner": "🏆 {seat} の勝ち!",
+    "hellqueue.event.shared_win": "🏆 {seat} も同点で勝利!",
+    # Rules
+    "hellqueue.rules": (
+        "**地獄Queue部** · 3〜4人 (R: 製品の人数)\n"
+        "**目的** — 配下の鬼 (ダイス) を配給所に行列させて、きれいな石を集めます。得点がいちばん"
+        "高いプレイヤーの勝ちです。\n"
+        "**個人エリア** — 各プレイヤーは1色 (赤・青・黄・緑、席順): 大鬼5個、小鬼10個、"
+        "スリープカードとアクティブカード。最初に15個すべてを振り、大鬼はアクティブ、小鬼は"
+        "スリープに置きます。\n"
+        "**共通エリア** — 配給所カードの山が3つ (裏向き): 「8」5枚、「10」4枚、「12」3枚。各山の"
+        "一番上を表にして石を載せます。その横に黒鬼ダイス5個と石置き場 (赤・青・黄・緑・水・白 "
+        "各10個)、少し離れて休憩エリア。\n"
+        "(R) カードの石: 8: RRW · BBR · YYB · GGY · AAG — 10: WWAR · WWGB · AAYR · AWBY — "
+        "12: RBYGAW · RRGGBW · YYBGAW (R 赤、B 青、Y 黄、G 緑、A 水、W 白)。\n"
+        "(bot) スタートプレイヤーはホストが選ぶか、ボットがランダムに決めます。1手番に1つだけ"
+        "行動します。ダイスを置くときは必ずアクティブカードから、1種類の出目のダイスを全部まとめて"
+        "置きます (大鬼・小鬼・黒鬼の区別なし)。\n"
+        "**1. 行列** — 出目1種類を配給所1枚の下に置きます。置いた後の合計 (全員分) がカードの"
+        "数字以下のときだけ置けます。ダイスのない配給所に初めて置いたら黒鬼を1つ受け取ります: "
+        "配給所の横から、無ければ休憩エリアか対戦相手のアクティブカードから (選べます)。振って"
+        "アクティブカードに置き、次の手番から使えます。(R) 黒鬼がどこにも無ければ受け取りません。\n"
+        "**2. 覚醒** — 出目1種類を休憩エリアに置き、スリープの同じ出目を全てアクティブに移します。"
+        "2個以上置いたときは、代わりにスリープの好きな出目1種類を移せます。(R) 何も移らなくても"
+        "できます。\n"
+        "**3. 振りなおし** — 出目1種類を休憩エリアに置き、スリープとアクティブの自分のダイス (黒鬼"
+        "を含む。同じ出目の一部だけでもよい) から好きな個数を選んで1回振りなおします。大鬼と黒鬼は"
+        "アクティブ、小鬼はスリープへ。(bot) 1つの複数選択で選びます。0個でもかまいません。\n"
+        "**4. 回収** — 休憩エリアの自分のダイス全部とそこの黒鬼全部を回収して振りなおします (大鬼と"
+        "黒鬼はアクティブ、小鬼はスリープへ)。自分のダイスが無く黒鬼があれば黒鬼だけ。どちらも無く"
+        "アクティブカードが空なら、全ての配給所から自分のダイス (黒鬼を含む) を回収して振りなおします。\n"
+        "**配給** — 配給所のダイスの合計がちょうど数字になったら、ただちに配給します。順位はダイスの"
+        "多い順、同数なら大鬼 (黒鬼を含む) の多い順、次に出目の合計、それでも同じなら該当者がそこの"
+        "ダイスを振りなおして決めます (bot: 石がもらえる順位が懸かっているときだけ)。獲得数: "
+        "「12」3/2/1個、「10」2/1/1個、「8」2/1/–個、4位はなし。順位の順に1個ずつ石を選びます "
+        "(R: ボットがあなたに尋ねます。AIは自分で選びます。bot: 残りが1色なら自動で取ります)。"
+        "残った石は石置き場へ、ダイスは休憩エリアへ移り、その山の次のカードを表にします。\n"
+        "**終了** — 3つの山のうち2つが無くなった時点で終了します。\n"
+        "**得点** — 石をグループに分けます。各グループは同じ色だけ、または全て違う色。いちばん高く"
+        "なる分け方はボットが計算します。1〜6個のグループは、違う色なら 1/3/6/10/15/21点、同じ色なら "
+        "1/3/6/12/20/30点。(R) 同じ色7個以上は n × (n − 1) 点 (42、56、…)。\n"
+        "得点の最も高いプレイヤーの勝ち。同点ならアクティブとスリープに残ったダイスの多いほう (R: "
+        "アクティブカードの黒鬼も数えます)。(R) それでも同じなら全員の勝ちです。"
+    ),
+}

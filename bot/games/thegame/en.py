@@ -1,0 +1,88 @@
+"""English catalog of The Game. Keys must match ja.py exactly."""
+
+CATALOG: dict[str, str] = {
+    "cmd.thegame.name": "thegame",
+    "cmd.thegame.desc": "The Game: a cooperative card game for 1–5 players",
+    "cmd.thegame.new.desc": "Open a lobby for The Game in this channel",
+    "cmd.thegame.rules.desc": "Read the rules of The Game",
+    "cmd.thegame.on_fire.name": "on_fire",
+    "cmd.thegame.on_fire": "On Fire: blue cards must be covered by the end of the next turn",
+    "cmd.thegame.min_three.name": "min_three",
+    "cmd.thegame.min_three": "Advanced: play at least 3 cards a turn while the draw pile lasts",
+    "cmd.thegame.smaller_hand.name": "smaller_hand",
+    "cmd.thegame.smaller_hand": "Advanced: one card fewer in hand",
+    "thegame.name": "The Game",
+    "thegame.option.on_fire": "🔥 On Fire",
+    "thegame.option.min_three": "Minimum 3 cards per turn",
+    "thegame.option.smaller_hand": "One card fewer in hand",
+    "thegame.pile.0": "Up 1",
+    "thegame.pile.1": "Up 2",
+    "thegame.pile.2": "Down 1",
+    "thegame.pile.3": "Down 2",
+    "thegame.table.pile": "{arrow} **{name}**: **{top}** ({count} cards)",
+    "thegame.table.counts": "Cards",
+    "thegame.table.counts_value": "Draw pile: **{draw}** · Not yet placed: **{left}**",
+    "thegame.table.players": "Players",
+    "thegame.table.seat": "{name} — {cards} cards",
+    "thegame.table.must_play": "must play {n} more",
+    "thegame.table.may_end": "may end the turn",
+    "thegame.table.on_fire": "🔥 On Fire",
+    "thegame.table.burn_warning": "Blue {card} on {pile} must be covered this turn!",
+    "thegame.table.legend": "🚫 please don't play here · ⚠️ please no big jump here",
+    "thegame.result.title": "Result",
+    "thegame.result.perfect": "Perfect win! All 98 cards placed.",
+    "thegame.result.win": "Win — {left} cards left.",
+    "thegame.result.loss": "Loss — {left} cards left.",
+    "thegame.result.burned": "Burned — a blue card stayed on top. Loss with {left} cards left.",
+    "thegame.records": "Server — best: {best} cards left · perfect wins: {perfect} · wins: {wins} · games: {games}\nThis channel — best: {channel_best} cards left · perfect wins: {channel_perfect} · games: {channel_games}",
+    "thegame.signal.option": "{pile}: {action} “{signal}”",
+    "thegame.signal.no_play": "please don't play here",
+    "thegame.signal.no_jump": "please no big jump here",
+    "thegame.signal.set": "ask",
+    "thegame.signal.clear": "clear",
+    "thegame.signal.placeholder": "Pile signals (no numbers, just wishes)",
+    "thegame.hand.title": "Your hand",
+    "thegame.hand.empty": "Your hand is empty.",
+    "thegame.hand.your_turn": "**Your turn** — play at least {n} more.",
+    "thegame.hand.may_end": "**Your turn** — you may play more or end your turn.",
+    "thegame.hand.waiting": "Waiting for {name}.",
+    "thegame.hand.choose_card": "Choose a card to play",
+    "thegame.hand.play_on": "{card} on {pile} ({top})",
+    "thegame.hand.end_turn": "End turn",
+    "thegame.event.dealt": "Cards dealt: {size} each.",
+    "thegame.event.first_player": "{seat} plays first.",
+    "thegame.event.played": "{seat} played {card} on {pile}.",
+    "thegame.event.turn_ended": "{seat} ended the turn and drew {drew}.",
+    "thegame.event.skipped": "{seat} has no cards left and is skipped.",
+    "thegame.event.signal_on": "{seat} asks: {signal} ({pile}).",
+    "thegame.event.signal_off": "{seat} cleared “{signal}” on {pile}.",
+    "thegame.event.stuck": "{seat} cannot play enough cards — the game ends.",
+    "thegame.event.burned": "🔥 Blue {card} on {pile} was not covered!",
+    "thegame.event.you_drew": "You drew {cards}.",
+    "thegame.stats.left": "{n} cards left",
+    "thegame.stats.perfect": "Perfect wins: {n}",
+    "thegame.hand.empty_other": "no cards",
+    "thegame.rules": (
+        "**Goal** — together, place as many of the 98 cards (2–99) as you can on four piles.\n"
+        "**Piles** — two go up from 1, two go down from 100. On an up pile play a higher card, "
+        "or exactly 10 lower (the ±10 trick); on a down pile a lower card, or exactly 10 higher.\n"
+        "**Hands** — 1 player 8 cards, 2 players 7, 3–5 players 6.\n"
+        "**Your turn** — play cards one at a time onto any piles: at least 2 while the draw "
+        "pile has cards, at least 1 once it is empty. You may play more. Then draw back up to "
+        "your hand size and the turn passes. A played card stays played.\n"
+        "**End** — the game ends as soon as the player to move cannot play their minimum; the "
+        "bot detects this itself. A player with an empty hand is skipped. Cards left = draw "
+        "pile + all hands: 0 is a perfect win, 1–9 a win, 10 or more a loss.\n"
+        "**Talking** — never reveal numbers. Use the pile signals instead: “please don't play "
+        "here” and “please no big jump here”; anyone can set or clear them. AI seats respect "
+        "them and may ask for a pile where they hold a trick card.\n"
+        "**First player** — the host picks it when starting (random by default).\n"
+        "**On Fire** — 22 33 44 55 66 77 are blue. At the end of every turn, if a pile shows a "
+        "blue card placed in an earlier turn, everyone loses at once. So a blue card must be "
+        "covered by a normal card by the end of the next turn taken (in solo, your own next "
+        "turn). If the game ends because someone is stuck, the count decides as usual.\n"
+        "**Advanced** — minimum 3 cards per turn while the draw pile lasts (still 1 once it is "
+        "empty); and/or one card fewer in hand (7/6/5).\n"
+        "**Records** — each server keeps its best result and its perfect wins."
+    ),
+}

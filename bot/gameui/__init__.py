@@ -1,1 +1,0 @@
-"""Per-game rendering and controls; the shared controller drives them."""

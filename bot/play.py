@@ -1,0 +1,148 @@
+"""Play dispatch: a click on any control, from its custom_id to the service and back.
+
+Shared verbs first (replay steps, lobby, hand, rematch), then the game's own verbs through its
+`GameUI`; the click is answered as soon as the move is committed, everything else follows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+
+from bot.context import jump_url
+from bot.errors import answer_error, reply
+from bot.game_ui import GameUI, Pick
+from bot.hands import Hands
+from bot.i18n import t
+from bot.languages import Languages
+from bot.lobby import VERBS as LOBBY_VERBS
+from bot.lobby import Lobby
+from bot.refresh import Refresher
+from bot.replays import VERB as REPLAY_VERB
+from bot.replays import Replays
+from bot.tables import Tables
+from bot.ui.controls import GAME_NS
+from bot.ui.layout import base_action
+from games.engine import GameError, Reason, Session, SessionService, Status
+from storage import PrefTable
+
+
+class Play:
+    def __init__(
+        self,
+        service: SessionService,
+        games: Mapping[str, GameUI],
+        lobby: Lobby,
+        tables: Tables,
+        hands: Hands,
+        refresher: Refresher,
+        languages: Languages,
+        user_prefs: PrefTable,
+        replays: Replays,
+    ) -> None:
+        self.service = service
+        self.games = games
+        self.lobby = lobby
+        self.tables = tables
+        self.hands = hands
+        self.refresher = refresher
+        self.languages = languages
+        self.user_prefs = user_prefs
+        self.replays = replays
+
+    async def on_control(
+        self,
+        interaction: discord.Interaction[Any],
+        sid: str,
+        ver: str,
+        act: str,
+        values: tuple[str, ...],
+    ) -> None:
+        try:
+            await self._dispatch(interaction, sid, ver, act, values)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+    async def _dispatch(
+        self,
+        interaction: discord.Interaction[Any],
+        sid: str,
+        ver: str,
+        act: str,
+        values: Sequence[str],
+    ) -> None:
+        lang = self.languages.of(interaction)
+        verb, *args = base_action(act).split(".")
+        if verb == REPLAY_VERB:  # a finished game: anyone of its server may watch
+            await self.replays.control(interaction, sid, args, lang)
+            return
+        session = await self.service.get(sid)
+        await self.service.come_back(sid, interaction.user.id)  # any control retakes a seat
+        if verb in LOBBY_VERBS:
+            await self.lobby.control(interaction, session, verb, args, values)
+        elif verb == "hand":
+            await self.hands.deliver(interaction, session, dm=False)
+        elif verb == "dm":
+            await self.hands.deliver(interaction, session, dm=True)
+        elif verb == "refresh":
+            _require_seat(session, interaction.user.id)
+            await self.hands.answer(interaction, session)
+        elif verb == "rematch":
+            await self._rematch(interaction, session)
+        elif verb == GAME_NS and args:
+            await self._game_control(interaction, session, ver, args[0], args[1:], values)
+        else:
+            raise GameError(Reason.BAD_OPTION, "control")
+
+    async def _game_control(
+        self,
+        interaction: discord.Interaction[Any],
+        session: Session,
+        ver: str,
+        verb: str,
+        args: list[str],
+        values: Sequence[str],
+    ) -> None:
+        ui = self.games[session.record.game_id]
+        record = session.record
+        if record.status is Status.LOBBY:
+            raise GameError(Reason.NOT_IN_LOBBY)
+        if record.status is not Status.ACTIVE:
+            raise GameError(Reason.GAME_OVER)
+        seat = _require_seat(session, interaction.user.id)
+        lang = self.languages.of(interaction)
+        on_table = verb in ui.table_verbs
+        if ver != str(record.version) and verb not in ui.unversioned_verbs:
+            if on_table:
+                await reply(interaction, t(lang, "stale.table", link=jump_url(session)))
+                self.refresher.mark(session.id)
+            else:
+                await self.hands.answer(interaction, session, notice=t(lang, "stale.hand"))
+            return
+        result = ui.control(self.tables.context(session), seat, verb, args, values)
+        if isinstance(result, Pick):
+            await self.hands.answer(interaction, session, pick=result.value)
+            return
+        version = record.version
+        for action in result if isinstance(result, tuple) else (result,):
+            change = await self.service.submit(session.id, interaction.user.id, action, version)
+            version = change.session.record.version
+        if on_table:
+            await self.tables.answer(interaction, session)
+        else:
+            await self.hands.answer(interaction, session)
+
+    async def _rematch(self, interaction: discord.Interaction[Any], session: Session) -> None:
+        ui = self.games[session.record.game_id]
+        options = await ui.rematch_options(session, self.user_prefs)
+        await self.service.rematch(session.id, interaction.user.id, options)
+        await reply(interaction, t(self.languages.of(interaction), "rematch.started"))
+
+
+def _require_seat(session: Session, user_id: int) -> int:
+    seat = session.seat_of(user_id)
+    if seat is None:
+        raise GameError(Reason.NOT_A_PLAYER)
+    return seat

@@ -1,0 +1,761 @@
+"""Hell Queue Club's rules (seed 003 with the RULINGS): the `Rules` the engine drives.
+
+Chance shuffles the three decks, rolls every die (each seat's 15 at setup, a black die when it
+is taken, the dice of a Reroll or a Recall, a payout's roll-off) and picks the first player;
+every roll is a logged `Roll` of the faces, so a game replays from its log without any RNG.
+After the seat's action (and a Reroll's choice of dice) the turn is `resolve`: pending rolls,
+then a payout (roll-off, then the stone picks in rank order) happen before the turn passes.
+Nothing is private; only the order of the face-down decks is hidden, from everyone: the
+face-down card ids are the game's secret cards.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engine.contract import CHANCE, Event, Outcome, Rules, Step, ToMove
+from games.engine.errors import GameError, Reason, illegal
+from games.hellqueue.cards import (
+    DECKS,
+    LARGE_DICE,
+    NUMBERS,
+    PAYS,
+    SLOTS,
+    SMALL_DICE,
+    STONES,
+    STONES_OF,
+    stone_counts,
+)
+from games.hellqueue.models import (
+    ACTION_ADAPTER,
+    CHANCE_ACTIONS,
+    SEAT_ACTIONS,
+    Action,
+    Awaken,
+    Config,
+    Dice,
+    Mark,
+    Payout,
+    Pick,
+    PickFirst,
+    Player,
+    Queue,
+    Recall,
+    Reroll,
+    Roll,
+    Rolling,
+    RollMarked,
+    Shuffle,
+    State,
+    View,
+)
+from games.hellqueue.moves import (
+    legal,
+    pending_tie,
+    recall_case,
+    room,
+    steal_options,
+    to_move_seat,
+    total,
+)
+from games.hellqueue.scoring import best_score, winners
+
+OPTIONS = frozenset({"first_player"})
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def _drop(faces: tuple[int, ...], face: int, count: int) -> tuple[int, ...]:
+    """`faces` without `count` of `face` (the caller checked there are that many)."""
+    out = list(faces)
+    for _ in range(count):
+        out.remove(face)
+    return tuple(out)
+
+
+def rank(queue: tuple[Dice, ...]) -> tuple[tuple[int, ...], ...]:
+    """The seats with dice under a card, best first, grouped when tied: most dice, then more
+    large dice (black counts as large), then the higher sum of faces."""
+    keys = {seat: (d.count, d.big, d.total) for seat, d in enumerate(queue) if d.count}
+    return _group(keys)
+
+
+def _group(keys: dict[int, tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
+    order = sorted(keys, key=lambda seat: (tuple(-k for k in keys[seat]), seat))
+    groups: list[list[int]] = []
+    for seat in order:
+        if groups and keys[groups[-1][0]] == keys[seat]:
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    return tuple(tuple(g) for g in groups)
+
+
+def dice_left(state: State | View, seat: int) -> int:
+    """Own dice on the active and sleep cards, black dice on the active card included (R)."""
+    player = state.players[seat]
+    return player.active.count + len(player.sleep)
+
+
+class HellQueueRules(Rules[Config, State, Action, View]):
+    game_id = "hellqueue"
+    min_players = 3
+    max_players = 4
+    config_model = Config
+    state_model = State
+    action_adapter = ACTION_ADAPTER
+
+    # Config and setup -------------------------------------------------------------------
+
+    def make_config(self, players: int, options: dict[str, Any]) -> Config:
+        if set(options) - OPTIONS:
+            raise GameError(Reason.BAD_OPTION, "unknown_option")
+        if not _int(players) or not self.min_players <= players <= self.max_players:
+            raise GameError(Reason.BAD_OPTION, "players")
+        first = options.get("first_player")
+        if first is not None and (not _int(first) or not 0 <= first < players):
+            raise GameError(Reason.BAD_OPTION, "first_player")
+        return Config(players=players, first_player=first)
+
+    def setup(self, config: Config) -> State:
+        """The decks face down in printed order, every die still to roll (chance does both)."""
+        n = config.players
+        return State(
+            config=config,
+            players=(Player(),) * n,
+            queues=((Dice(),) * n,) * len(SLOTS),
+            rolling=Rolling(seat=0, purpose="setup", large=LARGE_DICE, small=SMALL_DICE),
+        )
+
+    # Whose move ---------------------------------------------------------------------------
+
+    def to_move(self, state: State) -> ToMove:
+        if state.phase == "over":
+            return ToMove()
+        seat = to_move_seat(state)
+        if seat is not None:
+            return ToMove(seats=frozenset({seat}))
+        return ToMove(chance=True)
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return legal(state, seat)
+
+    def chance_action(self, state: State, rng: random.Random) -> Action:
+        if not self.to_move(state).chance:
+            raise GameError(Reason.NOT_YOUR_TURN, "no_chance_due")
+        if not state.shuffled:
+            orders = []
+            for deck in DECKS:
+                order = list(deck)
+                rng.shuffle(order)
+                orders.append(tuple(order))
+            return Shuffle(orders=tuple(orders))
+        if state.rolling is not None:
+            return Roll(faces=tuple(rng.randint(1, 6) for _ in range(state.rolling.count)))
+        if state.payout is not None:
+            tied = pending_tie(state.payout)
+            assert tied is not None
+            count = sum(state.queues[state.payout.slot][seat].count for seat in tied)
+            return Roll(faces=tuple(rng.randint(1, 6) for _ in range(count)))
+        return PickFirst(seat=rng.randrange(state.config.players))
+
+    # Applying -----------------------------------------------------------------------------
+
+    def apply(self, state: State, actor: int, action: Action) -> Step:
+        action = self.checked(action)  # a foreign or unvalidated action never gets further
+        if state.phase == "over":
+            raise GameError(Reason.GAME_OVER)
+        events: list[Event] = []
+        if isinstance(action, CHANCE_ACTIONS):
+            if actor != CHANCE or not self.to_move(state).chance:
+                raise GameError(Reason.NOT_YOUR_TURN)
+            state = self._chance(state, action, events)
+            return Step(state=state, events=tuple(events))
+        if not isinstance(action, SEAT_ACTIONS):
+            raise illegal("unknown_action")
+        if actor != to_move_seat(state):
+            raise GameError(Reason.NOT_YOUR_TURN)
+        wanted = {"play": (Queue, Awaken, Reroll, Recall), "reroll": (Mark, RollMarked)}
+        if not isinstance(action, wanted.get(state.phase, (Pick,))):
+            raise illegal("not_now")
+        match action:
+            case Queue():
+                state = self._queue(state, actor, action, events)
+            case Awaken():
+                state = self._awaken(state, actor, action, events)
+            case Reroll():
+                state = self._reroll(state, actor, action, events)
+            case Mark():
+                state = self._mark(state, actor, action, events)
+            case RollMarked():
+                state = self._roll_marked(state, actor, events)
+            case Recall():
+                state = self._recall(state, actor, events)
+            case Pick():
+                state = self._pick(state, actor, action, events)
+        return Step(state=self._settle(state, events), events=tuple(events))
+
+    def _chance(self, state: State, action: Any, events: list[Event]) -> State:
+        match action:
+            case Shuffle():
+                return self._shuffle(state, action, events)
+            case Roll() if state.shuffled and state.rolling is not None:
+                return self._settle(self._land(state, action, events), events)
+            case Roll() if state.payout is not None and pending_tie(state.payout):
+                return self._settle(self._roll_off(state, action, events), events)
+            case PickFirst() if state.phase == "setup" and state.shuffled:
+                if state.rolling is not None or state.config.first_player is not None:
+                    raise illegal("bad_chance")
+                if not _int(action.seat) or not 0 <= action.seat < state.config.players:
+                    raise illegal("bad_chance")
+                return self._begin(state, action.seat, events)
+        raise illegal("bad_chance")
+
+    # Setup --------------------------------------------------------------------------------
+
+    def _shuffle(self, state: State, action: Shuffle, events: list[Event]) -> State:
+        if state.shuffled or len(action.orders) != len(DECKS):
+            raise illegal("bad_chance")
+        pairs = zip(action.orders, DECKS, strict=True)
+        if any(sorted(order) != list(deck) for order, deck in pairs):
+            raise illegal("bad_chance")
+        state = state.model_copy(update={"decks": action.orders})
+        events.append(Event(key="hellqueue.shuffled", params={"decks": [len(d) for d in DECKS]}))
+        for slot in SLOTS:
+            state = self._reveal(state, slot, events)
+        return state
+
+    def _begin(self, state: State, seat: int, events: list[Event]) -> State:
+        events.append(Event(key="hellqueue.first_player", params={"seat": seat}))
+        return state.model_copy(update={"phase": "play", "turn": seat})
+
+    # The four actions ---------------------------------------------------------------------
+
+    def _group(self, state: State, seat: int, face: int) -> Dice:
+        if not _int(face) or not 1 <= face <= 6:
+            raise illegal("bad_face")
+        group = state.players[seat].active.group(face)
+        if not group.count:
+            raise illegal("no_such_face", face=face)
+        return group
+
+    def _queue(self, state: State, seat: int, action: Queue, events: list[Event]) -> State:
+        group = self._group(state, seat, action.face)
+        slot = action.slot
+        if not _int(slot) or slot not in SLOTS or state.shown[slot] is None:
+            raise illegal("no_card")
+        if group.count > room(state, slot):
+            raise illegal("card_overflow", slot=slot)
+        empty = total(state, slot) == 0
+        source = (action.steal_seat, action.steal_face)
+        if source not in (steal_options(state, seat) if empty else [(None, None)]):
+            raise illegal("bad_black_source")
+        player = state.players[seat]
+        player = player.model_copy(update={"active": player.active.without(action.face)})
+        queue = _put(state.queues[slot], seat, state.queues[slot][seat].plus(group))
+        state = state.model_copy(
+            update={
+                "players": _put(state.players, seat, player),
+                "queues": _put(state.queues, slot, queue),
+                "phase": "resolve",
+            }
+        )
+        events.append(
+            Event(
+                key="hellqueue.queued",
+                params={
+                    "seat": seat,
+                    "face": action.face,
+                    "count": group.count,
+                    "slot": slot,
+                    "total": total(state, slot),
+                    "number": NUMBERS[slot],
+                },
+            )
+        )
+        if empty:
+            state = self._take_black(state, seat, action, events)
+        if total(state, slot) == NUMBERS[slot]:
+            events.append(
+                Event(key="hellqueue.payout", params={"slot": slot, "number": NUMBERS[slot]})
+            )
+            payout = Payout(slot=slot, ranking=rank(state.queues[slot]))
+            state = state.model_copy(update={"payout": payout})
+        return state
+
+    def _take_black(self, state: State, seat: int, action: Queue, events: list[Event]) -> State:
+        """The first die under an empty card brings a black die, rolled onto the active card:
+        from the supply, else the rest area or an opponent's active card, else none (R)."""
+        if state.black_supply > 0:
+            state = state.model_copy(update={"black_supply": state.black_supply - 1})
+            event = Event(key="hellqueue.black_taken", params={"seat": seat, "source": "supply"})
+        elif action.steal_seat is not None and action.steal_face is not None:
+            victim = state.players[action.steal_seat]
+            black = _drop(victim.active.black, action.steal_face, 1)
+            victim = victim.model_copy(
+                update={"active": victim.active.model_copy(update={"black": black})}
+            )
+            state = state.model_copy(
+                update={"players": _put(state.players, action.steal_seat, victim)}
+            )
+            # The die goes from `seat` to `to_seat`: both are seat params the renderer names.
+            params = {"seat": action.steal_seat, "to_seat": seat, "face": action.steal_face}
+            event = Event(key="hellqueue.black_stolen", params=params)
+        elif state.rest_black > 0:
+            state = state.model_copy(update={"rest_black": state.rest_black - 1})
+            event = Event(key="hellqueue.black_taken", params={"seat": seat, "source": "rest"})
+        else:
+            events.append(Event(key="hellqueue.no_black", params={"seat": seat}))
+            return state
+        events.append(event)
+        return state.model_copy(update={"rolling": Rolling(seat=seat, purpose="black", black=1)})
+
+    def _rest(self, state: State, seat: int, face: int) -> tuple[State, Dice]:
+        """Move the face group `face` from the seat's active card to the rest area."""
+        group = self._group(state, seat, face)
+        player = state.players[seat]
+        player = player.model_copy(
+            update={
+                "active": player.active.without(face),
+                "rest_large": player.rest_large + len(group.large),
+                "rest_small": player.rest_small + len(group.small),
+            }
+        )
+        state = state.model_copy(
+            update={
+                "players": _put(state.players, seat, player),
+                "rest_black": state.rest_black + len(group.black),
+            }
+        )
+        return state, group
+
+    def _awaken(self, state: State, seat: int, action: Awaken, events: list[Event]) -> State:
+        sleep = state.players[seat].sleep
+        group = self._group(state, seat, action.face)
+        allowed = {action.face} | (set(sleep) if group.count >= 2 else set())
+        if action.wake not in allowed:
+            raise illegal("bad_wake", face=action.wake)
+        state, group = self._rest(state, seat, action.face)
+        player = state.players[seat]
+        woken = tuple(f for f in player.sleep if f == action.wake)
+        player = player.model_copy(
+            update={
+                "active": player.active.plus(Dice(small=woken)),
+                "sleep": tuple(f for f in player.sleep if f != action.wake),
+            }
+        )
+        events.append(
+            Event(
+                key="hellqueue.awakened",
+                params={
+                    "seat": seat,
+                    "face": action.face,
+                    "count": group.count,
+                    "wake": action.wake,
+                    "woken": len(woken),
+                },
+            )
+        )
+        state = state.model_copy(update={"players": _put(state.players, seat, player)})
+        return state.model_copy(update={"phase": "resolve"})
+
+    def _reroll(self, state: State, seat: int, action: Reroll, events: list[Event]) -> State:
+        state, group = self._rest(state, seat, action.face)
+        events.append(
+            Event(
+                key="hellqueue.reroll_rested",
+                params={"seat": seat, "face": action.face, "count": group.count},
+            )
+        )
+        return state.model_copy(update={"phase": "reroll", "marked": Dice()})
+
+    def _mark(self, state: State, seat: int, action: Mark, events: list[Event]) -> State:
+        player, marked = state.players[seat], state.marked
+        assert marked is not None
+        kinds = {"active": ("large", "small", "black"), "sleep": ("small",)}
+        if action.size not in kinds.get(action.where, ()):
+            raise illegal("bad_die")
+        faces = player.sleep if action.where == "sleep" else player.active.of(action.size)
+        if not _int(action.count) or not 1 <= action.count <= faces.count(action.face):
+            raise illegal("no_such_die")
+        left = _drop(faces, action.face, action.count)
+        if action.where == "sleep":
+            player = player.model_copy(update={"sleep": left})
+        else:
+            active = player.active.model_copy(update={action.size: left})
+            player = player.model_copy(update={"active": active})
+        chosen = Dice.model_validate({action.size: (action.face,) * action.count})
+        events.append(
+            Event(
+                key="hellqueue.marked",
+                params={
+                    "seat": seat,
+                    "where": action.where,
+                    "size": action.size,
+                    "face": action.face,
+                    "count": action.count,
+                },
+            )
+        )
+        return state.model_copy(
+            update={"players": _put(state.players, seat, player), "marked": marked.plus(chosen)}
+        )
+
+    def _roll_marked(self, state: State, seat: int, events: list[Event]) -> State:
+        marked = state.marked
+        assert marked is not None
+        rolling = Rolling(
+            seat=seat,
+            purpose="reroll",
+            large=len(marked.large),
+            small=len(marked.small),
+            black=len(marked.black),
+        )
+        events.append(
+            Event(key="hellqueue.reroll_chosen", params={"seat": seat, "count": rolling.count})
+        )
+        return state.model_copy(
+            update={
+                "marked": None,
+                "phase": "resolve",
+                "rolling": rolling if rolling.count else None,
+            }
+        )
+
+    def _recall(self, state: State, seat: int, events: list[Event]) -> State:
+        case = recall_case(state, seat)
+        player = state.players[seat]
+        update: dict[str, Any] = {"phase": "resolve"}
+        if case == "rest":
+            large, small, black = player.rest_large, player.rest_small, state.rest_black
+            player = player.model_copy(update={"rest_large": 0, "rest_small": 0})
+            update |= {"players": _put(state.players, seat, player), "rest_black": 0}
+        elif case == "black":
+            large, small, black = 0, 0, state.rest_black
+            update["rest_black"] = 0
+        elif case == "cards":
+            back = Dice()
+            for queue in state.queues:
+                back = back.plus(queue[seat])
+            large, small, black = len(back.large), len(back.small), len(back.black)
+            update["queues"] = tuple(_put(queue, seat, Dice()) for queue in state.queues)
+        else:
+            raise illegal("nothing_to_recall")
+        rolling = Rolling(seat=seat, purpose="recall", large=large, small=small, black=black)
+        events.append(
+            Event(
+                key="hellqueue.recalled",
+                params={"seat": seat, "case": case, "large": large, "small": small, "black": black},
+            )
+        )
+        return state.model_copy(update={**update, "rolling": rolling})
+
+    # Rolls --------------------------------------------------------------------------------
+
+    def _faces(self, action: Roll, count: int) -> tuple[int, ...]:
+        faces = action.faces
+        if len(faces) != count or any(not _int(f) or not 1 <= f <= 6 for f in faces):
+            raise illegal("bad_chance")
+        return faces
+
+    def _land(self, state: State, action: Roll, events: list[Event]) -> State:
+        """The dice in the air land: large and black on the active card, small on the sleep."""
+        rolling = state.rolling
+        assert rolling is not None
+        faces = self._faces(action, rolling.count)
+        large = tuple(sorted(faces[: rolling.large]))
+        small = tuple(sorted(faces[rolling.large : rolling.large + rolling.small]))
+        black = tuple(sorted(faces[rolling.large + rolling.small :]))
+        seat = rolling.seat
+        player = state.players[seat]
+        player = player.model_copy(
+            update={
+                "active": player.active.plus(Dice(large=large, black=black)),
+                "sleep": tuple(sorted(player.sleep + small)),
+            }
+        )
+        state = state.model_copy(
+            update={"players": _put(state.players, seat, player), "rolling": None}
+        )
+        events.append(
+            Event(
+                key=f"hellqueue.rolled_{rolling.purpose}",
+                params={
+                    "seat": seat,
+                    "large": list(large),
+                    "small": list(small),
+                    "black": list(black),
+                },
+            )
+        )
+        if rolling.purpose != "setup":
+            return state
+        if seat + 1 < state.config.players:
+            following = Rolling(seat=seat + 1, purpose="setup", large=LARGE_DICE, small=SMALL_DICE)
+            return state.model_copy(update={"rolling": following})
+        if state.config.first_player is not None:
+            return self._begin(state, state.config.first_player, events)
+        return state
+
+    def _roll_off(self, state: State, action: Roll, events: list[Event]) -> State:
+        """The tied seats reroll their dice under the card; the higher new sum ranks first."""
+        payout = state.payout
+        assert payout is not None
+        tied = pending_tie(payout)
+        assert tied is not None
+        queue = state.queues[payout.slot]
+        faces = list(self._faces(action, sum(queue[seat].count for seat in tied)))
+        sums: dict[int, tuple[int, ...]] = {}
+        for seat in tied:
+            dice = queue[seat]
+            parts = []
+            for size in ("large", "small", "black"):
+                n = len(dice.of(size))
+                parts.append(tuple(sorted(faces[:n])))
+                faces = faces[n:]
+            rolled = Dice(large=parts[0], small=parts[1], black=parts[2])
+            queue = _put(queue, seat, rolled)
+            sums[seat] = (rolled.total,)
+            events.append(
+                Event(
+                    key="hellqueue.roll_off",
+                    params={"seat": seat, "slot": payout.slot, "sum": rolled.total},
+                )
+            )
+        index = payout.ranking.index(tied)
+        ranking = payout.ranking[:index] + _group(sums) + payout.ranking[index + 1 :]
+        return state.model_copy(
+            update={
+                "queues": _put(state.queues, payout.slot, queue),
+                "payout": payout.model_copy(update={"ranking": ranking}),
+            }
+        )
+
+    # Payout -------------------------------------------------------------------------------
+
+    def _pick(self, state: State, seat: int, action: Pick, events: list[Event]) -> State:
+        payout = state.payout
+        assert payout is not None and payout.picks
+        stones = state.card_stones[payout.slot]
+        if action.stone not in stones:
+            raise illegal("stone_gone", stone=action.stone)
+        return self._take_stone(state, seat, action.stone, events)
+
+    def _take_stone(self, state: State, seat: int, stone: str, events: list[Event]) -> State:
+        payout = state.payout
+        assert payout is not None and payout.picks
+        stones = list(state.card_stones[payout.slot])
+        stones.remove(stone)
+        player = state.players[seat]
+        index = STONES.index(stone)  # type: ignore[arg-type]
+        player = player.model_copy(
+            update={"stones": _put(player.stones, index, player.stones[index] + 1)}
+        )
+        events.append(
+            Event(
+                key="hellqueue.picked",
+                params={"seat": seat, "stone": stone, "slot": payout.slot},
+            )
+        )
+        return state.model_copy(
+            update={
+                "players": _put(state.players, seat, player),
+                "card_stones": _put(state.card_stones, payout.slot, tuple(stones)),
+                "payout": payout.model_copy(update={"picks": payout.picks[1:]}),
+            }
+        )
+
+    def _settle(self, state: State, events: list[Event]) -> State:
+        """Resolve what needs no choice: rank a payout, take forced picks, end the payout and
+        pass the turn. Stops at a pending roll, roll-off or real choice of stone."""
+        while state.phase == "resolve" and state.rolling is None:
+            payout = state.payout
+            if payout is None:
+                turn = (state.turn + 1) % state.config.players
+                return state.model_copy(update={"phase": "play", "turn": turn})
+            if payout.picks is None:
+                if pending_tie(payout):
+                    return state
+                state = self._rank_events(state, payout, events)
+                continue
+            stones = state.card_stones[payout.slot]
+            if payout.picks and stones:
+                if len(set(stones)) > 1:
+                    return state
+                state = self._take_stone(state, payout.picks[0], stones[0], events)
+                continue
+            state = self._finish(state, payout.slot, events)
+        return state
+
+    def _rank_events(self, state: State, payout: Payout, events: list[Event]) -> State:
+        pays = PAYS[NUMBERS[payout.slot]]
+        order = [seat for group in payout.ranking for seat in group]
+        picks: list[int] = []
+        for place, seat in enumerate(order):
+            due = pays[place] if place < len(pays) else 0
+            picks += [seat] * due
+            dice = state.queues[payout.slot][seat]
+            events.append(
+                Event(
+                    key="hellqueue.placed",
+                    params={
+                        "seat": seat,
+                        "slot": payout.slot,
+                        "place": place + 1,
+                        "dice": dice.count,
+                        "large": dice.big,
+                        "sum": dice.total,
+                        "stones": due,
+                    },
+                )
+            )
+        payout = payout.model_copy(update={"picks": tuple(picks)})
+        return state.model_copy(update={"payout": payout})
+
+    def _finish(self, state: State, slot: int, events: list[Event]) -> State:
+        """Stones left go back to the supply, the dice to the rest area; the next card shows."""
+        back = stone_counts(state.card_stones[slot])
+        if sum(back):
+            events.append(
+                Event(key="hellqueue.returned", params={"slot": slot, "count": sum(back)})
+            )
+        players = tuple(
+            p.model_copy(
+                update={
+                    "rest_large": p.rest_large + len(d.large),
+                    "rest_small": p.rest_small + len(d.small),
+                }
+            )
+            for p, d in zip(state.players, state.queues[slot], strict=True)
+        )
+        card = state.shown[slot]
+        assert card is not None
+        state = state.model_copy(
+            update={
+                "players": players,
+                "rest_black": state.rest_black + sum(len(d.black) for d in state.queues[slot]),
+                "queues": _put(state.queues, slot, (Dice(),) * state.config.players),
+                "stone_supply": tuple(a + b for a, b in zip(state.stone_supply, back, strict=True)),
+                "card_stones": _put(state.card_stones, slot, ()),
+                "removed": (*state.removed, card),
+                "payout": None,
+            }
+        )
+        state = self._reveal(state, slot, events)
+        if sum(card is None for card in state.shown) >= 2:
+            return self._end(state, events)
+        return state
+
+    def _reveal(self, state: State, slot: int, events: list[Event]) -> State:
+        deck = state.decks[slot]
+        if not deck:
+            events.append(Event(key="hellqueue.deck_done", params={"slot": slot}))
+            return state.model_copy(update={"shown": _put(state.shown, slot, None)})
+        card, stones = deck[0], STONES_OF[deck[0]]
+        supply = tuple(a - b for a, b in zip(state.stone_supply, stone_counts(stones), strict=True))
+        events.append(
+            Event(
+                key="hellqueue.revealed",
+                params={"slot": slot, "number": NUMBERS[slot], "stones": list(stones)},
+                cards=(card,),
+            )
+        )
+        return state.model_copy(
+            update={
+                "decks": _put(state.decks, slot, deck[1:]),
+                "shown": _put(state.shown, slot, card),
+                "card_stones": _put(state.card_stones, slot, stones),
+                "stone_supply": supply,
+            }
+        )
+
+    def _end(self, state: State, events: list[Event]) -> State:
+        state = state.model_copy(update={"phase": "over"})
+        outcome = self.outcome(state)
+        assert outcome is not None
+        for seat, score in enumerate(outcome.scores):
+            events.append(
+                Event(
+                    key="hellqueue.scored",
+                    params={"seat": seat, "score": score, "dice_left": dice_left(state, seat)},
+                )
+            )
+        key = "hellqueue.winner" if outcome.result == "win" else "hellqueue.shared_win"
+        events.extend(Event(key=key, params={"seat": seat}) for seat in outcome.winners)
+        return state
+
+    # Reading the state --------------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> View:
+        n = state.config.players
+        return View(
+            seat=seat if seat is not None and 0 <= seat < n else None,
+            config=state.config,
+            phase=state.phase,
+            turn=state.turn,
+            shown=state.shown,
+            card_stones=state.card_stones,
+            queues=state.queues,
+            players=state.players,
+            black_supply=state.black_supply,
+            rest_black=state.rest_black,
+            stone_supply=state.stone_supply,
+            removed=state.removed,
+            rolling=state.rolling,
+            marked=state.marked,
+            payout=state.payout,
+            deck_sizes=tuple(len(deck) for deck in state.decks),
+            totals=tuple(total(state, slot) for slot in SLOTS),
+            scores=tuple(best_score(p.stones) for p in state.players),
+            dice_left=tuple(dice_left(state, s) for s in range(n)),
+        )
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        scores = tuple(best_score(p.stones) for p in state.players)
+        left = tuple(dice_left(state, s) for s in range(state.config.players))
+        won = winners(scores, left)
+        return Outcome(
+            winners=won,
+            result="win" if len(won) == 1 else "shared_win",
+            scores=scores,
+            details={f"dice_left_{seat}": n for seat, n in enumerate(left)},
+        )
+
+    def resample_hidden(self, state: State, seat: int | None, rng: random.Random) -> State:
+        """Re-shuffle each face-down deck (its order is hidden from every seat alike)."""
+        decks = []
+        for deck in state.decks:
+            order = list(deck)
+            rng.shuffle(order)
+            decks.append(tuple(order))
+        return state.model_copy(update={"decks": tuple(decks)})
+
+    def sample_state(self, view: View, rng: random.Random) -> State:
+        """The view's table with each deck's remaining cards in a random order."""
+        seen = set(view.removed) | {card for card in view.shown if card is not None}
+        decks = []
+        for deck in DECKS:
+            left = [card for card in deck if card not in seen]
+            if view.phase != "setup" or any(card is not None for card in view.shown):
+                rng.shuffle(left)
+            decks.append(tuple(left))
+        fields = set(State.model_fields) - {"decks"}
+        return State(decks=tuple(decks), **{name: getattr(view, name) for name in fields})
+
+    def secret_cards(self, state: State) -> frozenset[int]:
+        """The face-down distribution cards (only their order is unknown, to everyone)."""
+        return frozenset(card for deck in state.decks for card in deck)
+
+    def ai_action(self, view: View, rng: random.Random) -> Action:
+        from games.hellqueue.ai import decide
+
+        return decide(view, rng)

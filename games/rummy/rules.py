@@ -1,0 +1,764 @@
+"""Angels & Demons Rummy's rules (seed 004 with the RULINGS): the `Rules` the engine drives.
+
+Chance shuffles and deals each short game, picks the first player of the first one and turns
+up the bonus-check cards (named in the log). After every discard a claim window opens for
+every other player alike: each answers Pass, Goal or Gain (Goal/Gain are offered only to a
+player who can, which only that player sees), the window closes once all have answered or,
+at its deadline, by SYSTEM's `Close` (the rest pass); then the claims are resolved by
+priority, never first-come: Goal (Ready players, nearest after the discarder first), else
+Gain (nearest first). Public events name only the claim that won.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import ValidationError
+
+from games.engine.contract import CHANCE, SYSTEM, Event, Outcome, Rules, Step, ToMove
+from games.engine.errors import GameError, Reason, illegal
+from games.rummy.ai import decide
+from games.rummy.cards import CARDS
+from games.rummy.models import (
+    ACTION_ADAPTER,
+    ACTION_TYPES,
+    CHANCE_TYPES,
+    CLAIM_BOUNDS,
+    CLAIM_SECONDS,
+    DEAL,
+    MATCH_GAMES,
+    TARGET,
+    Action,
+    Answer,
+    BonusFlip,
+    Close,
+    Config,
+    Deal,
+    Discard,
+    Flip,
+    Gain,
+    Goal,
+    NextGame,
+    Open,
+    Pass,
+    PickFirst,
+    ShortResult,
+    State,
+    Take,
+    View,
+    Window,
+    WindowView,
+)
+from games.rummy.scoring import bonus_points, score_goal
+from games.rummy.sets import (
+    ITEM_VICTORY_SETS,
+    big_sets_in,
+    gains_with,
+    is_big,
+    is_goal_form,
+    item_sets,
+    waits,
+)
+
+OPTIONS = frozenset({"advanced", "claim_seconds", "match_games", "target", "first_player"})
+DRAW_AFTER_OPEN = 2
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def _without(cards: Sequence[int], gone: Sequence[int]) -> tuple[int, ...]:
+    drop = set(gone)
+    return tuple(c for c in cards if c not in drop)
+
+
+def _flat(sets: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    return tuple(c for s in sets for c in s)
+
+
+def goal_on_discard_blocked(state: State, seat: int) -> bool:
+    """Advanced: the seat's own discard row holds a card that would complete its goal."""
+    hand = state.hands[seat]
+    return any(is_goal_form((*hand, card)) for card in state.rows[seat])
+
+
+class RummyRules(Rules[Config, State, Action, View]):
+    game_id = "rummy"
+    min_players = 2
+    max_players = 4
+    variants = ({"match_games": 1}, {"match_games": 1, "advanced": True})
+    config_model = Config
+    state_model = State
+    action_adapter = ACTION_ADAPTER
+
+    # Config and setup -------------------------------------------------------------------
+
+    def make_config(self, players: int, options: dict[str, Any]) -> Config:
+        if set(options) - OPTIONS:
+            raise GameError(Reason.BAD_OPTION, "unknown_option")
+        if not _int(players) or not self.min_players <= players <= self.max_players:
+            raise GameError(Reason.BAD_OPTION, "players")
+        advanced = options.get("advanced", False)
+        if not isinstance(advanced, bool):
+            raise GameError(Reason.BAD_OPTION, "advanced")
+        seconds = options.get("claim_seconds", CLAIM_SECONDS)
+        if not _int(seconds) or not CLAIM_BOUNDS[0] <= seconds <= CLAIM_BOUNDS[1]:
+            raise GameError(Reason.BAD_OPTION, "claim_seconds")
+        games = options.get("match_games", MATCH_GAMES[players])
+        if not _int(games) or not 1 <= games <= 50:
+            raise GameError(Reason.BAD_OPTION, "match_games")
+        target = options.get("target", TARGET[players])
+        if not _int(target) or not 1 <= target <= 999:
+            raise GameError(Reason.BAD_OPTION, "target")
+        first = options.get("first_player")
+        if first is not None and (not _int(first) or not 0 <= first < players):
+            raise GameError(Reason.BAD_OPTION, "first_player")
+        return Config(
+            players=players,
+            advanced=advanced,
+            claim_seconds=seconds,
+            match_games=games,
+            target=target,
+            first_player=first,
+        )
+
+    def setup(self, config: Config) -> State:
+        """Before the first deal all 100 cards are the (unshuffled) face-down deck."""
+        n = config.players
+        return State(
+            config=config,
+            deck=CARDS,
+            hands=((),) * n,
+            known=((),) * n,
+            rows=((),) * n,
+            opened=((),) * n,
+            ready=(False,) * n,
+            scores=(0,) * n,
+        )
+
+    # Whose move ---------------------------------------------------------------------------
+
+    def to_move(self, state: State) -> ToMove:
+        phase = state.phase
+        if phase in ("deal", "first", "bonus"):
+            return ToMove(chance=True)
+        if phase in ("take", "act"):
+            return ToMove(seats=frozenset({state.turn}))
+        if phase == "window" and state.window is not None:
+            waiting = frozenset(
+                s
+                for s, answer in enumerate(state.window.answers)
+                if answer is None and s != state.window.discarder
+            )
+            return ToMove(seats=waiting, timeout=float(state.config.claim_seconds))
+        if phase == "ended":
+            return ToMove(seats=frozenset({self._next_first(state)}))
+        return ToMove()
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if seat not in self.to_move(state).seats:
+            return []
+        phase = state.phase
+        if phase == "take":
+            return [Take(card=c) for c in state.field]
+        if phase == "act":
+            return self._turn_actions(state, seat)
+        if phase == "window":
+            return self._claims(state, seat)
+        return [NextGame()]
+
+    def _turn_actions(self, state: State, seat: int) -> list[Action]:
+        hand = state.hands[seat]
+        actions: list[Action] = []
+        if state.opened[seat] and is_goal_form(hand):
+            actions.append(Goal())
+        if state.ready[seat]:
+            assert state.taken is not None
+            return [*actions, Discard(card=state.taken)]
+        actions += [Open(cards=trio) for trio in big_sets_in(hand)]  # type: ignore[arg-type]
+        held = _flat(state.opened[seat])
+        for card in hand:
+            actions.append(Discard(card=card))
+            if state.opened[seat] and waits(_without(hand, (card,)), held):
+                actions.append(Discard(card=card, ready=True))
+        return actions
+
+    def _claims(self, state: State, seat: int) -> list[Action]:
+        assert state.window is not None
+        card, hand = state.window.card, state.hands[seat]
+        actions: list[Action] = [Pass()]
+        if state.ready[seat]:
+            if self._can_goal_on(state, seat, card):
+                actions.append(Goal())
+        else:
+            actions += [Gain(cards=pair) for pair in gains_with(hand, card)]
+        return actions
+
+    def _can_goal_on(self, state: State, seat: int, card: int) -> bool:
+        if not state.ready[seat] or not state.opened[seat]:
+            return False
+        if not is_goal_form((*state.hands[seat], card)):
+            return False
+        return not (state.config.advanced and goal_on_discard_blocked(state, seat))
+
+    def chance_action(self, state: State, rng: random.Random) -> Action:
+        if state.phase == "deal":
+            order = list(CARDS)
+            rng.shuffle(order)
+            return Deal(order=tuple(order))
+        if state.phase == "first":
+            return PickFirst(seat=rng.randrange(state.config.players))
+        if state.phase == "bonus" and state.deck:
+            return Flip(card=state.deck[0])
+        raise GameError(Reason.NOT_YOUR_TURN, "no_chance_due")
+
+    def timeout_action(self, state: State) -> Action:
+        return Close()
+
+    # Applying -----------------------------------------------------------------------------
+
+    def apply(self, state: State, actor: int, action: Action) -> Step:
+        if not isinstance(action, ACTION_TYPES):
+            raise illegal("unknown_action")
+        try:
+            action = ACTION_ADAPTER.validate_python(dict(action))
+        except ValidationError:
+            raise illegal("malformed_action") from None
+        if state.phase == "over":
+            raise GameError(Reason.GAME_OVER)
+        to_move = self.to_move(state)
+        if isinstance(action, CHANCE_TYPES):
+            if actor != CHANCE or not to_move.chance:
+                raise GameError(Reason.NOT_YOUR_TURN)
+        elif isinstance(action, Close):
+            if actor != SYSTEM or state.phase != "window":
+                raise GameError(Reason.NOT_YOUR_TURN)
+        elif actor not in to_move.seats:
+            raise GameError(Reason.NOT_YOUR_TURN)
+        events: list[Event] = []
+        state = self._dispatch(state, actor, action, events)
+        return Step(state=state, events=tuple(events))
+
+    def _dispatch(self, state: State, actor: int, action: Action, events: list[Event]) -> State:
+        phase = state.phase
+        match action:
+            case Deal() if phase == "deal":
+                return self._deal(state, action, events)
+            case PickFirst() if phase == "first":
+                if not 0 <= action.seat < state.config.players:
+                    raise illegal("bad_chance")
+                return self._begin(state, action.seat, events)
+            case Flip() if phase == "bonus":
+                return self._flip(state, action.card, events)
+            case Take() if phase == "take":
+                return self._take(state, actor, action.card, events)
+            case Goal() if phase == "act":
+                return self._goal_on_take(state, actor, events)
+            case Open() if phase == "act":
+                return self._open(state, actor, action.cards, events)
+            case Discard() if phase == "act":
+                return self._discard(state, actor, action, events)
+            case Pass() | Goal() | Gain() if phase == "window":
+                return self._answer(state, actor, action, events)
+            case Close():
+                return self._close(state, events)
+            case NextGame() if phase == "ended":
+                game = state.game_no + 1
+                events.append(Event(key="rummy.next_game", params={"seat": actor, "game": game}))
+                return state.model_copy(update={"phase": "deal"})
+        raise illegal("not_now")
+
+    # Dealing and turns ----------------------------------------------------------------------
+
+    def _deal(self, state: State, deal: Deal, events: list[Event]) -> State:
+        if sorted(deal.order) != list(CARDS):
+            raise illegal("bad_chance")
+        cfg, n = state.config, state.config.players
+        hands = tuple(tuple(sorted(deal.order[i * DEAL : (i + 1) * DEAL])) for i in range(n))
+        field = deal.order[n * DEAL : n * DEAL + cfg.field_size]
+        deck = deal.order[n * DEAL + cfg.field_size :]
+        state = state.model_copy(
+            update={
+                "game_no": state.game_no + 1,
+                "deck": deck,
+                "field": field,
+                "hands": hands,
+                "known": ((),) * n,
+                "rows": ((),) * n,
+                "opened": ((),) * n,
+                "ready": (False,) * n,
+                "taken": None,
+                "window": None,
+                "out": (),
+            }
+        )
+        params = {"game": state.game_no, "hand": DEAL, "deck": len(deck)}
+        events.append(Event(key="rummy.dealt", params=params, cards=field))
+        for seat, hand in enumerate(hands):
+            events.append(
+                Event(key="rummy.hand", params={"seat": seat}, audience=(seat,), cards=hand)
+            )
+        if state.game_no > 1:
+            return self._begin(state, (state.first + 1) % n, events)
+        if cfg.first_player is not None:
+            return self._begin(state, cfg.first_player, events)
+        return state.model_copy(update={"phase": "first"})
+
+    def _begin(self, state: State, seat: int, events: list[Event]) -> State:
+        events.append(Event(key="rummy.first_player", params={"seat": seat, "game": state.game_no}))
+        return self._start_turn(state.model_copy(update={"first": seat}), seat, events)
+
+    @staticmethod
+    def _next_first(state: State) -> int:
+        return (state.first + 1) % state.config.players
+
+    def _start_turn(self, state: State, seat: int, events: list[Event]) -> State:
+        """Give `seat` the turn; an empty field is turned up anew, or the deck is out."""
+        state = state.model_copy(
+            update={"turn": seat, "taken": None, "window": None, "phase": "take"}
+        )
+        if state.field:
+            return state
+        size = state.config.field_size
+        if len(state.deck) < size:
+            return self._deck_out(state, events)
+        field, deck = state.deck[:size], state.deck[size:]
+        events.append(Event(key="rummy.field", params={"count": size}, cards=field))
+        return state.model_copy(update={"field": field, "deck": deck})
+
+    def _take(self, state: State, seat: int, card: int, events: list[Event]) -> State:
+        if card not in state.field:
+            raise illegal("not_in_field")
+        hand = tuple(sorted((*state.hands[seat], card)))
+        state = state.model_copy(
+            update={
+                "field": _without(state.field, (card,)),
+                "hands": _put(state.hands, seat, hand),
+                "known": _put(state.known, seat, (*state.known[seat], card)),
+                "taken": card,
+                "phase": "act",
+            }
+        )
+        events.append(Event(key="rummy.took", params={"seat": seat}, cards=(card,)))
+        return state
+
+    def _goal_on_take(self, state: State, seat: int, events: list[Event]) -> State:
+        self._check_goal(state, seat, state.hands[seat])
+        assert state.taken is not None
+        return self._goal(state, seat, None, state.taken, events)
+
+    @staticmethod
+    def _check_goal(state: State, seat: int, hand: Sequence[int]) -> None:
+        if not is_goal_form(hand):
+            raise illegal("not_goal_form")
+        if not state.opened[seat]:
+            raise illegal("no_open_set")
+
+    def _open(self, state: State, seat: int, cards: tuple[int, ...], events: list[Event]) -> State:
+        if state.ready[seat]:
+            raise illegal("ready_cannot_open")
+        self._require_in_hand(state, seat, cards)
+        if not is_big(cards):
+            raise illegal("not_a_big_set")
+        state = self._lay(state, seat, cards)
+        events.append(Event(key="rummy.opened", params={"seat": seat}, cards=cards))
+        return self._after_opening(state, seat, (seat + 1) % state.config.players, events)
+
+    def _lay(self, state: State, seat: int, cards: tuple[int, ...]) -> State:
+        """Move `cards` (from the hand, and the discard being gained) to a new open set."""
+        return state.model_copy(
+            update={
+                "hands": _put(state.hands, seat, _without(state.hands[seat], cards)),
+                "known": _put(state.known, seat, _without(state.known[seat], cards)),
+                "opened": _put(state.opened, seat, (*state.opened[seat], tuple(sorted(cards)))),
+            }
+        )
+
+    def _after_opening(self, state: State, seat: int, next_seat: int, events: list[Event]) -> State:
+        """Item victory (advanced), then draw 2 (or the deck is out), then the next turn."""
+        if state.config.advanced and item_sets(state.opened[seat]) >= ITEM_VICTORY_SETS:
+            return self._item_victory(state, seat, events)
+        if len(state.deck) < DRAW_AFTER_OPEN:
+            return self._deck_out(state, events)
+        drawn, deck = state.deck[:DRAW_AFTER_OPEN], state.deck[DRAW_AFTER_OPEN:]
+        hand = tuple(sorted((*state.hands[seat], *drawn)))
+        state = state.model_copy(update={"deck": deck, "hands": _put(state.hands, seat, hand)})
+        events.append(Event(key="rummy.drew", params={"seat": seat, "count": len(drawn)}))
+        events.append(
+            Event(key="rummy.drew_cards", params={"seat": seat}, audience=(seat,), cards=drawn)
+        )
+        return self._start_turn(state, next_seat, events)
+
+    def _discard(self, state: State, seat: int, action: Discard, events: list[Event]) -> State:
+        card = action.card
+        self._require_in_hand(state, seat, (card,))
+        rest = _without(state.hands[seat], (card,))
+        if state.ready[seat]:
+            if card != state.taken:
+                raise illegal("must_discard_taken")
+            if action.ready:
+                raise illegal("already_ready")
+        elif action.ready:
+            if not state.opened[seat]:
+                raise illegal("ready_needs_open_set")
+            if not waits(rest, _flat(state.opened[seat])):
+                raise illegal("not_ready_form")
+        n = state.config.players
+        state = state.model_copy(
+            update={
+                "hands": _put(state.hands, seat, rest),
+                "known": _put(state.known, seat, _without(state.known[seat], (card,))),
+                "rows": _put(state.rows, seat, (*state.rows[seat], card)),
+                "ready": _put(state.ready, seat, state.ready[seat] or action.ready),
+                "window": Window(discarder=seat, card=card, answers=(None,) * n),
+                "phase": "window",
+            }
+        )
+        events.append(Event(key="rummy.discarded", params={"seat": seat}, cards=(card,)))
+        if action.ready:
+            events.append(Event(key="rummy.ready", params={"seat": seat}))
+        params = {"seat": seat, "seconds": state.config.claim_seconds}
+        events.append(Event(key="rummy.window", params=params, cards=(card,)))
+        return state
+
+    @staticmethod
+    def _require_in_hand(state: State, seat: int, cards: Sequence[int]) -> None:
+        if len(set(cards)) != len(cards) or not set(cards) <= set(state.hands[seat]):
+            raise illegal("not_in_hand")
+
+    # The claim window ---------------------------------------------------------------------------
+
+    def _answer(
+        self, state: State, seat: int, action: Pass | Goal | Gain, events: list[Event]
+    ) -> State:
+        window = state.window
+        assert window is not None
+        if isinstance(action, Goal):
+            if not state.ready[seat]:
+                raise illegal("not_ready")
+            self._check_goal(state, seat, (*state.hands[seat], window.card))
+            if state.config.advanced and goal_on_discard_blocked(state, seat):
+                raise illegal("own_discard_completes")
+            answer = Answer(choice="goal")
+        elif isinstance(action, Gain):
+            if state.ready[seat]:
+                raise illegal("ready_cannot_gain")
+            self._require_in_hand(state, seat, action.cards)
+            if not is_big((*action.cards, window.card)):
+                raise illegal("not_a_big_set")
+            answer = Answer(choice="gain", cards=action.cards)
+        else:
+            answer = Answer(choice="pass")
+        window = window.model_copy(update={"answers": _put(window.answers, seat, answer)})
+        state = state.model_copy(update={"window": window})
+        events.append(Event(key="rummy.answered", params={"seat": seat}))
+        events.append(
+            Event(
+                key="rummy.answer",
+                params={"seat": seat, "choice": answer.choice},
+                audience=(seat,),
+                cards=answer.cards,
+            )
+        )
+        if any(a is None for s, a in enumerate(window.answers) if s != window.discarder):
+            return state
+        events.append(Event(key="rummy.window_closed", params={"deadline": False}))
+        return self._resolve(state, events)
+
+    def _close(self, state: State, events: list[Event]) -> State:
+        window = state.window
+        assert window is not None
+        answers = tuple(a or Answer(choice="pass") for a in window.answers)
+        state = state.model_copy(update={"window": window.model_copy(update={"answers": answers})})
+        events.append(Event(key="rummy.window_closed", params={"deadline": True}))
+        return self._resolve(state, events)
+
+    def _resolve(self, state: State, events: list[Event]) -> State:
+        """Goal claims first, then Gain claims; nearest after the discarder wins each."""
+        window = state.window
+        assert window is not None
+        n, discarder, card = state.config.players, window.discarder, window.card
+        order = [(discarder + i) % n for i in range(1, n)]
+        claims = [(s, window.answers[s]) for s in order]
+        winner = next(((s, a) for s, a in claims if a and a.choice == "goal"), None)
+        winner = winner or next(((s, a) for s, a in claims if a and a.choice == "gain"), None)
+        for seat, answer in claims:
+            if answer and answer.choice != "pass" and (winner is None or seat != winner[0]):
+                events.append(
+                    Event(key="rummy.claim_lost", params={"seat": seat}, audience=(seat,))
+                )
+        state = state.model_copy(update={"window": None})
+        if winner is None:
+            events.append(Event(key="rummy.no_claim", params={"seat": discarder}, cards=(card,)))
+            return self._start_turn(state, (discarder + 1) % n, events)
+        seat, answer = winner
+        rows = _put(state.rows, discarder, state.rows[discarder][:-1])
+        state = state.model_copy(update={"rows": rows})
+        if answer.choice == "goal":
+            hand = tuple(sorted((*state.hands[seat], card)))
+            state = state.model_copy(update={"hands": _put(state.hands, seat, hand)})
+            return self._goal(state, seat, discarder, card, events)
+        hand = tuple(sorted((*state.hands[seat], card)))
+        state = state.model_copy(update={"hands": _put(state.hands, seat, hand)})
+        cards = tuple(sorted((*answer.cards, card)))
+        state = self._lay(state, seat, cards)
+        params = {"seat": seat, "to_seat": discarder}
+        events.append(Event(key="rummy.gained", params=params, cards=cards))
+        return self._after_opening(state, seat, (discarder + 1) % n, events)
+
+    # Goals and scoring ----------------------------------------------------------------------
+
+    def _goal(
+        self, state: State, seat: int, from_seat: int | None, card: int, events: list[Event]
+    ) -> State:
+        """Reveal the winning hand, score it; bonus checks follow as chance flips."""
+        hand, opened = state.hands[seat], state.opened[seat]
+        breakdown = score_goal(hand, opened, state.config.advanced)
+        result = ShortResult(
+            game_no=state.game_no,
+            kind="goal",
+            seat=seat,
+            from_seat=from_seat,
+            card=card,
+            hand=hand,
+            split=breakdown.split,
+            opened=opened,
+            set_points=breakdown.set_points,
+            red=breakdown.red,
+        )
+        state = state.model_copy(
+            update={
+                "hands": _put(state.hands, seat, ()),
+                "known": _put(state.known, seat, ()),
+                "out": hand,
+                "result": result,
+                "phase": "bonus",
+            }
+        )
+        params: dict[str, Any] = {
+            "seat": seat,
+            "sets": breakdown.set_points,
+            "red": sum(r.points for r in breakdown.red),
+        }
+        if from_seat is not None:
+            params["to_seat"] = from_seat
+        events.append(Event(key="rummy.goal", params=params, cards=hand))
+        if not state.deck:
+            events.append(Event(key="rummy.bonus_empty", params={"seat": seat}))
+            return self._score(state, events)
+        return state
+
+    def _flip(self, state: State, card: int, events: list[Event]) -> State:
+        result = state.result
+        if card != state.deck[0] or result is None or result.seat is None:
+            raise illegal("bad_chance")
+        points = bonus_points(card, result.hand, result.opened)
+        result = result.model_copy(
+            update={"bonus": (*result.bonus, BonusFlip(card=card, points=points))}
+        )
+        state = state.model_copy(
+            update={"deck": state.deck[1:], "out": (*state.out, card), "result": result}
+        )
+        params = {"seat": result.seat, "points": points}
+        events.append(Event(key="rummy.bonus", params=params, cards=(card,)))
+        if points and state.deck:
+            return state
+        return self._score(state, events)
+
+    def _score(self, state: State, events: list[Event]) -> State:
+        """Add the goal's points; advanced, a goal on a discard costs the discarder as much."""
+        result = state.result
+        assert result is not None and result.seat is not None
+        total = result.set_points + result.red_points + result.bonus_points
+        scores = _put(state.scores, result.seat, state.scores[result.seat] + total)
+        loss = 0
+        if state.config.advanced and result.from_seat is not None:
+            loss = min(total, scores[result.from_seat])
+            scores = _put(scores, result.from_seat, scores[result.from_seat] - loss)
+        result = result.model_copy(update={"total": total, "loss": loss})
+        state = state.model_copy(update={"scores": scores, "result": result})
+        params = {"seat": result.seat, "points": total, "score": scores[result.seat]}
+        events.append(Event(key="rummy.scored", params=params))
+        if loss:
+            lost = {"seat": result.from_seat, "points": loss, "score": scores[result.from_seat]}
+            events.append(Event(key="rummy.lost_points", params=lost))
+        return self._end_short(state, events)
+
+    def _deck_out(self, state: State, events: list[Event]) -> State:
+        result = ShortResult(game_no=state.game_no, kind="deck_out")
+        state = state.model_copy(update={"result": result})
+        events.append(Event(key="rummy.deck_out", params={"game": state.game_no}))
+        return self._end_short(state, events)
+
+    def _end_short(self, state: State, events: list[Event]) -> State:
+        cfg = state.config
+        if state.game_no >= cfg.match_games or max(state.scores) >= cfg.target:
+            return self._match_over(state, events)
+        return state.model_copy(update={"phase": "ended", "taken": None, "window": None})
+
+    def _item_victory(self, state: State, seat: int, events: list[Event]) -> State:
+        result = ShortResult(
+            game_no=state.game_no, kind="item_victory", seat=seat, opened=state.opened[seat]
+        )
+        state = state.model_copy(update={"result": result})
+        events.append(Event(key="rummy.item_victory", params={"seat": seat}))
+        return self._match_over(state, events)
+
+    def _match_over(self, state: State, events: list[Event]) -> State:
+        state = state.model_copy(update={"phase": "over", "taken": None, "window": None})
+        outcome = self.outcome(state)
+        assert outcome is not None
+        params = {"seats": list(outcome.winners), "result": outcome.result}
+        events.append(Event(key="rummy.match_over", params=params))
+        return state
+
+    # Reading the state ----------------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> View:
+        n = state.config.players
+        own = seat if seat is not None and 0 <= seat < n else None
+        window = state.window
+        turn: int | None = None
+        if state.phase in ("take", "act", "window"):
+            turn = state.turn
+        elif state.phase == "ended":
+            turn = self._next_first(state)
+        return View(
+            seat=own,
+            config=state.config,
+            phase=state.phase,
+            game_no=state.game_no,
+            first=state.first,
+            turn=turn,
+            field=state.field,
+            deck=len(state.deck),
+            hand_sizes=tuple(len(h) for h in state.hands),
+            known=state.known,
+            rows=state.rows,
+            opened=state.opened,
+            ready=state.ready,
+            taken=state.taken,
+            window=None
+            if window is None
+            else WindowView(
+                discarder=window.discarder,
+                card=window.card,
+                answered=tuple(a is not None for a in window.answers),
+                seconds=state.config.claim_seconds,
+            ),
+            out=state.out,
+            scores=state.scores,
+            result=state.result,
+            hand=state.hands[own] if own is not None else None,
+            my_answer=window.answers[own] if window is not None and own is not None else None,
+            legal=tuple(self.legal_actions(state, own)) if own is not None else (),
+        )
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase != "over":
+            return None
+        result = state.result
+        details = {"games": state.game_no}
+        if result is not None and result.kind == "item_victory" and result.seat is not None:
+            return Outcome(
+                winners=(result.seat,), result="item_victory", scores=state.scores, details=details
+            )
+        best = max(state.scores)
+        winners = tuple(s for s, score in enumerate(state.scores) if score == best)
+        return Outcome(winners=winners, result="points", scores=state.scores, details=details)
+
+    def secret_cards(self, state: State) -> frozenset[int]:
+        """The deck and every hand card nobody saw going in."""
+        known = set(_flat(state.known))
+        return frozenset(state.deck) | {c for h in state.hands for c in h if c not in known}
+
+    def resample_hidden(self, state: State, seat: int | None, rng: random.Random) -> State:
+        """Re-deal the deck and the unseen hand cards of every seat but `seat`; their hidden
+        window answers stay only where still possible (else they become passes)."""
+        hidden = [s for s in range(state.config.players) if s != seat]
+        pool = [c for s in hidden for c in _without(state.hands[s], state.known[s])]
+        pool += state.deck
+        rng.shuffle(pool)
+        hands = list(state.hands)
+        for s in hidden:
+            count = len(state.hands[s]) - len(state.known[s])
+            hands[s] = tuple(sorted((*state.known[s], *pool[:count])))
+            pool = pool[count:]
+        state = state.model_copy(update={"hands": tuple(hands), "deck": tuple(pool)})
+        return self._keep_possible_answers(state, hidden)
+
+    def _keep_possible_answers(self, state: State, seats: Sequence[int]) -> State:
+        window = state.window
+        if window is None:
+            return state
+        answers = list(window.answers)
+        for s in seats:
+            answer = answers[s]
+            if answer is None or answer.choice == "pass":
+                continue
+            claim = (
+                Goal() if answer.choice == "goal" else Gain.model_validate({"cards": answer.cards})
+            )
+            if claim not in self._claims(state, s):
+                answers[s] = Answer(choice="pass")
+        return state.model_copy(
+            update={"window": window.model_copy(update={"answers": tuple(answers)})}
+        )
+
+    def sample_state(self, view: View, rng: random.Random) -> State:
+        """A state consistent with `view`: the unseen cards dealt at random to the others'
+        unseen hand slots and the deck; others' answers in a window become passes."""
+        n = view.config.players
+        own = view.hand or ()
+        seen = {*view.field, *_flat(view.rows), *view.out, *own, *_flat(view.known)}
+        seen |= {c for sets in view.opened for c in _flat(sets)}
+        pool = [c for c in CARDS if c not in seen]
+        rng.shuffle(pool)
+        hands = []
+        for s in range(n):
+            if s == view.seat:
+                hands.append(tuple(own))
+                continue
+            count = view.hand_sizes[s] - len(view.known[s])
+            hands.append(tuple(sorted((*view.known[s], *pool[:count]))))
+            pool = pool[count:]
+        if len(pool) != view.deck:
+            raise ValueError("the view does not account for every card")
+        window = None
+        if view.window is not None:
+            answers = tuple(
+                view.my_answer if s == view.seat else Answer(choice="pass") if done else None
+                for s, done in enumerate(view.window.answered)
+            )
+            window = Window(discarder=view.window.discarder, card=view.window.card, answers=answers)
+        turn = view.turn if view.turn is not None and view.phase != "ended" else view.first
+        return State(
+            config=view.config,
+            phase=view.phase,
+            game_no=view.game_no,
+            first=view.first,
+            turn=turn,
+            deck=tuple(pool),
+            field=view.field,
+            hands=tuple(hands),
+            known=view.known,
+            rows=view.rows,
+            opened=view.opened,
+            ready=view.ready,
+            taken=view.taken,
+            window=window,
+            out=view.out,
+            scores=view.scores,
+            result=view.result,
+        )
+
+    def ai_action(self, view: View, rng: random.Random) -> Action:
+        """The AI seat's action, decided from its view only (games/rummy/ai.py)."""
+        return decide(view, rng)

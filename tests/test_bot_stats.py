@@ -1,0 +1,271 @@
+"""`/stats`, `/history` and `/replay` through the real discord.py client and the emulator.
+
+Every registered game is played to its end the same way (so a new game is covered as it
+lands): one player and AI seats, on a manual clock with a turn timer; the player's turns run
+out until an AI holds the seat (the seat stays theirs), and the AI plays the game out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.client import TableBot
+from bot.context import Context
+from bot.games.exhaust.ui import card_text
+from bot.i18n import t
+from bot.replays import Replays
+from bot.ui.layout import Priority, Section, Text, without_controls
+from games.engine import ManualClock, Session, Status
+from games.registry import GAME_IDS, GAMES
+from games.replay import check
+from storage import PlayerTally
+from tests.botkit import custom_ids, running_bot, start_game
+from tests.emulator import Emulator, EmuMessage, EmuUser, InvalidInteraction
+
+ROOT = Path(__file__).resolve().parent.parent
+TIMER = 30
+START = 1_800_000_000.0
+FAST = {"table_edit_interval": 0.2, "ai_delay": 0.0}
+
+
+async def finish_a_game(
+    emu: Emulator, bot: TableBot, clock: ManualClock, user: EmuUser, game_id: str
+) -> tuple[Session, EmuMessage]:
+    """`user` and AI seats (one, or as many as the game needs) play `game_id` to its end."""
+    rules = GAMES[game_id]
+    ai = max(1, rules.min_players - 1)
+    session, table = await start_game(
+        emu, bot, user, ai=ai, command=f"{game_id} new", turn_timer=TIMER
+    )
+    for _ in range(2_000):
+        if session.record.status is not Status.ACTIVE:
+            break
+        clock.advance(TIMER + 1)  # the player's turn runs out; after 3, an AI holds the seat
+        await asyncio.sleep(0.01)
+    await emu.wait_for(lambda: session.record.status is Status.FINISHED, timeout=60)
+    await emu.wait_for(lambda: bool(custom_ids(table, ":rematch$")))  # recorded, then redrawn
+    assert session.record.seats[0].user_id == user.id  # still the player's seat
+    return session, table
+
+
+def seated(session: Session) -> Session:
+    """The session with its seats named as they sat down: whoever was away at the end is no
+    matter in a replay."""
+    seats = tuple(seat.model_copy(update={"away": False}) for seat in session.record.seats)
+    record = session.record.model_copy(update={"seats": seats})
+    return Session(record, session.rules, session.config, session.state)
+
+
+def step_head(session: Session, actors: list[int], step: int) -> str:
+    ctx = Context.of(seated(session), "en")
+    actor = Replays._actor(ctx, actors[step - 1])
+    return t("en", "replay.step", step=step, total=len(actors), actor=actor)
+
+
+def nav(message: EmuMessage, move: str) -> str:
+    [custom_id] = custom_ids(message, rf":rp\.\d+\.{move}$")
+    return custom_id
+
+
+def end_table_texts(bot: TableBot, session: Session) -> list[str]:
+    """What the game's own table shows of the final state: its sections and essential text."""
+    ctx = Context.of(seated(session), "en", describe=bot.tables.describe)
+    layout = without_controls(bot.games[session.record.game_id].table(ctx))
+    return [
+        block.text
+        for block in layout.blocks
+        if isinstance(block, Section)
+        or (isinstance(block, Text) and block.priority is Priority.ESSENTIAL)
+    ]
+
+
+async def run_replay_check(path: Path) -> tuple[int, str]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "games.replay",
+        str(path),
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    out, _ = await process.communicate()
+    return process.returncode or 0, out.decode()
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+async def test_a_finished_game_is_listed_counted_replayed_and_exported(
+    tmp_path: Path, game_id: str
+) -> None:
+    clock = ManualClock(START)
+    async with Emulator.running() as emu:
+        alice = emu.add_user("alice")
+        async with running_bot(emu, tmp_path / "db.sqlite3", clock=clock, **FAST) as bot:
+            session, table = await finish_a_game(emu, bot, clock, alice, game_id)
+            ui = bot.games[game_id]
+            name = t("en", f"{game_id}.name")
+
+            res = await alice.slash(emu.general, "history")
+            assert res.ephemeral and res.message.components_v2
+            assert t("en", "history.title") in res.text
+            assert f"`{session.id}`" in res.text and name in res.text
+            assert f"<@{alice.id}>" in res.text
+            assert f"/{emu.general.id}/{table.id})" in res.text  # the link to its table
+
+            seat = (ui.seat_results(session) or ())[0]
+            players = len(session.record.seats)
+            tally = PlayerTally(
+                user_id=alice.id,
+                game_id=game_id,
+                players=players,
+                games=1,
+                wins=int(seat.won),
+                best_win=seat.score if seat.won else None,
+                best_loss=None if seat.won else seat.score,
+            )
+            res = await alice.slash(emu.general, "stats", user=alice)
+            assert res.ephemeral and name in res.text
+            assert ui.tally_line("en", tally) in res.text
+            res = await alice.slash(emu.general, "stats", game=game_id)
+            top = t(
+                "en",
+                "stats.board.player",
+                rank="🥇",
+                user=f"<@{alice.id}>",
+                wins=int(seat.won),
+                games=1,
+            )
+            assert name in res.text and top in res.text
+
+            actors = [entry.actor for entry in await bot.storage.sessions.log(session.id)]
+            assert len(actors) == session.record.version
+            res = await alice.slash(emu.general, "replay", id=session.id)
+            replay = res.message
+            assert res.ephemeral and replay.components_v2
+            assert step_head(session, actors, 1) in replay.text
+            with pytest.raises(InvalidInteraction):  # no step before the first
+                await alice.click(replay, nav(replay, "p"))
+            for step in (2, 3):
+                await alice.click(replay, nav(replay, "n"))
+                assert step_head(session, actors, step) in replay.text
+            await alice.click(replay, nav(replay, "l"))
+            assert step_head(session, actors, len(actors)) in replay.text
+            away = t("en", "seat.away", name="alice")
+            for text in end_table_texts(bot, session):
+                assert text in replay.text  # the replay ends on the game's own end table
+                assert text in table.text.replace(away, "alice")  # as the table message shows
+            assert (t("en", "replay.hands") in replay.text) == ui.hidden_hands
+            await alice.click(replay, nav(replay, "p"))
+            assert step_head(session, actors, len(actors) - 1) in replay.text
+            await alice.click(replay, nav(replay, "f"))
+            assert step_head(session, actors, 1) in replay.text
+
+            res = await alice.slash(emu.general, "replay", id=session.id, export=True)
+            assert res.ephemeral
+            body = res.message.file(f"replay-{session.id}.json")
+            data = json.loads(body)
+            outcome = session.rules.outcome(session.state)
+            assert outcome is not None and check(data) == outcome
+            assert [a["seq"] for a in data["actions"]] == list(range(1, len(actors) + 1))
+            path = tmp_path / "replay.json"
+            path.write_bytes(body)
+            code, printed = await run_replay_check(path)
+            assert code == 0, printed
+            assert f"result {outcome.result}" in printed and "matches the stored outcome" in printed
+            [stored] = await bot.storage.records.history(emu.guild.id, game_id)
+            assert stored.record.result == (ui.result(session) or outcome).result  # as recorded
+
+
+def card_tokens(game_id: str, cards: tuple[int, ...]) -> list[str]:
+    """How a hand's cards read on a replay."""
+    if game_id == "exhaust":
+        return [f"`{card_text(card)}`" for card in cards]
+    return [f"`{card}`" for card in cards]
+
+
+@pytest.mark.parametrize("game_id", ["thegame", "exhaust"])
+async def test_a_replay_shows_every_hand_once_the_game_is_over(
+    tmp_path: Path, game_id: str
+) -> None:
+    clock = ManualClock(START)
+    async with Emulator.running() as emu:
+        alice = emu.add_user("alice")
+        async with running_bot(emu, tmp_path / "db.sqlite3", clock=clock, **FAST) as bot:
+            session, _ = await finish_a_game(emu, bot, clock, alice, game_id)
+            rules, log = session.rules, await bot.storage.sessions.log(session.id)
+            dealt = rules.setup(session.config)
+            dealt = rules.apply(dealt, log[0].actor, rules.parse_action(log[0].action)).state
+            assert rules.secret_cards(dealt)  # the deal hides every hand from the public ...
+            res = await alice.slash(emu.general, "replay", id=session.id)
+            for seat, hand in enumerate(dealt.hands):  # ... the replay of a finished game shows
+                assert hand
+                for token in card_tokens(game_id, hand):
+                    assert token in res.text, (seat, token)
+            assert custom_ids(res.message) == custom_ids(res.message, r":L:rp\.1\.[fpnl]$")
+
+async def test_a_replay_keeps_working_after_a_restart(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    db = tmp_path / "db.sqlite3"
+    async with Emulator.running() as emu:
+        alice = emu.add_user("alice")
+        async with running_bot(emu, db, clock=clock, **FAST) as bot:
+            session, _ = await finish_a_game(emu, bot, clock, alice, GAME_IDS[0])
+            res = await alice.slash(emu.general, "replay", id=session.id)
+            replay = res.message
+            await alice.click(replay, nav(replay, "n"))
+            actors = [entry.actor for entry in await bot.storage.sessions.log(session.id)]
+        bob = emu.add_user("bob")
+        async with running_bot(emu, db, clock=clock, **FAST) as bot:
+            await alice.click(replay, nav(replay, "n"))  # the message of the first run
+            assert step_head(session, actors, 3) in replay.text
+            res = await bob.slash(emu.general, "replay", id=session.id)  # anyone of the server
+            await bob.click(res.message, nav(res.message, "l"))
+            assert step_head(session, actors, len(actors)) in res.message.text
+
+
+async def test_only_finished_games_of_this_server_can_be_replayed(tmp_path: Path) -> None:
+    clock = ManualClock(START)
+    async with Emulator.running() as emu:
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", clock=clock, **FAST) as bot:
+            finished, _ = await finish_a_game(emu, bot, clock, alice, GAME_IDS[0])
+            elsewhere = emu.add_guild("elsewhere")
+            mallory = emu.add_user("mallory")
+            del emu.guild.members[mallory.id]  # mallory is only in the other server
+            with pytest.raises(InvalidInteraction):
+                await mallory.slash(emu.general, "replay", id=finished.id)
+            there = elsewhere.channels[0]
+            for export in (False, True):
+                res = await mallory.slash(there, "replay", id=finished.id, export=export)
+                assert res.text == t("en", "error.replay_unknown", id=finished.id)
+                assert not res.message.attachments
+            res = await mallory.slash(there, "history")
+            assert finished.id not in res.text and t("en", "history.none") in res.text
+
+            live, _ = await start_game(emu, bot, alice, joiners=(bob,), command="thegame new")
+            res = await bob.slash(emu.general, "replay", id=live.id)
+            assert res.text == t("en", "error.replay_live")
+            await alice.slash(emu.general, "abandon")
+            res = await bob.slash(emu.general, "replay", id=live.id)
+            assert res.text == t("en", "error.replay_unfinished")
+            res = await bob.slash(emu.general, "replay", id="not an id")
+            assert res.text == t("en", "error.replay_unknown", id="not an id")
+
+
+async def test_an_empty_server_and_japanese_readers_get_their_words(tmp_path: Path) -> None:
+    async with Emulator.running() as emu:
+        hana, bob = emu.add_user("hana", locale="ja"), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST):
+            res = await hana.slash(emu.general, "history")
+            assert t("ja", "history.none") in res.text and t("ja", "history.title") in res.text
+            res = await hana.slash(emu.general, "stats")
+            assert t("ja", "stats.board.none") in res.text
+            res = await bob.slash(emu.general, "stats", user=hana)
+            assert t("en", "stats.player.none", user=f"<@{hana.id}>") in res.text
+            res = await bob.slash(emu.general, "replay", id="0123abcd")
+            assert res.text == t("en", "error.replay_unknown", id="0123abcd")

@@ -1,0 +1,180 @@
+"""The `GameUI` defaults for records, stats, history and replays, on a game that overrides none
+of them: the toy dice race, a competitive game whose outcome names winners and scores points
+(as Hell Queue Club and Angels & Demons Rummy do). A new game of that kind needs no shared code
+change and no override to be recorded, counted, listed and replayed."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from toygame import RULES, Move, Vote
+
+from bot.context import Context
+from bot.game_ui import GameUI
+from bot.i18n import t
+from bot.replays import replay_step
+from bot.results import Results
+from bot.ui.layout import Button, Controls, Layout, Priority, Text, game_verb
+from games.engine import CHANCE, Event, Seat, Session, SessionRecord, Status
+from games.engine.step import LoggedAction, advance
+from storage import GameRecord, HistoryEntry, Storage, StoredSeat, open_storage
+
+GUILD, ALICE = 1, 100
+
+
+class DiceRaceUI(GameUI):
+    """Only what every game must draw: no record, stats, history or replay override."""
+
+    game_id = RULES.game_id
+
+    def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:
+        return []
+
+    def table(self, ctx: Context) -> Layout:
+        totals = ctx.session.state.totals
+        return Layout("race", (Text(" · ".join(map(str, totals)), Priority.ESSENTIAL),))
+
+    def hand(self, ctx: Context, seat: int, pick: str | None) -> Layout:
+        total = ctx.session.state.totals[seat]
+        blocks = (
+            Text(f"total {total}", Priority.ESSENTIAL),
+            Controls((Button(game_verb("vote.1"), "yes"),)),
+        )
+        return Layout("hand", blocks, session=ctx.sid, version=ctx.version)
+
+    def control(
+        self, ctx: Context, seat: int, verb: str, args: list[str], values: Sequence[str]
+    ) -> Any:
+        return Vote(yes=True)
+
+    def event_text(self, event: Event, ctx: Context) -> str | None:
+        return event.key
+
+
+def finished(seed: int = 2) -> tuple[Session, list[LoggedAction]]:
+    """A whole dice race of three seats (alice and two AI), as the service logs it."""
+    config = RULES.make_config(3, {"target": 8})
+    rng = random.Random(seed)
+    step = advance(RULES, RULES.setup(config), 0, 0, None, seed)
+    state, log = step.state, list(step.logged)
+    while not RULES.is_over(state):
+        seat = min(RULES.to_move(state).seats)
+        action = rng.choice(list(RULES.legal_actions(state, seat)))
+        step = advance(RULES, state, len(log), seat, action, seed)
+        state, log = step.state, [*log, *step.logged]
+    record = SessionRecord(
+        id="0badcafe",
+        game_id=RULES.game_id,
+        rules_version=1,
+        guild_id=GUILD,
+        channel_id=10,
+        host_id=ALICE,
+        locale="en",
+        options={"target": 8},
+        seed=seed,
+        status=Status.FINISHED,
+        version=len(log),
+        seats=(Seat(user_id=ALICE, name="alice"), *[Seat(user_id=None, name="")] * 2),
+        config=config.model_dump(mode="json"),
+    )
+    return Session(record, RULES, config, state), log
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    opened = await open_storage(tmp_path / "bot.db")
+    yield opened
+    await opened.close()
+
+
+def test_the_default_seat_results_follow_the_winners_and_keep_the_points() -> None:
+    session, _ = finished()
+    outcome = RULES.outcome(session.state)
+    assert outcome is not None
+    seats = DiceRaceUI().seat_results(session)
+    assert seats is not None and len(seats) == 3
+    for seat, result in enumerate(seats):
+        assert result.won == (seat in outcome.winners)
+        assert result.score == -outcome.scores[seat]  # lower is better: points stored negated
+        assert result.result == ("win" if result.won else "loss")
+
+
+def test_the_default_record_keeps_the_winning_points() -> None:
+    session, _ = finished()
+    result = DiceRaceUI().result(session)
+    assert result is not None and result.won
+    assert result.score == -max(session.state.totals)
+
+
+def test_the_default_words_show_points_and_winners() -> None:
+    ui = DiceRaceUI()
+    assert ui.score_text("en", -12, 3) == t("en", "stats.points", n=12)
+    record = GameRecord(1, GUILD, 10, "dicerace", "0badcafe", "win", -9, 3, {}, 0.0, True)
+    seats = tuple(StoredSeat(i, None, "", won=i == 1, score=-(7 + i), result="") for i in range(3))
+    text = ui.history_text("en", HistoryEntry(record, seats, None), ["alice", "AI 2", "AI 3"])
+    assert t("en", "history.winners", names="AI 2") in text
+    assert f"alice {t('en', 'stats.points', n=7)}" in text
+    nobody = tuple(StoredSeat(i, None, "", won=False, score=None, result="") for i in range(3))
+    empty = HistoryEntry(record, nobody, None)
+    assert ui.history_text("en", empty, ["a", "b", "c"]) == t("en", "history.no_winner")
+
+
+async def test_a_default_game_is_recorded_counted_and_ranked(storage: Storage) -> None:
+    ui = DiceRaceUI()
+    results = Results(storage.records, {ui.game_id: ui})
+    session, _ = finished()
+    await results.store(session)
+    await results.store(session)  # once only
+    outcome = RULES.outcome(session.state)
+    assert outcome is not None
+    [all_counts, three] = await storage.players.totals(GUILD, ALICE, ui.game_id)
+    won = 0 in outcome.winners
+    assert (three.players, three.games, three.wins) == (3, 1, int(won))
+    assert three.best == (-session.state.totals[0], won)
+    streaks = await storage.players.streaks(GUILD, ALICE, ui.game_id)
+    lines = ui.stats_lines("en", [all_counts, three], streaks)
+    assert lines[0] == ui.tally_line("en", three)
+    assert t("en", "stats.points", n=session.state.totals[0]) in lines[0]
+    assert lines[-1] == t("en", "stats.streaks", current=int(won), best=int(won))
+    [entry] = await storage.records.history(GUILD)
+    assert [s.score for s in entry.seats] == [-total for total in session.state.totals]
+    server = await storage.records.stats(GUILD, ui.game_id)
+    board = ui.board_lines("en", server, server, await storage.records.best(GUILD, ui.game_id))
+    assert board[0] == t("en", "stats.board.games", games=1, wins=1)
+    assert t("en", "stats.points", n=max(session.state.totals)) in board[1]
+
+
+def test_a_replay_step_is_the_state_after_that_many_actions() -> None:
+    session, log = finished()
+    first = replay_step(session, log, 1)
+    assert (first.number, first.total, first.actor) == (1, len(log), CHANCE)
+    last = replay_step(session, log, len(log))
+    assert last.state == session.state
+    assert replay_step(session, log, 10_000).number == len(log)
+    middle = replay_step(session, log, 5)
+    moves = [Move.model_validate(e.action) for e in log[:5] if e.action["kind"] == "move"]
+    assert sum(middle.state.totals) == sum(move.amount for move in moves)
+
+
+def test_the_default_replay_hands_are_each_seats_hand_without_its_controls() -> None:
+    session, _ = finished()
+    ctx = Context.of(session, "en")
+    blocks = DiceRaceUI().replay_hands(ctx)
+    texts = [b.text for b in blocks if isinstance(b, Text)]
+    for seat, name in enumerate(ctx.names):
+        assert f"**{name}**" in texts
+        assert f"total {session.state.totals[seat]}" in texts
+    assert not any(isinstance(b, Controls) for b in blocks)
+    assert all(b.priority is not Priority.ESSENTIAL for b in blocks)  # the table goes first
+
+
+def test_a_game_without_hidden_hands_shows_no_hands_in_a_replay() -> None:
+    class OpenRaceUI(DiceRaceUI):
+        hidden_hands = False
+
+    session, _ = finished()
+    assert OpenRaceUI().replay_hands(Context.of(session, "en")) == ()

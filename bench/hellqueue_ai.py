@@ -2,17 +2,19 @@
 
 Usage (from the repo root):
     python bench/hellqueue_ai.py [--players 3 4] [--games N] [--opponents random greedy]
-        [--seed S] [--jobs 2] [--param NAME=VALUE ...]
+        [--level normal|strong] [--seed S] [--jobs 2] [--param NAME=VALUE ...]
 
 Prints one line per player count and opponent kind:
-    players=4 opponents=random games=N ai_win=X%
+    players=4 opponents=random games=N ai_win=X% level=normal us_per_decision=U
 the AI in one seat, every other seat playing `random` (uniform among the legal actions) or
 `greedy` (the Queue that wins the most stones now, else the one that queues the most dice;
 games/hellqueue/ai_policies.py). A shared win among k winners counts 1/k for the AI, so a
 seat no better than the others wins 100/players % (25 % with 4 players, 33 % with 3).
 The AI's seat goes round the table (game i: seat i mod players); the first player is random.
 Game i uses seed S+i, so runs are reproducible. `--param` overrides a field of
-`games.hellqueue.ai.Params` (for tuning).
+`games.hellqueue.ai.Params` (for tuning, NORMAL only). `--level strong` plays the AI seat with
+`Rules.ai_decision` at STRONG (games/hellqueue/strong.py); `us_per_decision` is the AI's mean
+microseconds per decision.
 """
 
 from __future__ import annotations
@@ -20,12 +22,14 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from dataclasses import fields, replace
 from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from games.engine.contract import AI_LEVELS, NORMAL
 from games.engine.step import advance
 from games.hellqueue import RULES
 from games.hellqueue.ai import PARAMS, Params, decide
@@ -34,38 +38,56 @@ from games.hellqueue.ai_policies import greedy_policy, random_policy
 POLICIES = {"random": random_policy, "greedy": greedy_policy}
 
 
-def play_game(players: int, opponents: str, seed: int, params: Params) -> float:
-    """One game; returns the AI seat's share of the win (1, 1/k for a shared win, or 0)."""
+def play_game(
+    players: int, opponents: str, seed: int, params: Params, level: str
+) -> tuple[float, float, int]:
+    """One game; returns the AI seat's share of the win (1, 1/k for a shared win, or 0), its
+    seconds spent deciding and its decisions."""
     config = RULES.make_config(players, {})
     result = advance(RULES, RULES.setup(config), 0, -1, None, seed)
     state, version = result.state, len(result.logged)
     ai_seat = seed % players
     other = POLICIES[opponents]
     rng = random.Random(seed)
+    spent, decisions = 0.0, 0
     while not RULES.is_over(state):
         seat = next(iter(RULES.to_move(state).seats))
         view = RULES.view(state, seat)
-        action = decide(view, rng, params) if seat == ai_seat else other(view, rng)
+        if seat == ai_seat:
+            start = time.perf_counter()
+            if level == NORMAL:
+                action = decide(view, rng, params)
+            else:
+                action = RULES.ai_decision(view, rng, level).action
+            spent += time.perf_counter() - start
+            decisions += 1
+        else:
+            action = other(view, rng)
         result = advance(RULES, state, version, seat, action, seed)
         state, version = result.state, version + len(result.logged)
     outcome = RULES.outcome(state)
     assert outcome is not None
-    return 1 / len(outcome.winners) if ai_seat in outcome.winners else 0.0
+    share = 1 / len(outcome.winners) if ai_seat in outcome.winners else 0.0
+    return share, spent, decisions
 
 
-def _run(args: tuple[int, str, int, Params]) -> float:
+def _run(args: tuple[int, str, int, Params, str]) -> tuple[float, float, int]:
     return play_game(*args)
 
 
-def bench(players: int, opponents: str, games: int, seed: int, jobs: int, params: Params) -> float:
-    """Play `games` games (seeds seed..seed+games-1); the AI's win rate in %."""
-    tasks = [(players, opponents, seed + i, params) for i in range(games)]
+def bench(
+    players: int, opponents: str, games: int, seed: int, jobs: int, params: Params, level: str
+) -> tuple[float, float]:
+    """Play `games` games (seeds seed..seed+games-1); the AI's win rate in % and its mean
+    microseconds per decision."""
+    tasks = [(players, opponents, seed + i, params, level) for i in range(games)]
     if jobs > 1:
         with Pool(jobs) as pool:
             results = pool.map(_run, tasks, chunksize=max(1, games // (jobs * 20)))
     else:
         results = [_run(task) for task in tasks]
-    return 100 * sum(results) / games
+    spent = sum(r[1] for r in results) / max(1, sum(r[2] for r in results))
+    return 100 * sum(r[0] for r in results) / games, 1e6 * spent
 
 
 def parse_params(pairs: list[str]) -> Params:
@@ -84,6 +106,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, nargs="*", default=[3, 4], choices=[3, 4])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--opponents", nargs="*", default=["random", "greedy"], choices=POLICIES)
+    parser.add_argument("--level", choices=AI_LEVELS, default=NORMAL)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
@@ -91,9 +114,12 @@ def main(argv: list[str] | None = None) -> None:
     params = parse_params(args.param)
     for players in args.players:
         for opponents in args.opponents:
-            win = bench(players, opponents, args.games, args.seed, args.jobs, params)
+            win, us = bench(
+                players, opponents, args.games, args.seed, args.jobs, params, args.level
+            )
             print(
-                f"players={players} opponents={opponents} games={args.games} ai_win={win:.1f}%",
+                f"players={players} opponents={opponents} games={args.games} ai_win={win:.1f}%"
+                f" level={args.level} us_per_decision={us:.0f}",
                 flush=True,
             )
 

@@ -2,10 +2,11 @@
 
 Usage (from the repo root):
     python bench/rummy_ai.py [--players 2 3 4] [--games N] [--rules basic advanced]
-        [--opponents random greedy] [--seed S] [--jobs 2] [--param NAME=VALUE ...]
+        [--opponents random greedy] [--level normal|strong] [--seed S] [--jobs 2]
+        [--param NAME=VALUE ...]
 
 Prints one line per player count, rule set and opponent kind:
-    players=4 rules=basic opponents=random matches=N ai_win=X%
+    players=4 rules=basic opponents=random matches=N ai_win=X% level=normal us_per_decision=U
 the AI's match win rate with every other seat played by `opponents`
 (games/rummy/ai_policies.py: uniformly random legal actions, or the greedy seat; `self`,
 only on request, is the AI itself with its default weights, for tuning). A match
@@ -13,7 +14,9 @@ won by k players together (a shared top score, R) counts 1/k for the AI, so a se
 than the others wins 1/players of the matches. Match i uses seed S+i and puts the AI in seat
 i mod players; the first player is random. Every claim window is answered by every seat at
 once (the bench never lets a deadline pass). `--param` overrides a field of
-`games.rummy.ai.Params` (for tuning).
+`games.rummy.ai.Params` (for tuning, NORMAL only). `--level strong` plays the AI seat with
+`Rules.ai_decision` at STRONG (games/rummy/strong.py); `us_per_decision` is the AI's mean
+microseconds per decision.
 """
 
 from __future__ import annotations
@@ -21,12 +24,14 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from dataclasses import fields, replace
 from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from games.engine.contract import AI_LEVELS, NORMAL
 from games.engine.step import advance
 from games.rummy import RULES
 from games.rummy.ai import PARAMS, Params, decide
@@ -35,8 +40,11 @@ from games.rummy.ai_policies import greedy_policy, random_policy
 POLICIES = {"random": random_policy, "greedy": greedy_policy}
 
 
-def play_match(players: int, advanced: bool, opponents: str, seed: int, params: Params) -> float:
-    """One match; returns the AI's share of the win (1/k among k winners, else 0).
+def play_match(
+    players: int, advanced: bool, opponents: str, seed: int, params: Params, level: str
+) -> tuple[float, float, int]:
+    """One match; returns the AI's share of the win (1/k among k winners, else 0), its seconds
+    spent deciding and its decisions.
 
     Opponents `self` are the AI with its default weights (for tuning `params`)."""
     config = RULES.make_config(players, {"advanced": advanced})
@@ -45,32 +53,52 @@ def play_match(players: int, advanced: bool, opponents: str, seed: int, params: 
     ai_seat = seed % players
     other = POLICIES.get(opponents, decide)
     rng = random.Random(seed)
+    spent, decisions = 0.0, 0
     while not RULES.is_over(state):
         seat = min(RULES.to_move(state).seats)
         view = RULES.view(state, seat)
-        action = decide(view, rng, params) if seat == ai_seat else other(view, rng)
+        if seat == ai_seat:
+            start = time.perf_counter()
+            if level == NORMAL:
+                action = decide(view, rng, params)
+            else:
+                action = RULES.ai_decision(view, rng, level).action
+            spent += time.perf_counter() - start
+            decisions += 1
+        else:
+            action = other(view, rng)
         result = advance(RULES, state, version, seat, action, seed)
         state, version = result.state, version + len(result.logged)
     outcome = RULES.outcome(state)
     assert outcome is not None
-    return 1 / len(outcome.winners) if ai_seat in outcome.winners else 0.0
+    share = 1 / len(outcome.winners) if ai_seat in outcome.winners else 0.0
+    return share, spent, decisions
 
 
-def _run(args: tuple[int, bool, str, int, Params]) -> float:
+def _run(args: tuple[int, bool, str, int, Params, str]) -> tuple[float, float, int]:
     return play_match(*args)
 
 
 def bench(
-    players: int, advanced: bool, opponents: str, games: int, seed: int, jobs: int, params: Params
-) -> float:
-    """The AI's match win rate in % over `games` matches (seeds seed..seed+games-1)."""
-    tasks = [(players, advanced, opponents, seed + i, params) for i in range(games)]
+    players: int,
+    advanced: bool,
+    opponents: str,
+    games: int,
+    seed: int,
+    jobs: int,
+    params: Params,
+    level: str,
+) -> tuple[float, float]:
+    """The AI's match win rate in % over `games` matches (seeds seed..seed+games-1) and its
+    mean microseconds per decision."""
+    tasks = [(players, advanced, opponents, seed + i, params, level) for i in range(games)]
     if jobs > 1:
         with Pool(jobs) as pool:
             shares = pool.map(_run, tasks, chunksize=max(1, games // (jobs * 8)))
     else:
         shares = [_run(task) for task in tasks]
-    return 100 * sum(shares) / games
+    spent = sum(r[1] for r in shares) / max(1, sum(r[2] for r in shares))
+    return 100 * sum(r[0] for r in shares) / games, 1e6 * spent
 
 
 def parse_params(pairs: list[str]) -> Params:
@@ -92,6 +120,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--opponents", nargs="*", default=list(POLICIES), choices=[*POLICIES, "self"]
     )
+    parser.add_argument("--level", choices=AI_LEVELS, default=NORMAL)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
@@ -101,10 +130,14 @@ def main(argv: list[str] | None = None) -> None:
         for rules in args.rules:
             for opponents in args.opponents:
                 advanced = rules == "advanced"
-                win = bench(players, advanced, opponents, args.games, args.seed, args.jobs, params)
+                win, us = bench(
+                    players, advanced, opponents, args.games, args.seed, args.jobs, params,
+                    args.level,
+                )
                 print(
                     f"players={players} rules={rules} opponents={opponents} "
-                    f"matches={args.games} ai_win={win:.1f}%",
+                    f"matches={args.games} ai_win={win:.1f}% level={args.level} "
+                    f"us_per_decision={us:.0f}",
                     flush=True,
                 )
 

@@ -104,11 +104,15 @@ class Lookahead:
         ]
 
     def best(self) -> Action:
-        candidates = self.candidates()
-        tables = [self.rules.sample_state(self.view, self.rng) for _ in range(self.params.samples)]
-        scored = [(self.value(action, tables), i) for i, action in enumerate(candidates)]
+        candidates, scored = self.scored()
         top = max(v for v, _ in scored)
         return candidates[self.rng.choice([i for v, i in scored if v >= top - 1e-9])]
+
+    def scored(self) -> tuple[list[Action], list[tuple[float, int]]]:
+        """The candidates and (value, index) of each (the STRONG search's move ordering)."""
+        candidates = self.candidates()
+        tables = [self.rules.sample_state(self.view, self.rng) for _ in range(self.params.samples)]
+        return candidates, [(self.value(action, tables), i) for i, action in enumerate(candidates)]
 
     def value(self, action: Action, tables: list[State]) -> float:
         """The mean judgement over the sampled tables; one table when no die is rolled."""

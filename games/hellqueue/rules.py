@@ -14,7 +14,18 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.engine.contract import CHANCE, Event, Outcome, Rules, Step, ToMove
+from games.engine.contract import (
+    AI_LEVELS,
+    CHANCE,
+    NORMAL,
+    STRONG,
+    AiDecision,
+    Event,
+    Outcome,
+    Rules,
+    Step,
+    ToMove,
+)
 from games.engine.errors import GameError, Reason, illegal
 from games.hellqueue.cards import (
     DECKS,
@@ -759,3 +770,16 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         from games.hellqueue.ai import decide
 
         return decide(view, rng)
+
+    def ai_decision(self, view: View, rng: random.Random, level: str = NORMAL) -> AiDecision:
+        """NORMAL is the heuristic; STRONG searches its own turns (games/hellqueue/strong.py)
+        and plays stone picks and rerolls as NORMAL."""
+        if level not in AI_LEVELS:
+            raise GameError(Reason.BAD_OPTION, "ai_level")
+        if level == STRONG:
+            from games.hellqueue.strong import strong_decision
+
+            searched = strong_decision(view, rng)
+            if searched is not None:
+                return searched
+        return AiDecision(action=self.ai_action(view, rng), reason="heuristic")

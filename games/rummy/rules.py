@@ -17,7 +17,19 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from games.engine.contract import CHANCE, SYSTEM, Event, Outcome, Rules, Step, ToMove
+from games.engine.contract import (
+    AI_LEVELS,
+    CHANCE,
+    NORMAL,
+    STRONG,
+    SYSTEM,
+    AiDecision,
+    Event,
+    Outcome,
+    Rules,
+    Step,
+    ToMove,
+)
 from games.engine.errors import GameError, Reason, illegal
 from games.rummy.ai import decide
 from games.rummy.cards import CARDS
@@ -762,3 +774,16 @@ class RummyRules(Rules[Config, State, Action, View]):
     def ai_action(self, view: View, rng: random.Random) -> Action:
         """The AI seat's action, decided from its view only (games/rummy/ai.py)."""
         return decide(view, rng)
+
+    def ai_decision(self, view: View, rng: random.Random, level: str = NORMAL) -> AiDecision:
+        """NORMAL is the heuristic; STRONG searches the seat's takes, discards and opens
+        (games/rummy/strong.py) and plays claim windows and goals as NORMAL."""
+        if level not in AI_LEVELS:
+            raise GameError(Reason.BAD_OPTION, "ai_level")
+        if level == STRONG:
+            from games.rummy.strong import strong_decision
+
+            searched = strong_decision(self, view, rng)
+            if searched is not None:
+                return searched
+        return AiDecision(action=self.ai_action(view, rng), reason="heuristic")

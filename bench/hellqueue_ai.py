@@ -14,7 +14,7 @@ The AI's seat goes round the table (game i: seat i mod players); the first playe
 Game i uses seed S+i, so runs are reproducible. `--param` overrides a field of
 `games.hellqueue.ai.Params` (for tuning, NORMAL only). `--level strong` plays the AI seat with
 `Rules.ai_decision` at STRONG (games/hellqueue/strong.py); `us_per_decision` is the AI's mean
-microseconds per decision.
+microseconds per decision (`--details` appends the 99th percentile, `p99_us=`).
 """
 
 from __future__ import annotations
@@ -40,16 +40,16 @@ POLICIES = {"random": random_policy, "greedy": greedy_policy}
 
 def play_game(
     players: int, opponents: str, seed: int, params: Params, level: str
-) -> tuple[float, float, int]:
-    """One game; returns the AI seat's share of the win (1, 1/k for a shared win, or 0), its
-    seconds spent deciding and its decisions."""
+) -> tuple[float, list[float]]:
+    """One game; returns the AI seat's share of the win (1, 1/k for a shared win, or 0), and the
+    seconds each of its decisions took."""
     config = RULES.make_config(players, {})
     result = advance(RULES, RULES.setup(config), 0, -1, None, seed)
     state, version = result.state, len(result.logged)
     ai_seat = seed % players
     other = POLICIES[opponents]
     rng = random.Random(seed)
-    spent, decisions = 0.0, 0
+    thinking: list[float] = []
     while not RULES.is_over(state):
         seat = next(iter(RULES.to_move(state).seats))
         view = RULES.view(state, seat)
@@ -59,8 +59,7 @@ def play_game(
                 action = decide(view, rng, params)
             else:
                 action = RULES.ai_decision(view, rng, level).action
-            spent += time.perf_counter() - start
-            decisions += 1
+            thinking.append(time.perf_counter() - start)
         else:
             action = other(view, rng)
         result = advance(RULES, state, version, seat, action, seed)
@@ -68,26 +67,35 @@ def play_game(
     outcome = RULES.outcome(state)
     assert outcome is not None
     share = 1 / len(outcome.winners) if ai_seat in outcome.winners else 0.0
-    return share, spent, decisions
+    return share, thinking
 
 
-def _run(args: tuple[int, str, int, Params, str]) -> tuple[float, float, int]:
+def _run(args: tuple[int, str, int, Params, str]) -> tuple[float, list[float]]:
     return play_game(*args)
 
 
 def bench(
     players: int, opponents: str, games: int, seed: int, jobs: int, params: Params, level: str
-) -> tuple[float, float]:
-    """Play `games` games (seeds seed..seed+games-1); the AI's win rate in % and its mean
-    microseconds per decision."""
+) -> tuple[float, list[float]]:
+    """Play `games` games (seeds seed..seed+games-1); the AI's win rate in % and the
+    seconds each AI decision took, sorted."""
     tasks = [(players, opponents, seed + i, params, level) for i in range(games)]
     if jobs > 1:
         with Pool(jobs) as pool:
             results = pool.map(_run, tasks, chunksize=max(1, games // (jobs * 20)))
     else:
         results = [_run(task) for task in tasks]
-    spent = sum(r[1] for r in results) / max(1, sum(r[2] for r in results))
-    return 100 * sum(r[0] for r in results) / games, 1e6 * spent
+    times = sorted(t for _, thinking in results for t in thinking)
+    return 100 * sum(r[0] for r in results) / games, times
+
+
+def mean(times: list[float]) -> float:
+    return sum(times) / max(1, len(times))
+
+
+def p99(times: list[float]) -> float:
+    """The 99th percentile of sorted `times` (0 without any)."""
+    return times[min(len(times) - 1, int(0.99 * len(times)))] if times else 0.0
 
 
 def parse_params(pairs: list[str]) -> Params:
@@ -110,16 +118,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--details", action="store_true", help="append p99_us=")
     args = parser.parse_args(argv)
     params = parse_params(args.param)
     for players in args.players:
         for opponents in args.opponents:
-            win, us = bench(
+            win, times = bench(
                 players, opponents, args.games, args.seed, args.jobs, params, args.level
             )
             print(
                 f"players={players} opponents={opponents} games={args.games} ai_win={win:.1f}%"
-                f" level={args.level} us_per_decision={us:.0f}",
+                f" level={args.level} us_per_decision={1e6 * mean(times):.0f}"
+                + (f" p99_us={1e6 * p99(times):.0f}" if args.details else ""),
                 flush=True,
             )
 

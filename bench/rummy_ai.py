@@ -16,7 +16,7 @@ i mod players; the first player is random. Every claim window is answered by eve
 once (the bench never lets a deadline pass). `--param` overrides a field of
 `games.rummy.ai.Params` (for tuning, NORMAL only). `--level strong` plays the AI seat with
 `Rules.ai_decision` at STRONG (games/rummy/strong.py); `us_per_decision` is the AI's mean
-microseconds per decision.
+microseconds per decision (`--details` appends the 99th percentile, `p99_us=`).
 """
 
 from __future__ import annotations
@@ -42,9 +42,9 @@ POLICIES = {"random": random_policy, "greedy": greedy_policy}
 
 def play_match(
     players: int, advanced: bool, opponents: str, seed: int, params: Params, level: str
-) -> tuple[float, float, int]:
-    """One match; returns the AI's share of the win (1/k among k winners, else 0), its seconds
-    spent deciding and its decisions.
+) -> tuple[float, list[float]]:
+    """One match; returns the AI's share of the win (1/k among k winners, else 0), and the
+    seconds each of its decisions took.
 
     Opponents `self` are the AI with its default weights (for tuning `params`)."""
     config = RULES.make_config(players, {"advanced": advanced})
@@ -53,7 +53,7 @@ def play_match(
     ai_seat = seed % players
     other = POLICIES.get(opponents, decide)
     rng = random.Random(seed)
-    spent, decisions = 0.0, 0
+    thinking: list[float] = []
     while not RULES.is_over(state):
         seat = min(RULES.to_move(state).seats)
         view = RULES.view(state, seat)
@@ -63,8 +63,7 @@ def play_match(
                 action = decide(view, rng, params)
             else:
                 action = RULES.ai_decision(view, rng, level).action
-            spent += time.perf_counter() - start
-            decisions += 1
+            thinking.append(time.perf_counter() - start)
         else:
             action = other(view, rng)
         result = advance(RULES, state, version, seat, action, seed)
@@ -72,10 +71,10 @@ def play_match(
     outcome = RULES.outcome(state)
     assert outcome is not None
     share = 1 / len(outcome.winners) if ai_seat in outcome.winners else 0.0
-    return share, spent, decisions
+    return share, thinking
 
 
-def _run(args: tuple[int, bool, str, int, Params, str]) -> tuple[float, float, int]:
+def _run(args: tuple[int, bool, str, int, Params, str]) -> tuple[float, list[float]]:
     return play_match(*args)
 
 
@@ -88,17 +87,26 @@ def bench(
     jobs: int,
     params: Params,
     level: str,
-) -> tuple[float, float]:
-    """The AI's match win rate in % over `games` matches (seeds seed..seed+games-1) and its
-    mean microseconds per decision."""
+) -> tuple[float, list[float]]:
+    """The AI's match win rate in % over `games` matches (seeds seed..seed+games-1) and the
+    seconds each AI decision took, sorted."""
     tasks = [(players, advanced, opponents, seed + i, params, level) for i in range(games)]
     if jobs > 1:
         with Pool(jobs) as pool:
             shares = pool.map(_run, tasks, chunksize=max(1, games // (jobs * 8)))
     else:
         shares = [_run(task) for task in tasks]
-    spent = sum(r[1] for r in shares) / max(1, sum(r[2] for r in shares))
-    return 100 * sum(r[0] for r in shares) / games, 1e6 * spent
+    times = sorted(t for _, thinking in shares for t in thinking)
+    return 100 * sum(r[0] for r in shares) / games, times
+
+
+def mean(times: list[float]) -> float:
+    return sum(times) / max(1, len(times))
+
+
+def p99(times: list[float]) -> float:
+    """The 99th percentile of sorted `times` (0 without any)."""
+    return times[min(len(times) - 1, int(0.99 * len(times)))] if times else 0.0
 
 
 def parse_params(pairs: list[str]) -> Params:
@@ -124,20 +132,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--details", action="store_true", help="append p99_us=")
     args = parser.parse_args(argv)
     params = parse_params(args.param)
     for players in args.players:
         for rules in args.rules:
             for opponents in args.opponents:
                 advanced = rules == "advanced"
-                win, us = bench(
+                win, times = bench(
                     players, advanced, opponents, args.games, args.seed, args.jobs, params,
                     args.level,
                 )
                 print(
                     f"players={players} rules={rules} opponents={opponents} "
                     f"matches={args.games} ai_win={win:.1f}% level={args.level} "
-                    f"us_per_decision={us:.0f}",
+                    f"us_per_decision={1e6 * mean(times):.0f}"
+                + (f" p99_us={1e6 * p99(times):.0f}" if args.details else ""),
                     flush=True,
                 )
 

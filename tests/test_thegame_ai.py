@@ -117,7 +117,8 @@ def play_turn(view: TheGameView) -> tuple[list[TheGameAction], TheGameView]:
             assert view.still_required == 0
             return actions, view
         if isinstance(action, Signal):
-            assert not isinstance(actions[-2] if len(actions) > 1 else None, Signal)
+            changes = [(a.pile, a.signal) for a in actions if isinstance(a, Signal)]
+            assert len(changes) == len(set(changes)), f"a signal toggled: {actions}"
         view = apply(view, action)
     raise AssertionError(f"no end of turn: {actions}")
 
@@ -175,6 +176,24 @@ def test_no_big_jump_signal() -> None:
     assert decide(view, RNG) == Play(card=60, pile=1)
     view = make_view((60, 79), (40, 50, 99, 90), required=1, signals={1: (SignalKind.NO_JUMP,)})
     assert decide(view, RNG) == Play(card=79, pile=3)
+
+
+def test_asks_no_big_jump_where_it_holds_a_near_card() -> None:
+    # 44 is two numbers above the ascending 41: ask the partner not to jump that pile.
+    view = make_view((44, 70, 72), (41, 60, 99, 95), required=0)
+    actions, after = play_turn(view)
+    assert (44, 0) not in plays(actions)
+    assert actions[-2:] == [Signal(pile=0, signal=SignalKind.NO_JUMP, on=True), EndTurn()]
+    assert after.piles[0].signals == (SignalKind.NO_JUMP,)
+    assert decide(after, RNG) == EndTurn()
+
+
+def test_clears_a_no_big_jump_it_no_longer_backs() -> None:
+    # Nothing near the ascending 41 any more: the signal goes at the end of the turn.
+    view = make_view((70, 72), (41, 60, 99, 95), required=0, signals={0: (SignalKind.NO_JUMP,)})
+    actions, after = play_turn(view)
+    assert Signal(pile=0, signal=SignalKind.NO_JUMP, on=False) in actions
+    assert after.piles[0].signals == ()
 
 
 def test_plays_a_trick_rather_than_keeping_it() -> None:
@@ -260,13 +279,14 @@ def test_full_games_take_only_legal_actions(players: int, on_fire: bool) -> None
         config = RULES.make_config(players, {"on_fire": on_fire})
         result = advance(RULES, RULES.setup(config), 0, -1, None, seed)
         state, version = result.state, len(result.logged)
-        signals_in_a_row = 0
+        in_a_row: list[tuple[int, SignalKind]] = []
         while not RULES.is_over(state):
             seat = next(iter(RULES.to_move(state).seats))
             action = decide(RULES.view(state, seat), random.Random(seed))
             assert action in RULES.legal_actions(state, seat)
-            signals_in_a_row = signals_in_a_row + 1 if isinstance(action, Signal) else 0
-            assert signals_in_a_row <= 1
+            changed = isinstance(action, Signal)
+            in_a_row = [*in_a_row, (action.pile, action.signal)] if changed else []
+            assert len(in_a_row) == len(set(in_a_row)), "a signal toggled"
             result = advance(RULES, state, version, seat, action, seed)
             state, version = result.state, version + len(result.logged)
         outcome = RULES.outcome(state)

@@ -11,8 +11,10 @@ Why it plays well:
 - Signals: other players' "no_play" piles cost a big penalty (used only when nothing else
   meets the minimum), "no_jump" piles cost extra per skipped number. With several players it
   asks others not to play on a pile where it keeps a trick card, and clears a "no_play" just
-  before it plays on that pile itself. At most one signal change happens per step, and it is
-  always followed by a play or the end of the turn, so there is no loop.
+  before it plays on that pile itself; at the end of its turn it asks "no big jump" where it
+  holds a card at most `near` numbers from the top, and clears such a signal where it holds
+  none (with two players that one is its own). Every signal it wants is computed from its
+  hand and the tops alone, so a turn sets or clears each at most once: there is no loop.
 - On Fire: a burning blue top must be covered this turn (plans that don't are dropped); a blue
   card left on top costs the estimated chance that the next player cannot cover it.
 
@@ -77,6 +79,9 @@ class Params:
     numbers (0: the full penalty for any non-trick play)."""
     no_jump: float = 1.0
     """Penalty per skipped number beyond `no_jump_free` on a "no big jump" pile."""
+    near: int = 3
+    """The AI asks "no big jump" where it holds a card skipping at most this many numbers
+    (and clears its stale ones at the end of its turn; -1: it never asks)."""
     no_jump_free: int = 2
     fire: float = 300.0
     """Cost of losing the game by a burning blue card, times its estimated chance."""
@@ -174,9 +179,15 @@ def _decide(key: _Key) -> TheGameAction:
                 return Signal(pile=pile, signal=clear, on=False)
         return Play(card=card, pile=pile)
     if multi:
+        stale = _stale_jump(key)
+        if stale is not None:
+            return Signal(pile=stale, signal=SignalKind.NO_JUMP, on=False)
         target = _signal_target(key)
         if target is not None and target[1] not in key.signals[target[0]]:
             return Signal(pile=target[0], signal=target[1], on=True)
+        near = _jump_target(key)
+        if near is not None:
+            return Signal(pile=near, signal=SignalKind.NO_JUMP, on=True)
     return EndTurn()
 
 
@@ -261,6 +272,40 @@ def _holds_close(
     return any(top + step * d in hand for d in range(1, params.close_skip + 2))
 
 
+def _holds_near(hand: set[int] | tuple[int, ...], top: int, pile: int, span: int) -> bool:
+    """A card that skips at most `span` numbers on the pile."""
+    step = 1 if ASCENDING[pile] else -1
+    return any(top + step * d in hand for d in range(1, span + 2))
+
+
+def _stale_jump(key: _Key) -> int | None:
+    """A "no big jump" pile where we hold no near card, at the end of our turn: with two
+    players it is ours (the other player re-asks at the end of its own turn if it still
+    wants it)."""
+    span = key.params.near
+    if span < 0:
+        return None
+    for pile, top in enumerate(key.tops):
+        if SignalKind.NO_JUMP in key.signals[pile] and not _holds_near(key.hand, top, pile, span):
+            return pile
+    return None
+
+
+def _jump_target(key: _Key) -> int | None:
+    """A pile to ask "no big jump" on: we hold a card skipping at most `near` numbers there
+    (not already asked, nor asked "don't play")."""
+    span = key.params.near
+    if span < 0:
+        return None
+    for pile, top in enumerate(key.tops):
+        signals = key.signals[pile]
+        if SignalKind.NO_JUMP in signals or SignalKind.NO_PLAY in signals:
+            continue
+        if _holds_near(key.hand, top, pile, span):
+            return pile
+    return None
+
+
 def _signal_target(key: _Key) -> tuple[int, SignalKind] | None:
     """The one signal worth setting at the end of our turn: "don't play here" where we keep a
     trick card. Only one, and computed from the hand and tops alone, so it never toggles."""
@@ -317,7 +362,12 @@ class _Planner:
             for i, s in enumerate(key.signals)
         )
         self.jump_pen = tuple(
-            params.no_jump if multi and SignalKind.NO_JUMP in s else 0.0 for s in key.signals
+            params.no_jump
+            if multi
+            and SignalKind.NO_JUMP in s
+            and not (params.near >= 0 and _holds_near(hand, tops[i], i, params.near))
+            else 0.0
+            for i, s in enumerate(key.signals)
         )
 
     def search(self) -> tuple[tuple[int, int], ...]:

@@ -133,6 +133,8 @@ SMALL = Budget(playouts=40)
 def small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """Searches here use a small budget: the behaviours do not depend on its size."""
     monkeypatch.setattr("games.exhaust.strong.budget_for", lambda view: SMALL)
+    monkeypatch.setattr("games.hellqueue.strong.BUDGET", Budget(playouts=12, candidates=4))
+    monkeypatch.setattr("games.rummy.strong.BUDGET", Budget(playouts=12, candidates=4))
 
 
 def test_a_strong_decision_is_deterministic_given_the_rng() -> None:
@@ -189,6 +191,11 @@ REASONS = {"exhaust": EXHAUST_REASONS, "thegame": THEGAME_REASONS}
 
 
 def some_views(game_id: str) -> list:
+    return [view for view, _ in some_positions(game_id)]
+
+
+def some_positions(game_id: str) -> list:
+    """(view, legal actions) of the seat to move in the first steps of a few games."""
     rules = GAMES[game_id]
     views = []
     for players in sorted({rules.min_players, min(rules.min_players + 1, rules.max_players)}):
@@ -200,8 +207,9 @@ def some_views(game_id: str) -> list:
             if rules.is_over(state):
                 break
             seat = min(rules.to_move(state).seats)
-            views.append(rules.view(state, seat))
-            action = rules.ai_action(views[-1], rng)
+            view = rules.view(state, seat)
+            views.append((view, rules.legal_actions(state, seat)))
+            action = rules.ai_action(view, rng)
             result = advance(rules, state, version, seat, action, players)
             state, version = result.state, version + len(result.logged)
     return views
@@ -224,3 +232,11 @@ def test_an_unknown_level_is_refused(game_id: str) -> None:
         GAMES[game_id].ai_decision(view, random.Random(1), "grandmaster")
     assert info.value.reason is Reason.BAD_OPTION
     assert "grandmaster" not in AI_LEVELS
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_game_plays_a_legal_action_at_the_strong_level(game_id: str) -> None:
+    rules = GAMES[game_id]
+    for i, (view, legal) in enumerate(some_positions(game_id)):
+        made = rules.ai_decision(view, random.Random(i), STRONG)
+        assert made.action in legal

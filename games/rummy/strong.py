@@ -25,7 +25,8 @@ from games.rummy.models import Goal, NextGame, State, View
 from games.rummy.rules import RummyRules
 
 BUDGET = Budget(playouts=240, candidates=12)
-"""Playouts per decision (a playout is one round of the table, a few milliseconds)."""
+"""Playouts per decision, each one round of the table (a few milliseconds through the real
+rules): p99 about 0.9 s a decision on the bench machine."""
 POINT = 1.0
 """A match point led by, in cards of deficiency."""
 SCALE = 2.0

@@ -45,6 +45,11 @@ class Player:
         self.latencies.append(time.perf_counter() - started)
         return result
 
+    def lobby(self) -> EmuMessage | None:
+        with contextlib.suppress(LookupError):
+            return self.find_table(":start$")
+        return None
+
     def find_table(self, pattern: str) -> EmuMessage:
         for message in reversed(self.emu.channel_messages(self.channel)):
             if custom_ids(message, pattern):
@@ -53,6 +58,8 @@ class Player:
 
     async def new_game(self) -> None:
         await self.user.slash(self.channel, "thegame new")
+        # Answered at once, or deferred while the table's post waits out the channel's limit.
+        await self.emu.wait_for(lambda: self.lobby() is not None, timeout=30)
         table = self.find_table(":start$")
         res = await self.timed(self.user.click(table, custom_ids(table, ":start$")[0]))
         first = custom_ids(res.message, ":first$")  # type: ignore[attr-defined]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,10 @@ if TYPE_CHECKING:
 
 VERBS = frozenset({"join", "leave", "addai", "rmai", "start", "first", "cancel"})
 RANDOM_FIRST = "r"
+POST_WITHIN = 1.5
+"""Seconds the new table's post may take before the command is deferred: Discord fails a
+command not answered within 3 s, and a post waits out the channel's rate limit (5 messages
+in 5 s, reached when games there end quickly)."""
 
 
 def is_admin(interaction: discord.Interaction[Any]) -> bool:
@@ -75,7 +80,11 @@ class Lobby:
                 busy = await self.service.live_in_channel(interaction.channel_id)
                 raise GameError(Reason.CHANNEL_BUSY, link=jump_url(busy) if busy else "") from None
             raise
-        await self.tables.post(session)
+        post = asyncio.ensure_future(self.tables.post(session))
+        done, _ = await asyncio.wait({post}, timeout=POST_WITHIN)
+        if not done:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        await post
         await reply(interaction, t(lang, "lobby.opened", link=jump_url(session)))
 
     async def control(

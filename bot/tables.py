@@ -3,6 +3,7 @@ redrawing it in place (skipped when it would show exactly the same)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable, Mapping
@@ -46,6 +47,8 @@ class Tables:
             lambda: deque(maxlen=RECENT_EVENTS)
         )
         self._prints: dict[str, str] = {}
+        self._posting: dict[str, asyncio.Event] = {}
+        """Sessions whose table is being posted: a redraw meanwhile waits to edit that one."""
 
     def on_commit(self, change: Change) -> None:
         """Keep the table's log of recent public events (in memory, right after the commit)."""
@@ -116,14 +119,19 @@ class Tables:
 
     async def post(self, session: Session) -> None:
         """Send the table as a new message in the session's channel and remember it."""
-        channel = self.client.get_partial_messageable(session.record.channel_id)
-        message, sent = await self._deliver(
-            session,
-            await self.screen(session),
-            lambda message: channel.send(**message.send_kwargs()),
-        )
-        await self.service.set_table_message(session.id, sent.id)
-        self._prints[session.id] = message.fingerprint
+        posted = self._posting[session.id] = asyncio.Event()
+        try:
+            channel = self.client.get_partial_messageable(session.record.channel_id)
+            message, sent = await self._deliver(
+                session,
+                await self.screen(session),
+                lambda message: channel.send(**message.send_kwargs()),
+            )
+            await self.service.set_table_message(session.id, sent.id)
+            self._prints[session.id] = message.fingerprint
+        finally:
+            del self._posting[session.id]
+            posted.set()
 
     async def answer(self, interaction: discord.Interaction[Any], session: Session) -> None:
         """Redraw the table as the answer to a click on it: instant, and not counted against
@@ -137,6 +145,12 @@ class Tables:
 
         False when it was already showing exactly that.
         """
+        posting = self._posting.get(session.id)
+        if posting is not None:
+            # Its message may be out already (and clicked), not yet remembered: a second
+            # post would leave players on a table that is never redrawn.
+            await posting.wait()
+            session = await self.service.get(session.id)
         if session.record.table_message_id is None:
             await self.post(session)
             return True

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 import logging
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 import discord
@@ -430,6 +430,19 @@ def _items(piece: _Piece) -> list[discord.ui.Item[Any]]:
     return rows
 
 
+def _picture_print(picture: Picture) -> tuple[str, str, str]:
+    return picture.filename, picture.alt, hashlib.sha1(picture.png).hexdigest()
+
+
+def _shown(piece: _Piece) -> tuple[Any, ...]:
+    """What a piece puts on screen (pictures by digest), in a form whose repr is exact."""
+    accessory = piece.accessory
+    if isinstance(accessory, Picture):
+        accessory = _picture_print(accessory)
+    picture = None if piece.picture is None else _picture_print(piece.picture)
+    return (piece.kind, piece.text, accessory, piece.rows, picture, piece.separator)
+
+
 @dataclass(frozen=True)
 class V2Message:
     """A built layout: the view to send, its pictures, and how it was summarised."""
@@ -473,16 +486,16 @@ class V2Message:
         """The JSON payload of the components."""
         return self.view().to_components()
 
-    @property
+    @cached_property
     def fingerprint(self) -> str:
-        """Identifies what the message shows, so identical re-edits can be skipped."""
-        data = {
-            "components": self.components,
-            "pictures": [
-                [p.filename, p.alt, hashlib.sha1(p.png).hexdigest()] for p in self.pictures
-            ],
-        }
-        return hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()
+        """Identifies what the message shows, so identical re-edits can be skipped.
+
+        Taken from the planned pieces, which make the components one to one, rather than from
+        the components themselves: building discord.py items to compare costs more than the
+        rest of a screen.
+        """
+        shown = [self.accent, *(_shown(piece) for piece in self.pieces)]
+        return hashlib.sha1(repr(shown).encode()).hexdigest()
 
     @property
     def size(self) -> tuple[int, int]:

@@ -36,21 +36,37 @@ Draw = Callable[[Any], bytes | None]
 Painter = Callable[[Draw, Any], Awaitable[bytes | None]]
 """Runs a game's `table_picture` on a view somewhere off the event loop."""
 
-_worker: ProcessPoolExecutor | None = None
+RESPAWN_AFTER = 60.0
+"""Seconds pictures are drawn in threads after the picture process died, before a new one."""
+
+
+class _PictureProcess:
+    """The worker process, started on first use and shared by every bot of this process."""
+
+    def __init__(self) -> None:
+        self.pool: ProcessPoolExecutor | None = None
+        self.broken_until = 0.0
+
+    async def draw(self, draw: Draw, view: Any) -> bytes | None:
+        if time.monotonic() < self.broken_until:
+            return await in_thread(draw, view)
+        if self.pool is None:
+            self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, draw, view)
+        except BrokenProcessPool:
+            log.warning("the picture process died; drawing in threads for %.0f s", RESPAWN_AFTER)
+            self.pool = None
+            self.broken_until = time.monotonic() + RESPAWN_AFTER
+            return await in_thread(draw, view)
+
+
+_PROCESS = _PictureProcess()
 
 
 async def in_worker_process(draw: Draw, view: Any) -> bytes | None:
-    """`draw(view)` in the worker process (started on first use, shared by every bot of this
-    process); in a thread, once, if that process died (the next picture starts a new one)."""
-    global _worker
-    if _worker is None:
-        _worker = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-    try:
-        return await asyncio.get_running_loop().run_in_executor(_worker, draw, view)
-    except BrokenProcessPool:
-        log.warning("the picture process died; drawing this picture in a thread")
-        _worker = None
-        return await in_thread(draw, view)
+    """`draw(view)` in the picture process; in a thread while that process is down."""
+    return await _PROCESS.draw(draw, view)
 
 
 async def in_thread(draw: Draw, view: Any) -> bytes | None:

@@ -6,7 +6,8 @@ COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY games ./games
 COPY storage ./storage
-RUN /venv/bin/pip install --no-cache-dir .
+# With the PostgreSQL driver: one image runs on SQLite (the default) or DATABASE_URL.
+RUN /venv/bin/pip install --no-cache-dir '.[postgresql]'
 
 FROM python:3.11-slim
 RUN useradd --create-home --uid 10001 bot && mkdir /data && chown bot:bot /data

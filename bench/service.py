@@ -2,6 +2,11 @@
 
     python bench/service.py --sessions 1000 --seconds 10 --mode closed
     python bench/service.py --sessions 1000 --seconds 10 --mode open --rate 1000
+    python bench/service.py ... --database-url postgresql://user@host/postgres
+
+SQLite by default (a temporary file); with `--database-url`, PostgreSQL: the bench creates a
+temporary database on that server (the URL's own database is only used to create and drop
+it, so its role needs CREATEDB) and drops it at the end.
 
 `sessions` games of The Game (two players each) are played with random legal moves. Closed
 loop: one move in flight per session, the next sent as soon as the last is acknowledged. Open
@@ -9,19 +14,24 @@ loop: moves are sent at `rate` a second to idle sessions, whatever the answers d
 latency counts from the moment its move was due, so a stall shows in full. Every acknowledged
 move is checked in the database (its log row, on a connection of its own) after its answer.
 `raw_commits_per_s` is the rate, in the same run, of single-row INSERT+COMMIT transactions on
-a file with the same settings: the floor a store doing one transaction per move can reach.
+a file with the same settings (on PostgreSQL: on one connection to the same database): the
+floor a store doing one transaction per move can reach.
 
 Prints one line:
 mode=… sessions=N moves=M moves_per_s=X p50_ms=A p99_ms=B max_ms=C synchronous=S
 raw_commits_per_s=R
+(on PostgreSQL, `backend=postgresql` is added and S is the server's synchronous_commit, with
+its fsync setting: `on/fsync=on`).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import json
+import os
 import queue
 import random
 import sqlite3
@@ -29,8 +39,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -73,6 +85,115 @@ def raw_commits_per_s(directory: Path, synchronous: str, seconds: float = 2.0) -
     return rate
 
 
+async def pg_synchronous(url: str) -> str:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        commit = await conn.fetchval("SHOW synchronous_commit")
+        fsync = await conn.fetchval("SHOW fsync")
+    finally:
+        await conn.close()
+    return f"{commit}/fsync={fsync}"
+
+
+async def pg_raw_commits_per_s(url: str, seconds: float = 2.0) -> float:
+    """Single-row INSERT+COMMIT transactions per second on one connection."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("CREATE TABLE raw_commits (id BIGSERIAL PRIMARY KEY, payload TEXT)")
+        done, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            async with conn.transaction():
+                await conn.execute(
+                    "INSERT INTO raw_commits (payload) VALUES ($1)", '{"kind":"play","card":42}'
+                )
+            done += 1
+        rate = done / (time.perf_counter() - start)
+        await conn.execute("DROP TABLE raw_commits")
+    finally:
+        await conn.close()
+    return rate
+
+
+@contextlib.asynccontextmanager
+async def temporary_database(url: str) -> AsyncIterator[str]:
+    """A new database on the server of `url` (created through the URL's own database), the
+    URL of it, dropped afterwards."""
+    import asyncpg
+
+    name = f"bench_service_{os.getpid()}"
+    parts = urlsplit(url)
+    admin = await asyncpg.connect(url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    try:
+        yield urlunsplit(parts._replace(path=f"/{name}"))
+    finally:
+        admin = await asyncpg.connect(url)
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
+
+
+class PgVerifier:
+    """Checks each acknowledged move's log row on a PostgreSQL connection of its own."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.items: list[tuple[str, int, Any]] = []
+        self.wake = asyncio.Event()
+        self.done = False
+        self.checked = 0
+        self.missing: list[tuple[str, int]] = []
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self.run())
+
+    def check(self, item: tuple[str, int, Any]) -> None:
+        self.items.append(item)
+        self.wake.set()
+
+    async def finish(self) -> None:
+        self.done = True
+        self.wake.set()
+        assert self.task is not None
+        await self.task
+
+    async def run(self) -> None:
+        import asyncpg
+
+        conn = await asyncpg.connect(self.url)
+        try:
+            while True:
+                await self.wake.wait()
+                self.wake.clear()
+                while self.items:
+                    items, self.items = self.items[:400], self.items[400:]
+                    rows = await conn.fetch(
+                        "SELECT a.session_id, a.seq, a.payload FROM "
+                        "unnest($1::TEXT[], $2::INTEGER[]) AS k (session_id, seq) "
+                        "JOIN actions AS a ON a.session_id = k.session_id AND a.seq = k.seq",
+                        [i[0] for i in items],
+                        [i[1] for i in items],
+                    )
+                    found = {(row[0], row[1]): json.loads(row[2]) for row in rows}
+                    for session_id, seq, payload in items:
+                        if found.get((session_id, seq)) != payload:
+                            self.missing.append((session_id, seq))
+                    self.checked += len(items)
+                if self.done and not self.items:
+                    return
+        finally:
+            await conn.close()
+
+
 class Verifier(threading.Thread):
     """Checks each acknowledged move's log row on a connection of its own."""
 
@@ -109,9 +230,16 @@ class Verifier(threading.Thread):
             self.checked += len(items)
         conn.close()
 
+    def check(self, item: tuple[str, int, Any]) -> None:
+        self.todo.put(item)
+
+    async def finish(self) -> None:
+        self.todo.put(None)
+        await asyncio.get_running_loop().run_in_executor(None, self.join)
+
 
 class Bench:
-    def __init__(self, service: SessionService, verifier: Verifier, seed: int) -> None:
+    def __init__(self, service: SessionService, verifier: Verifier | PgVerifier, seed: int) -> None:
         self.service = service
         self.verifier = verifier
         self.rng = random.Random(seed)
@@ -157,7 +285,7 @@ class Bench:
         user = record.seats[seat].user_id
         version = record.version
         await self.service.submit(session.id, user, action, version)  # type: ignore[arg-type]
-        self.verifier.todo.put((session.id, version + 1, self.rules.dump_action(action)))
+        self.verifier.check((session.id, version + 1, self.rules.dump_action(action)))
         return session.id
 
     async def closed(self, sessions: list[str], seconds: float) -> float:
@@ -212,6 +340,9 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
 
 
 async def run(args: argparse.Namespace) -> str:
+    if args.database_url:
+        async with temporary_database(args.database_url) as url:
+            return await measure_postgres(args, url)
     with tempfile.TemporaryDirectory(prefix="bench-service-", dir=args.dir) as tmp:
         return await measure(args, Path(tmp))
 
@@ -223,6 +354,22 @@ async def measure(args: argparse.Namespace, directory: Path) -> str:
     raw = raw_commits_per_s(directory, synchronous)
     verifier = Verifier(path)
     verifier.start()
+    line = await play(args, storage, verifier)
+    return f"{line} synchronous={synchronous} raw_commits_per_s={raw:.0f}"
+
+
+async def measure_postgres(args: argparse.Namespace, url: str) -> str:
+    storage = await open_storage(url)
+    synchronous = await pg_synchronous(url)
+    raw = await pg_raw_commits_per_s(url)
+    verifier = PgVerifier(url)
+    verifier.start()
+    line = await play(args, storage, verifier)
+    return f"{line} synchronous={synchronous} raw_commits_per_s={raw:.0f} backend=postgresql"
+
+
+async def play(args: argparse.Namespace, storage: Storage, verifier: Verifier | PgVerifier) -> str:
+    """Open the sessions, play the moves, check them; the figures of the summary line."""
     seeds = itertools.count(args.seed)
     service = SessionService(storage.sessions, GAMES, ai_delay=0, seed_source=lambda: next(seeds))
     bench = Bench(service, verifier, args.seed)
@@ -236,16 +383,14 @@ async def measure(args: argparse.Namespace, directory: Path) -> str:
         elapsed = await bench.open(sessions, args.seconds, args.rate)
     await service.close()
     await storage.close()
-    verifier.todo.put(None)
-    verifier.join()
+    await verifier.finish()
     if verifier.missing or verifier.checked != len(bench.latencies):
         raise SystemExit(f"{len(verifier.missing)} acknowledged moves not in the database")
     values = sorted(bench.latencies)
     return (
         f"mode={args.mode} sessions={args.sessions} moves={len(values)} "
         f"moves_per_s={len(values) / elapsed:.0f} p50_ms={percentile(values, 0.5) * 1e3:.1f} "
-        f"p99_ms={percentile(values, 0.99) * 1e3:.1f} max_ms={values[-1] * 1e3:.1f} "
-        f"synchronous={synchronous} raw_commits_per_s={raw:.0f}"
+        f"p99_ms={percentile(values, 0.99) * 1e3:.1f} max_ms={values[-1] * 1e3:.1f}"
     )
 
 
@@ -258,6 +403,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--dir", default=None, help="where the temporary database goes (a real disk, not tmpfs)"
+    )
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        help="postgresql://… of a server to bench PostgreSQL on (a temporary database is made)",
     )
     print(asyncio.run(run(parser.parse_args())), flush=True)
 

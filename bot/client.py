@@ -44,6 +44,8 @@ def point_at(settings: Settings) -> None:
 
 
 class TableBot(commands.Bot):
+    """The bot over one unsharded gateway connection; `ShardedTableBot` runs shards."""
+
     def __init__(
         self,
         settings: Settings,
@@ -63,7 +65,11 @@ class TableBot(commands.Bot):
         self.settings = settings
         self.storage = storage
         self.service = SessionService(
-            storage.sessions, GAMES, ai_delay=settings.ai_delay, clock=clock or SystemClock()
+            storage.sessions,
+            GAMES,
+            ai_delay=settings.ai_delay,
+            clock=clock or SystemClock(),
+            shards=settings.shards,
         )
         self.games: dict[str, GameUI] = {}
         self.languages = Languages(storage.prefs.guild, settings.default_locale)
@@ -139,12 +145,23 @@ class TableBot(commands.Bot):
         await self.storage.close()
 
 
+class ShardedTableBot(TableBot, commands.AutoShardedBot):
+    """The bot over `SHARD_IDS` of `SHARD_COUNT` shards (discord.py's `AutoShardedClient`).
+
+    Several processes, each with its own shard ids and one PostgreSQL database, serve one bot:
+    Discord sends each guild's events to its shard only, and the session service drives only
+    the sessions of this process's guilds (`SessionService.owns`)."""
+
+
 async def create_bot(settings: Settings, clock: Clock | None = None, **options: Any) -> TableBot:
     point_at(settings)
-    storage = await open_storage(
-        settings.database_path, synchronous=settings.database_synchronous
+    storage = await open_storage(settings.database, synchronous=settings.database_synchronous)
+    if settings.shard_count is None:
+        return TableBot(settings, storage, clock, **options)
+    ids = None if settings.shard_ids is None else list(settings.shard_ids)
+    return ShardedTableBot(
+        settings, storage, clock, shard_count=settings.shard_count, shard_ids=ids, **options
     )
-    return TableBot(settings, storage, clock, **options)
 
 
 async def run(settings: Settings) -> None:

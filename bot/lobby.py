@@ -195,6 +195,8 @@ def started_screen(ctx: Context) -> Layout:
 def closed_screen(ctx: Context) -> Layout:
     record = ctx.session.record
     key = "lobby.abandoned" if record.status is Status.ABANDONED else "lobby.closed"
+    if record.quarantine:
+        key = "lobby.quarantined"
     title = ctx.t(f"{record.game_id}.name")
     return Layout(title, (Text(ctx.t(key), Priority.ESSENTIAL),), accent=ACCENT)
 

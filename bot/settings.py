@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal, Self
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from games.engine import Shards
 
 
 class Settings(BaseSettings):
@@ -16,6 +18,9 @@ class Settings(BaseSettings):
     )
 
     discord_token: str = Field(min_length=1)
+    database_url: str | None = Field(default=None, pattern=r"^postgres(ql)?://")
+    """`postgresql://user:password@host:port/dbname`: PostgreSQL, the store that several shard
+    processes share. Unset: the SQLite file `database_path`."""
     database_path: Path = Path("data/bot.sqlite3")
     database_synchronous: Literal["FULL", "NORMAL"] = "FULL"
     """FULL: a move is on disk before anyone sees it, even through a power loss. NORMAL is
@@ -31,3 +36,36 @@ class Settings(BaseSettings):
     """Seconds an AI seat waits before each action, so people can follow its turn."""
     table_edit_interval: float = 1.1
     """Minimum seconds between edits of one message: Discord allows about 5 edits per 5 s."""
+    shard_count: int | None = Field(default=None, ge=1)
+    """The bot's shards in all (Discord requires sharding above 2,500 servers). Unset: one
+    unsharded connection."""
+    shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
+    """The shards this process runs, as `0,1` (unset: all `shard_count` of them). Each
+    process of a bot gets its own ids and the same `database_url`."""
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(int(part) for part in value.split(",") if part.strip())
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Self:
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("SHARD_IDS needs SHARD_COUNT")
+            Shards.of(self.shard_count, self.shard_ids)  # each id within 0..count-1
+        return self
+
+    @property
+    def database(self) -> str | Path:
+        """Where `storage.open_storage` finds the database."""
+        return self.database_url or self.database_path
+
+    @property
+    def shards(self) -> Shards | None:
+        """The shards this process runs, or None when the bot is not sharded."""
+        if self.shard_count is None:
+            return None
+        return Shards.of(self.shard_count, self.shard_ids)

@@ -12,7 +12,7 @@ from typing import Any
 
 from games.engine.contract import Rules
 
-GAME_IDS: tuple[str, ...] = ("thegame", "exhaust", "hellqueue")
+GAME_IDS: tuple[str, ...] = ("thegame", "exhaust", "hellqueue", "rummy")
 
 GAMES: Mapping[str, Rules[Any, Any, Any, Any]] = {
     game_id: import_module(f"games.{game_id}").RULES for game_id in GAME_IDS

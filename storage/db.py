@@ -118,6 +118,8 @@ def _run_batch(
 class Database:
     """The writer (a thread, its connection and the group-commit queue) and the readers."""
 
+    backend = "sqlite"
+
     def __init__(
         self, path: str | Path, *, synchronous: Synchronous = "FULL", readers: int = 2
     ) -> None:

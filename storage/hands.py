@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
 from storage.db import Database
+from storage.rows import Row
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,7 +16,7 @@ class HandMessage:
     message_id: int
 
 
-def _hand(row: sqlite3.Row) -> HandMessage:
+def hand_of(row: Row) -> HandMessage:
     return HandMessage(row["session_id"], row["user_id"], row["channel_id"], row["message_id"])
 
 
@@ -37,12 +37,12 @@ class HandMessages:
     async def get(self, session_id: str, user_id: int) -> HandMessage | None:
         sql = "SELECT * FROM hand_messages WHERE session_id = ? AND user_id = ?"
         row = await self.db.read(lambda conn: conn.execute(sql, (session_id, user_id)).fetchone())
-        return None if row is None else _hand(row)
+        return None if row is None else hand_of(row)
 
     async def for_session(self, session_id: str) -> list[HandMessage]:
         sql = "SELECT * FROM hand_messages WHERE session_id = ? ORDER BY user_id"
         rows = await self.db.read(lambda conn: conn.execute(sql, (session_id,)).fetchall())
-        return [_hand(row) for row in rows]
+        return [hand_of(row) for row in rows]
 
     async def delete(self, session_id: str, user_id: int) -> bool:
         """Forget one hand message (say, after the DM was deleted); True if there was one."""

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from storage.db import Database
+from storage.rows import Row
 
 ALL_COUNTS = 0
 """The `players` of a player's totals over every player count together."""
@@ -71,7 +72,7 @@ class Streaks:
     best: int = 0
 
 
-def _tally(row: sqlite3.Row) -> PlayerTally:
+def tally_of(row: Row) -> PlayerTally:
     return PlayerTally(
         user_id=row["user_id"],
         game_id=row["game_id"],
@@ -198,7 +199,7 @@ class Players:
             params.append(game_id)
         sql = f"SELECT * FROM player_totals WHERE {where} ORDER BY game_id, players"
         rows = await self.db.read(lambda conn: conn.execute(sql, params).fetchall())
-        return [_tally(row) for row in rows]
+        return [tally_of(row) for row in rows]
 
     async def streaks(self, guild_id: int, user_id: int, game_id: str) -> Streaks:
         """Win streaks over the player's games of `game_id` here, in the order they ended."""
@@ -214,4 +215,4 @@ class Players:
         )
         params = (guild_id, game_id, ALL_COUNTS, limit)
         rows = await self.db.read(lambda conn: conn.execute(sql, params).fetchall())
-        return [_tally(row) for row in rows]
+        return [tally_of(row) for row in rows]

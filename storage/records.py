@@ -18,6 +18,7 @@ from typing import Any
 
 from storage.db import Database
 from storage.players import SeatRow, write_seats
+from storage.rows import Row
 
 NO_GUILD = 0
 """`record_totals.guild_key` of games outside a server (no Discord id is 0)."""
@@ -70,7 +71,7 @@ class HistoryEntry:
     table_message_id: int | None
 
 
-def _record(row: sqlite3.Row) -> GameRecord:
+def game_record(row: Row) -> GameRecord:
     return GameRecord(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -108,7 +109,7 @@ def _best(
         "ORDER BY won DESC, score, finished_at, id LIMIT ?",
         (*params, *params, limit),
     ).fetchall()
-    return [_record(row) for row in rows]
+    return [game_record(row) for row in rows]
 
 
 class Records:
@@ -253,7 +254,7 @@ class Records:
                 )
             )
         return [
-            HistoryEntry(_record(row), tuple(seats[row["id"]]), row["table_message_id"])
+            HistoryEntry(game_record(row), tuple(seats[row["id"]]), row["table_message_id"])
             for row in rows
         ]
 
@@ -262,4 +263,4 @@ class Records:
         where, params = _scope(guild_id, game_id, None)
         sql = f"SELECT * FROM records WHERE {where} ORDER BY finished_at DESC, id DESC LIMIT ?"
         rows = await self.db.read(lambda conn: conn.execute(sql, (*params, limit)).fetchall())
-        return [_record(row) for row in rows]
+        return [game_record(row) for row in rows]

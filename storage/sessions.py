@@ -1,5 +1,5 @@
 """`SqliteSessionStore`: the engine's `SessionStore` over sessions, seats, actions, snapshots
-and deadlines.
+and deadlines (and the row conversions the PostgreSQL store shares).
 
 The log is the truth and snapshots only a cache over it. Each write is one function run in
 the writer's group commit (see `storage.db`); each read one function on a reader. A move
@@ -21,10 +21,19 @@ from typing import Any
 from games.engine.deadlines import Deadline, DeadlineUpdate
 from games.engine.errors import GameError, Reason
 from games.engine.session import SessionRecord, Status
+from games.engine.shards import Shards
 from games.engine.step import LoggedAction
-from games.engine.store import Durable, LoadedSession, SessionWrite, Snapshot, VersionConflict
+from games.engine.store import (
+    Durable,
+    LoadedSession,
+    SessionWrite,
+    Snapshot,
+    VersionConflict,
+    Watcher,
+)
 from storage.db import Database
 from storage.migrations import LIVE
+from storage.rows import Row, dumps
 
 _KEY_CLASH = frozenset({"SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE"})
 
@@ -42,7 +51,7 @@ VALUES (:id, :game_id, :rules_version, :guild_id, :channel_id, :host_id, :locale
     :turn_timer, :to_move)
 """
 
-_MUTABLE = (
+MUTABLE = (
     "host_id",
     "locale",
     "options",
@@ -56,11 +65,7 @@ _MUTABLE = (
 creation) never changes after create."""
 
 
-def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-def _column(record: SessionRecord, name: str) -> Any:
+def column_value(record: SessionRecord, name: str) -> Any:
     value = getattr(record, name)
     if name in ("options", "config", "to_move"):
         return None if value is None else dumps(value)
@@ -69,7 +74,7 @@ def _column(record: SessionRecord, name: str) -> Any:
     return value
 
 
-def _record(row: sqlite3.Row, seats: Sequence[sqlite3.Row]) -> SessionRecord:
+def record_of(row: Row, seats: Sequence[Row]) -> SessionRecord:
     return SessionRecord.model_validate(
         {
             "id": row["id"],
@@ -122,15 +127,15 @@ def _write_seats(
     )
 
 
-_NO_SEAT = -1
+NO_SEAT = -1
 """The `seat` column of a window deadline (the whole table's), keeping NULL out of the key."""
 
 
-def _deadline(row: sqlite3.Row) -> Deadline:
+def deadline_of(row: Row) -> Deadline:
     return Deadline(
         session_id=row["session_id"],
         kind=row["kind"],
-        seat=None if row["seat"] == _NO_SEAT else row["seat"],
+        seat=None if row["seat"] == NO_SEAT else row["seat"],
         due=row["due"],
         fired=bool(row["fired"]),
     )
@@ -143,7 +148,7 @@ def _write_deadlines(conn: sqlite3.Connection, update: DeadlineUpdate | None) ->
     if update.drop:
         conn.executemany(
             "DELETE FROM deadlines WHERE session_id = ? AND kind = ? AND seat = ?",
-            [(d.session_id, d.kind, _NO_SEAT if d.seat is None else d.seat) for d in update.drop],
+            [(d.session_id, d.kind, NO_SEAT if d.seat is None else d.seat) for d in update.drop],
         )
     if update.put:
         conn.executemany(
@@ -151,7 +156,7 @@ def _write_deadlines(conn: sqlite3.Connection, update: DeadlineUpdate | None) ->
             "ON CONFLICT (session_id, kind, seat) DO UPDATE SET "
             "due = excluded.due, fired = excluded.fired",
             [
-                (d.session_id, d.kind, _NO_SEAT if d.seat is None else d.seat, d.due, d.fired)
+                (d.session_id, d.kind, NO_SEAT if d.seat is None else d.seat, d.due, d.fired)
                 for d in update.put
             ],
         )
@@ -172,7 +177,7 @@ def _records(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> lis
         ).fetchall()
         for seat in seat_rows:
             seats[seat["session_id"]].append(seat)
-    return [_record(row, seats[row["id"]]) for row in rows]
+    return [record_of(row, seats[row["id"]]) for row in rows]
 
 
 def _stored_version(conn: sqlite3.Connection, session_id: str) -> int | None:
@@ -180,7 +185,7 @@ def _stored_version(conn: sqlite3.Connection, session_id: str) -> int | None:
     return None if row is None else int(row[0])
 
 
-def _check_chain(change: SessionWrite) -> None:
+def check_chain(change: SessionWrite) -> None:
     """Catch a caller's bookkeeping bug before it reaches the log."""
     before, after, entries = change.before, change.after, change.entries
     if before.id != after.id:
@@ -202,7 +207,7 @@ def _create(record: SessionRecord) -> Any:
             ).fetchone()
             if busy is not None:
                 raise GameError(Reason.CHANNEL_BUSY)
-        params = {name: _column(record, name) for name in _MUTABLE}
+        params = {name: column_value(record, name) for name in MUTABLE}
         params |= {
             "id": record.id,
             "game_id": record.game_id,
@@ -234,12 +239,12 @@ def _update_sql(changed: tuple[str, ...]) -> str:
 
 def _write(change: SessionWrite) -> Any:
     before, after = change.before, change.after
-    changed = tuple(name for name in _MUTABLE if getattr(before, name) != getattr(after, name))
+    changed = tuple(name for name in MUTABLE if getattr(before, name) != getattr(after, name))
     sql = _update_sql(changed)
     params = (
         after.version,
         time.time(),
-        *(_column(after, name) for name in changed),
+        *(column_value(after, name) for name in changed),
         after.id,
         before.version,
     )
@@ -300,7 +305,7 @@ def _load(session_id: str) -> Any:
         rows = conn.execute(
             "SELECT * FROM deadlines WHERE session_id = ? ORDER BY due", (session_id,)
         ).fetchall()
-        deadlines = tuple(_deadline(row) for row in rows)
+        deadlines = tuple(deadline_of(row) for row in rows)
         return LoadedSession(record=found[0], snapshot=snapshot, log=log, deadlines=deadlines)
 
     return load
@@ -312,6 +317,16 @@ WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
     AND (t.user_id IS NULL OR t.away = 1)
     AND (s.to_move IS NULL OR t.seat IN (SELECT value FROM json_each(s.to_move)))
 """
+
+
+def shard_filter(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
+    """`AND …` keeping the sessions (alias `s`) of `shards`, computed from the guild id as
+    Discord routes it (`games.engine.shards.shard_of`); empty when every shard is ours."""
+    if shards is None or shards.all:
+        return "", ()
+    ids = sorted(shards.ids)
+    marks = ", ".join("?" * len(ids))
+    return f" AND (COALESCE(s.guild_id, 0) >> 22) % ? IN ({marks})", (shards.count, *ids)
 
 
 class SqliteSessionStore:
@@ -328,7 +343,7 @@ class SqliteSessionStore:
 
     def write(self, change: SessionWrite) -> Durable[None]:
         """Store what `change` changes in one savepoint of the next group commit."""
-        _check_chain(change)
+        check_chain(change)
         return self.db.submit(_write(change))
 
     async def load(self, session_id: str) -> LoadedSession | None:
@@ -347,17 +362,23 @@ class SqliteSessionStore:
 
         def read(conn: sqlite3.Connection) -> list[Deadline]:
             rows = conn.execute("SELECT * FROM deadlines ORDER BY due").fetchall()
-            return [_deadline(row) for row in rows]
+            return [deadline_of(row) for row in rows]
 
         return await self.db.read(read)
 
-    async def wakeups(self) -> list[tuple[str, float]]:
-        """Each session's earliest deadline, earliest first."""
+    async def wakeups(self, shards: Shards | None = None) -> list[tuple[str, float]]:
+        """Each session's earliest deadline, earliest first (of `shards`' sessions only)."""
+        where, params = shard_filter(shards)
+        sql = (
+            "SELECT session_id, MIN(due) FROM deadlines GROUP BY session_id ORDER BY 2"
+            if not where
+            else "SELECT d.session_id, MIN(d.due) FROM deadlines AS d "
+            f"JOIN sessions AS s ON s.id = d.session_id WHERE 1{where} "
+            "GROUP BY d.session_id ORDER BY 2"
+        )
 
         def read(conn: sqlite3.Connection) -> list[tuple[str, float]]:
-            rows = conn.execute(
-                "SELECT session_id, MIN(due) FROM deadlines GROUP BY session_id ORDER BY 2"
-            ).fetchall()
+            rows = conn.execute(sql, params).fetchall()
             return [(row[0], row[1]) for row in rows]
 
         return await self.db.read(read)
@@ -380,13 +401,19 @@ class SqliteSessionStore:
             lambda conn: _records(conn, f"guild_id = ? AND {LIVE}", (guild_id,))
         )
 
-    async def awaiting_ai(self) -> list[str]:
-        """Active sessions whose AI (or away) seat is to move, or may be."""
+    async def awaiting_ai(self, shards: Shards | None = None) -> list[str]:
+        """Active sessions whose AI (or away) seat is to move, or may be (of `shards`)."""
+        where, params = shard_filter(shards)
 
         def read(conn: sqlite3.Connection) -> list[str]:
-            return [row[0] for row in conn.execute(_AWAITING_AI).fetchall()]
+            return [row[0] for row in conn.execute(_AWAITING_AI + where, params).fetchall()]
 
         return await self.db.read(read)
+
+    async def watch(self, watcher: Watcher) -> None:
+        """Nothing to watch: a SQLite file serves the processes of one machine, and shards in
+        several processes need PostgreSQL (whose store does tell). Writes with `notify` are
+        stored like any other."""
 
     async def quarantine(self, session_id: str, reason: str) -> bool:
         """Abandon a session that cannot be loaded, keeping why (and dropping its deadlines).

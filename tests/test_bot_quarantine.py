@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from bot.i18n import t
 from games.engine import Status
 from tests.botkit import custom_ids, running_bot, start_game, table_message
 from tests.emulator import Emulator
@@ -35,10 +36,11 @@ async def test_a_session_that_cannot_load_is_closed_and_the_bot_runs_on(tmp_path
             session, table = await start_game(emu, bot, alice, ai=1, first="0")
         corrupt(db, session.id)
         async with running_bot(emu, db, fail_on_errors=False, table_edit_interval=0.2) as bot:
-            await emu.wait_for(lambda: "abandoned" in table_message(emu, session).text)
+            closed = t("en", "lobby.quarantined")
+            await emu.wait_for(lambda: closed in table_message(emu, session).text)
             assert not custom_ids(table, ":hand$")
             loaded = await bot.storage.sessions.load(session.id)
             assert loaded is not None and loaded.record.status is Status.ABANDONED
             assert loaded.record.quarantine is not None
             res = await alice.slash(emu.general, "thegame new")  # the channel is free again
-            assert "Lobby opened" in res.text
+            assert res.text.startswith(t("en", "lobby.opened", link="").split(":")[0])

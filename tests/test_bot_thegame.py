@@ -504,9 +504,15 @@ async def test_the_end_table_ranks_a_win_above_any_loss_per_server_and_channel(
             await alice.slash(emu.general, "leave")  # an AI plays the seat to the end
             await emu.wait_for(lambda: session.record.status is Status.FINISHED, timeout=60)
             await emu.wait_for(lambda: custom_ids(table, ":rematch$") != [])
+
+            async def recorded() -> bool:  # stored by a listener after the last commit
+                return (await records.stats(emu.guild.id, "thegame", emu.general.id)).games == 2
+
+            await emu.wait_for(recorded)
             stats = await records.stats(emu.guild.id, "thegame", emu.general.id)
             expected = bot.games["thegame"].records_summary(
                 await records.stats(emu.guild.id, "thegame"), stats
             )
             assert expected["best"] != 3  # the burned loss is never the server's best
-            assert t("en", "thegame.records", **expected) in table.text
+            # The record is stored after the commit; a redraw may show the end table first.
+            await emu.wait_for(lambda: t("en", "thegame.records", **expected) in table.text)

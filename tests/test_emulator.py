@@ -158,11 +158,12 @@ def board_file(width: int) -> discord.File:
 class TinyBot(commands.Bot):
     """A minimal bot exercising the interaction paths a game bot uses."""
 
-    def __init__(self, label: str, seen: Seen) -> None:
+    def __init__(self, label: str, seen: Seen, **options: Any) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             guild_ready_timeout=0.05,
+            **options,
         )
         self.label = label
         self.seen = seen
@@ -174,6 +175,10 @@ class TinyBot(commands.Bot):
         self.tree.add_command(setup_command)
         self.tree.add_command(build_board_group(self.seen))
         await self.tree.sync()
+
+
+class ShardedTinyBot(TinyBot, commands.AutoShardedBot):
+    """The same bot over discord.py's AutoShardedClient (`shard_count`, `shard_ids`)."""
 
 
 @commands.command()
@@ -1023,3 +1028,62 @@ def test_text_of_reads_a_v2_message_through_its_layout() -> None:
         "o0",
         "o1",
     ]
+
+
+# -- sharding ---------------------------------------------------------------------------------
+
+
+def shard_guilds(emu: Emulator) -> tuple[Any, Any]:
+    """Two guilds, on shards 0 and 1 of two."""
+    return emu.add_guild("Zero", shard=(0, 2)), emu.add_guild("One", shard=(1, 2))
+
+
+async def test_a_sharded_bot_gets_each_guild_on_its_own_shard(emu: Emulator, seen: Seen) -> None:
+    zero, one = shard_guilds(emu)
+    alice = emu.add_user("alice")
+    async with emu.run_bot(ShardedTinyBot("both", seen, shard_count=2)) as bot:
+        assert bot.shard_count == 2 and set(bot.shards) == {0, 1}
+        assert {g.id: g.shard_id for g in bot.guilds} == {
+            g.id: (g.id >> 22) % 2 for g in emu.guilds
+        }
+        assert (zero.id >> 22) % 2 == 0 and (one.id >> 22) % 2 == 1
+        assert emu.gateway.connections == 2
+        assert {s.shard for s in emu.gateway.shards.values()} == {(0, 2), (1, 2)}
+        for session in emu.gateway.shards.values():
+            ready = next(e["d"] for e in session.buffer if e["t"] == "READY")
+            assert ready["shard"] == list(session.shard)
+            assert {int(g["id"]) for g in ready["guilds"]} == {
+                g.id for g in emu.guilds if (g.id >> 22) % 2 == session.shard[0]
+            }
+        table = (await alice.slash(one.channels[0], "thegame table")).message
+        assert table is not None
+        await alice.click(table, "count:0")
+        assert seen.clicks == [("both", 0)]
+
+
+async def test_shard_processes_each_serve_their_own_guilds(emu: Emulator) -> None:
+    zero, one = shard_guilds(emu)
+    alice = emu.add_user("alice")
+    seen = Seen()
+    first, second = (
+        ShardedTinyBot(n, seen, shard_count=2, shard_ids=[i]) for i, n in enumerate("ab")
+    )
+    async with emu.run_bot(first), emu.run_bot(second):
+        assert {g.id for g in first.guilds} == {g.id for g in emu.guilds if (g.id >> 22) % 2 == 0}
+        assert {g.id for g in second.guilds} == {g.id for g in emu.guilds if (g.id >> 22) % 2 == 1}
+        for guild in (one, zero):
+            table = (await alice.slash(guild.channels[0], "thegame table")).message
+            assert table is not None
+            await alice.click(table, "count:0")
+        dm = (await alice.slash(alice.dm, "thegame table")).message
+        assert dm is not None
+        await alice.click(dm, "count:0")
+    assert seen.clicks == [("b", 0), ("a", 0), ("a", 0)]  # direct messages: shard 0
+
+
+async def test_an_identify_for_a_shard_beyond_the_count_is_refused(emu: Emulator) -> None:
+    async with aiohttp.ClientSession() as http, http.ws_connect(emu.gateway_url) as ws:
+        await ws.receive_json()  # HELLO
+        await ws.send_json({"op": 2, "d": {"token": emu.bot_token, "intents": 0, "shard": [2, 2]}})
+        closed = await ws.receive()
+        assert closed.type is aiohttp.WSMsgType.CLOSE and closed.data == 4010

@@ -19,7 +19,15 @@ ALICE, BOB = 100, 200
 
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+async def storage(database: Path | str) -> AsyncIterator[Storage]:
+    """On each backend in turn (the query plan test below is SQLite's own)."""
+    opened = await open_storage(database)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+async def sqlite_storage(tmp_path: Path) -> AsyncIterator[Storage]:
     opened = await open_storage(tmp_path / "bot.db")
     yield opened
     await opened.close()
@@ -215,11 +223,12 @@ TABLES = ("records", "seat_results", "player_totals", "record_totals", "sessions
 
 @pytest.mark.parametrize(("name", "read", "indexes"), READS, ids=[r[0] for r in READS])
 async def test_stats_and_history_reads_search_indexes_and_scan_no_table(
-    storage: Storage,
+    sqlite_storage: Storage,
     name: str,
     read: Callable[[Storage], Awaitable[object]],
     indexes: set[str],
 ) -> None:
+    storage = sqlite_storage
     for n in range(1, 30):  # a used server: several games, channels and results
         await add(storage, f"s{n}", duo(n % 3 != 0), won=n % 3 != 0, channel_id=10 + n % 2)
     statements: list[str] = []

@@ -1,4 +1,5 @@
-"""The session service over SqliteSessionStore, driven with the toy dice game.
+"""The session service over each backend's store (SQLite, then PostgreSQL: the `database`
+fixture), driven with the toy dice game.
 
 Time is a `ManualClock`: deadlines fire when a test moves it, never by waiting.
 """
@@ -9,7 +10,6 @@ import asyncio
 import contextlib
 import itertools
 import math
-import sqlite3
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ from games.engine import (
     Status,
 )
 from storage import Storage, open_storage
+from tests.stores import execute, scalar
 
 HOST, BOB, CAROL, EVE = 1, 2, 3, 99
 CHANNEL = 10
@@ -49,8 +50,8 @@ def make_service(
 
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await open_storage(tmp_path / "bot.db")
+async def storage(database: Path | str) -> AsyncIterator[Storage]:
+    opened = await open_storage(database)
     yield opened
     await opened.close()
 
@@ -184,9 +185,9 @@ async def test_concurrent_submits_one_applies(service: SessionService, storage: 
     assert await log_length(storage, session.id) == length + 1
 
 
-async def test_concurrent_submits_from_two_processes(tmp_path: Path) -> None:
+async def test_concurrent_submits_from_two_processes(database: Path | str) -> None:
     """Two services on two connections: the store's version check picks one winner."""
-    path = tmp_path / "bot.db"
+    path = database
     async with await open_storage(path) as one, await open_storage(path) as two:
         first, second = make_service(one), make_service(two)
         session = await new_game(first)
@@ -210,8 +211,8 @@ async def test_concurrent_submits_from_two_processes(tmp_path: Path) -> None:
         await second.close()
 
 
-async def test_new_service_resumes_where_it_stopped(tmp_path: Path) -> None:
-    path = tmp_path / "bot.db"
+async def test_new_service_resumes_where_it_stopped(database: Path | str) -> None:
+    path = database
     async with await open_storage(path) as storage:
         service = make_service(storage)
         session = await new_game(service, (HOST,), ai=1, target=40)
@@ -234,8 +235,8 @@ async def test_new_service_resumes_where_it_stopped(tmp_path: Path) -> None:
         await service.close()
 
 
-async def test_resume_restarts_ai_seats(tmp_path: Path) -> None:
-    path = tmp_path / "bot.db"
+async def test_resume_restarts_ai_seats(database: Path | str) -> None:
+    path = database
     async with await open_storage(path) as storage:
         slow = make_service(storage, ai_delay=3600)  # the AI never gets to move here
         session = await new_game(slow, (HOST,), ai=1, first_seat=1)
@@ -345,9 +346,9 @@ async def test_busy_channel(service: SessionService) -> None:
     await new_game(service, (CAROL,), ai=1)
 
 
-async def test_busy_channel_across_processes(tmp_path: Path) -> None:
+async def test_busy_channel_across_processes(database: Path | str) -> None:
     """The service's channel lock is per process; the database backs it up."""
-    path = tmp_path / "bot.db"
+    path = database
     async with await open_storage(path) as one, await open_storage(path) as two:
         services = [make_service(one), make_service(two)]
         results = await asyncio.gather(
@@ -441,9 +442,9 @@ async def test_listeners_see_every_change(service: SessionService, storage: Stor
     assert [e.actor for e in log if e.actor != CHANCE] == [actor for _, actor, _ in moves]
 
 
-async def test_concurrent_first_loads_share_one_session(tmp_path: Path) -> None:
+async def test_concurrent_first_loads_share_one_session(database: Path | str) -> None:
     """A `get` racing a submit's first load must not cache a copy at the old version."""
-    async with await open_storage(tmp_path / "bot.db") as storage:
+    async with await open_storage(database) as storage:
         first = make_service(storage)
         session = await new_game(first)
         await first.close()
@@ -458,9 +459,9 @@ async def test_concurrent_first_loads_share_one_session(tmp_path: Path) -> None:
         await service.close()
 
 
-async def test_ai_recovers_when_another_writer_moved_on(tmp_path: Path) -> None:
+async def test_ai_recovers_when_another_writer_moved_on(database: Path | str) -> None:
     """An AI move refused as stale is retried on the reloaded session, not dropped."""
-    path = tmp_path / "bot.db"
+    path = database
     async with await open_storage(path) as one, await open_storage(path) as two:
         first, second = make_service(one, ai_delay=10), make_service(two)
         session = await new_game(first, (HOST,), ai=1)
@@ -552,9 +553,9 @@ async def vote_phase(service: SessionService, session: Session) -> None:
 
 
 async def test_window_deadline_survives_a_restart_and_fires_at_its_original_time(
-    tmp_path: Path,
+    database: Path | str,
 ) -> None:
-    path, time = tmp_path / "bot.db", ManualClock()
+    path, time = database, ManualClock()
     async with await open_storage(path) as storage:
         service = make_service(storage, clock=time)
         session = await new_game(service, window=60)
@@ -594,8 +595,8 @@ async def test_window_is_not_restarted_by_answers_inside_it(
     assert [e.actor for e in log if e.action["kind"] in ("vote", "close")] == [0, 1, SYSTEM]
 
 
-async def test_past_deadline_fires_at_once_on_resume(tmp_path: Path) -> None:
-    path, time = tmp_path / "bot.db", ManualClock()
+async def test_past_deadline_fires_at_once_on_resume(database: Path | str) -> None:
+    path, time = database, ManualClock()
     async with await open_storage(path) as storage:
         service = make_service(storage, clock=time)
         session = await new_game(service, window=60)
@@ -614,21 +615,26 @@ async def test_past_deadline_fires_at_once_on_resume(tmp_path: Path) -> None:
 async def test_deadlines_are_written_with_the_move_and_only_when_they_change(
     service: SessionService, storage: Storage
 ) -> None:
-    def count_writes(conn: sqlite3.Connection) -> None:
-        conn.execute("CREATE TABLE deadline_writes (op TEXT)")
-        for op in ("INSERT", "UPDATE", "DELETE"):
-            conn.execute(
-                f"CREATE TRIGGER count_{op.lower()} AFTER {op} ON deadlines "
+    await execute(storage, "CREATE TABLE deadline_writes (op TEXT)")
+    if storage.backend == "postgresql":
+        await execute(
+            storage,
+            "CREATE FUNCTION count_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            "INSERT INTO deadline_writes VALUES (TG_OP); RETURN NULL; END $$",
+        )
+    for op in ("INSERT", "UPDATE", "DELETE"):
+        await execute(
+            storage,
+            f"CREATE TRIGGER count_{op.lower()} AFTER {op} ON deadlines "
+            + (
                 f"BEGIN INSERT INTO deadline_writes VALUES ('{op}'); END"
-            )
-
-    await storage.db.write(count_writes)
+                if storage.backend == "sqlite"
+                else "FOR EACH ROW EXECUTE FUNCTION count_write()"
+            ),
+        )
 
     async def writes() -> list[str]:
-        rows = await storage.db.read(
-            lambda conn: conn.execute("SELECT op FROM deadline_writes").fetchall()
-        )
-        return [row[0] for row in rows]
+        return [row[0] for row in await execute(storage, "SELECT op FROM deadline_writes")]
 
     untimed = await new_game(service, channel=CHANNEL + 1)
     await play(service, untimed.id, stop=lambda s: s.record.version > 12)
@@ -836,9 +842,9 @@ async def test_a_refused_click_of_an_away_player_still_takes_the_seat_back(
 
 
 async def test_a_restart_between_warning_and_expiry_keeps_the_turn_deadline(
-    tmp_path: Path,
+    database: Path | str,
 ) -> None:
-    path, time = tmp_path / "bot.db", ManualClock()
+    path, time = database, ManualClock()
     async with await open_storage(path) as storage:
         service = make_service(storage, clock=time)
         changes = recorder(service)
@@ -863,8 +869,8 @@ async def test_a_restart_between_warning_and_expiry_keeps_the_turn_deadline(
         await service.close()
 
 
-async def test_a_restart_mid_expiry_lets_the_ai_finish_the_turn_once(tmp_path: Path) -> None:
-    path, time = tmp_path / "bot.db", ManualClock()
+async def test_a_restart_mid_expiry_lets_the_ai_finish_the_turn_once(database: Path | str) -> None:
+    path, time = database, ManualClock()
     async with await open_storage(path) as storage:
         service = make_service(storage, ai_delay=10, clock=time)
         session = await new_game(service, turn_timer=TIMER, moves=2)
@@ -921,23 +927,22 @@ async def test_turn_timer_must_be_positive(service: SessionService) -> None:
 async def corrupt(storage: Storage, session_id: str) -> None:
     """Append a log entry no game knows, the way a buggy older build could have stored one."""
 
-    def write(conn: sqlite3.Connection) -> None:
-        version = conn.execute("SELECT version FROM sessions WHERE id = ?", (session_id,))
-        seq = version.fetchone()[0] + 1
-        conn.execute(
-            "INSERT INTO actions (session_id, seq, actor, payload) VALUES (?, ?, 0, ?)",
-            (session_id, seq, '{"kind": "end_turn"}'),
-        )
-        conn.execute("UPDATE sessions SET version = ? WHERE id = ?", (seq, session_id))
-        conn.execute("DELETE FROM snapshots WHERE session_id = ?", (session_id,))
-
-    await storage.db.write(write)
+    seq = await scalar(storage, "SELECT version FROM sessions WHERE id = ?", session_id) + 1
+    await execute(
+        storage,
+        "INSERT INTO actions (session_id, seq, actor, payload) VALUES (?, ?, 0, ?)",
+        session_id,
+        seq,
+        '{"kind": "end_turn"}',
+    )
+    await execute(storage, "UPDATE sessions SET version = ? WHERE id = ?", seq, session_id)
+    await execute(storage, "DELETE FROM snapshots WHERE session_id = ?", session_id)
 
 
 async def test_a_session_that_cannot_load_is_quarantined_and_the_others_resume(
-    tmp_path: Path,
+    database: Path | str,
 ) -> None:
-    path = tmp_path / "bot.db"
+    path = database
     async with await open_storage(path) as storage:
         slow = make_service(storage, ai_delay=3600)
         broken = await new_game(slow, (HOST,), ai=1, first_seat=1)
@@ -967,9 +972,9 @@ async def test_a_session_that_cannot_load_is_quarantined_and_the_others_resume(
 
 
 async def test_resume_loads_only_sessions_with_an_ai_to_move_or_a_deadline_due(
-    tmp_path: Path,
+    database: Path | str,
 ) -> None:
-    path, time = tmp_path / "bot.db", ManualClock()
+    path, time = database, ManualClock()
     async with await open_storage(path) as storage:
         slow = make_service(storage, ai_delay=3600, clock=time)
         humans = await new_game(slow, channel=CHANNEL)
@@ -1017,8 +1022,8 @@ async def test_a_cancelled_submit_leaves_memory_level_with_the_store(
     await service.submit(session.id, user, action, current.record.version)  # not refused
 
 
-async def test_a_second_process_rereads_the_version_before_refusing(tmp_path: Path) -> None:
-    path = tmp_path / "bot.db"
+async def test_a_second_process_rereads_the_version_before_refusing(database: Path | str) -> None:
+    path = database
     async with await open_storage(path) as one, await open_storage(path) as two:
         first, second = make_service(one), make_service(two)
         session = await new_game(first)

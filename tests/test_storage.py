@@ -1,4 +1,7 @@
-"""Storage: migrations, the session store's log/snapshot/concurrency rules, and the bot tables."""
+"""Storage: migrations, the session store's log/snapshot/concurrency rules, and the bot tables.
+
+The store tests run on both backends (the `database` fixture: a SQLite file, then a fresh
+PostgreSQL database); the migration tests come in a twin for each backend's bookkeeping."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 from toygame import RULES, Vote
 
@@ -22,6 +26,7 @@ from games.engine import (
     SessionRecord,
     SessionStore,
     SessionWrite,
+    Shards,
     Snapshot,
     Status,
     VersionConflict,
@@ -38,7 +43,9 @@ from storage import (
     open_storage,
 )
 from storage.db import Database
-from storage.migrations import MIGRATIONS, migrate, statements, user_version
+from storage.migrations import MIGRATIONS, Migration, migrate, statements, user_version
+from storage.postgres import migrations as pg_migrations
+from tests.stores import INTEGRITY_ERRORS, REFUSED_UPDATE, execute, scalar
 
 TABLES = {
     "sessions",
@@ -57,8 +64,8 @@ TABLES = {
 
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await open_storage(tmp_path / "bot.db")
+async def storage(database: Path | str) -> AsyncIterator[Storage]:
+    opened = await open_storage(database)
     yield opened
     await opened.close()
 
@@ -115,18 +122,10 @@ async def move(
     return new, step.state
 
 
-async def execute(storage: Storage, sql: str, *params: Any) -> list[Any]:
-    """Run one statement on the writer connection (in its own group commit)."""
-    rows = await storage.db.write(lambda conn: conn.execute(sql, params).fetchall())
-    return [tuple(row) for row in rows]
-
-
-async def scalar(storage: Storage, sql: str, *params: Any) -> Any:
-    rows = await storage.db.read(lambda conn: conn.execute(sql, params).fetchall())
-    return rows[0][0]
-
-
 # Migrations and connection ------------------------------------------------------------------
+
+EXTRA = "CREATE TABLE extra (x INTEGER);"
+BROKEN = "CREATE TABLE half (x INTEGER);\nCREATE TABLE sessions (x INTEGER);"
 
 
 async def test_open_empty_file_migrates_and_sets_pragmas(tmp_path: Path) -> None:
@@ -151,7 +150,7 @@ async def test_reopen_applies_nothing_twice(tmp_path: Path) -> None:
     db = await Database.open(path)
     try:
         assert await migrate(db) == []
-        extra = (*MIGRATIONS, "CREATE TABLE extra (x INTEGER);")
+        extra = (*MIGRATIONS, Migration(EXTRA, EXTRA))
         assert await migrate(db, extra) == [len(extra)]
         assert await migrate(db, extra) == []
         assert await user_version(db) == len(extra)
@@ -172,7 +171,7 @@ async def test_reopen_applies_nothing_twice(tmp_path: Path) -> None:
 async def test_failed_migration_leaves_previous_version(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "bot.db")
     try:
-        broken = (*MIGRATIONS, "CREATE TABLE half (x INTEGER);\nCREATE TABLE sessions (x);")
+        broken = (*MIGRATIONS, Migration(BROKEN, BROKEN))
         with pytest.raises(sqlite3.OperationalError):
             await migrate(db, broken)
         assert await user_version(db) == len(MIGRATIONS)
@@ -184,7 +183,7 @@ async def test_failed_migration_leaves_previous_version(tmp_path: Path) -> None:
 
 
 def test_statements_split_triggers_whole() -> None:
-    parts = list(statements(MIGRATIONS[0]))
+    parts = list(statements(MIGRATIONS[0].sqlite))
     trigger = [p for p in parts if p.startswith("CREATE TRIGGER")]
     assert len(trigger) == 1 and trigger[0].endswith("END;")
     with pytest.raises(ValueError):
@@ -241,6 +240,133 @@ async def test_migrating_a_v1_file_keeps_its_data_and_marks_old_wins(tmp_path: P
         assert loaded is not None and loaded.record.turn_timer is None
         assert loaded.record.to_move is None and loaded.record.quarantine is None
         assert loaded.record.seats == (Seat(user_id=100, name="Alice"),)
+
+
+# The same migrations on PostgreSQL: `schema_version`, one transaction each, an advisory lock.
+
+
+async def pg_tables(conn: asyncpg.Connection) -> set[str]:
+    rows = await conn.fetch(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+    )
+    return {row[0] for row in rows}
+
+
+async def test_postgres_migrates_an_empty_database_and_keeps_its_version(pg_url: str) -> None:
+    async with await open_storage(pg_url) as storage:
+        assert storage.backend == "postgresql"
+        await storage.prefs.user.set(1, "locale", "ja")
+    conn = await asyncpg.connect(pg_url)
+    try:
+        assert await pg_tables(conn) >= TABLES | {"schema_version"}
+        assert await pg_migrations.schema_version(conn) == len(MIGRATIONS)
+        assert await pg_migrations.migrate(conn) == []
+        extra = (*MIGRATIONS, Migration(EXTRA, EXTRA))
+        assert await pg_migrations.migrate(conn, extra) == [len(extra)]
+        assert await pg_migrations.migrate(conn, extra) == []
+        assert await pg_migrations.schema_version(conn) == len(extra)
+        with pytest.raises(RuntimeError, match="newer"):
+            await pg_migrations.migrate(conn)  # code older than the database: refuse
+        assert await conn.fetchval("SELECT value FROM user_prefs") == "ja"
+    finally:
+        await conn.close()
+
+
+async def test_postgres_failed_migration_leaves_previous_version(pg_url: str) -> None:
+    conn = await asyncpg.connect(pg_url)
+    try:
+        assert await pg_migrations.migrate(conn) == list(range(1, len(MIGRATIONS) + 1))
+        with pytest.raises(asyncpg.DuplicateTableError):
+            await pg_migrations.migrate(conn, (*MIGRATIONS, Migration(BROKEN, BROKEN)))
+        assert await pg_migrations.schema_version(conn) == len(MIGRATIONS)
+        assert "half" not in await pg_tables(conn)
+    finally:
+        await conn.close()
+
+
+async def test_postgres_processes_starting_at_once_apply_each_migration_once(
+    pg_url: str,
+) -> None:
+    conns = [await asyncpg.connect(pg_url) for _ in range(3)]
+    try:
+        applied = await asyncio.gather(*(pg_migrations.migrate(conn) for conn in conns))
+        assert sorted(n for numbers in applied for n in numbers) == list(
+            range(1, len(MIGRATIONS) + 1)
+        )
+        assert await pg_migrations.schema_version(conns[0]) == len(MIGRATIONS)
+    finally:
+        for conn in conns:
+            await conn.close()
+
+
+async def test_postgres_migrating_a_v1_database_keeps_its_data_and_marks_old_wins(
+    pg_url: str,
+) -> None:
+    conn = await asyncpg.connect(pg_url)
+    try:
+        assert await pg_migrations.migrate(conn, MIGRATIONS[:1]) == [1]
+        await conn.execute(
+            "INSERT INTO sessions (id, game_id, rules_version, channel_id, host_id, locale, "
+            "options, seed, status, created_at, updated_at) "
+            "VALUES ('s1', 'thegame', 1, 10, 100, 'en', '{}', 1, 'active', 0, 0)"
+        )
+        await conn.execute(
+            "INSERT INTO seats (session_id, seat, user_id, name) VALUES ('s1', 0, 100, 'Alice')"
+        )
+        for result in ("perfect", "win", "loss", "burned"):
+            await conn.execute(
+                "INSERT INTO records (guild_id, channel_id, game_id, session_id, result, "
+                "score, players, finished_at) VALUES (1, 10, 'thegame', $1, $1, 3, 1, 0)",
+                result,
+            )
+        assert await pg_migrations.migrate(conn) == list(range(2, len(MIGRATIONS) + 1))
+        rows = await conn.fetch("SELECT result, won FROM records ORDER BY id")
+        assert [tuple(r) for r in rows] == [
+            ("perfect", True),
+            ("win", True),
+            ("loss", False),
+            ("burned", False),
+        ]
+        totals = await conn.fetch("SELECT result, games, wins FROM record_totals ORDER BY result")
+        assert [tuple(row) for row in totals] == [
+            ("burned", 1, 0),
+            ("loss", 1, 0),
+            ("perfect", 1, 1),
+            ("win", 1, 1),
+        ]
+    finally:
+        await conn.close()
+    async with await open_storage(pg_url) as storage:
+        loaded = await storage.sessions.load("s1")
+        assert loaded is not None and loaded.record.turn_timer is None
+        assert loaded.record.to_move is None and loaded.record.quarantine is None
+        assert loaded.record.seats == (Seat(user_id=100, name="Alice"),)
+
+
+async def test_postgres_store_reconnects_after_the_server_dropped_its_connections(
+    pg_url: str,
+) -> None:
+    async with await open_storage(pg_url) as storage:
+        await storage.prefs.user.set(1, "locale", "ja")
+        admin = await asyncpg.connect(pg_url)
+        try:
+            dropped = await admin.fetchval(
+                "SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        finally:
+            await admin.close()
+        assert dropped >= 2  # the writer and a reader
+        await asyncio.sleep(0.2)  # the client sees its sockets closed
+        await storage.prefs.user.set(1, "hands", "dm")
+        assert await storage.prefs.user.all(1) == {"hands": "dm", "locale": "ja"}
+        record, state = await start(storage.sessions, make_record())
+        await move(storage.sessions, record, state)
+
+
+def test_every_migration_has_both_dialects() -> None:
+    for migration in MIGRATIONS:
+        assert migration.sqlite.strip() and migration.postgresql.strip()
 
 
 async def test_storage_instances_satisfy_their_protocols(storage: Storage) -> None:
@@ -393,9 +519,8 @@ async def test_append_rejects_broken_bookkeeping(storage: Storage) -> None:
         await append(storage.sessions, record, record, step.logged)
 
 
-async def test_concurrent_appends_from_two_connections(tmp_path: Path) -> None:
-    path = tmp_path / "bot.db"
-    async with await open_storage(path) as one, await open_storage(path) as two:
+async def test_concurrent_appends_from_two_connections(database: Path | str) -> None:
+    async with await open_storage(database) as one, await open_storage(database) as two:
         record, state = await start(one.sessions, make_record())
         record, state = await move(one.sessions, record, state)
         record, state = await move(one.sessions, record, state)  # both seats moved: vote
@@ -425,8 +550,9 @@ async def test_concurrent_appends_from_two_connections(tmp_path: Path) -> None:
 
 
 async def test_foreign_keys_enforced_and_cascade(storage: Storage) -> None:
-    assert await scalar(storage, "PRAGMA foreign_keys") == 1
-    with pytest.raises(sqlite3.IntegrityError):
+    if storage.backend == "sqlite":
+        assert await scalar(storage, "PRAGMA foreign_keys") == 1
+    with pytest.raises(INTEGRITY_ERRORS):
         await execute(
             storage,
             "INSERT INTO actions (session_id, seq, actor, payload) VALUES ('ghost', 1, 0, '{}')",
@@ -434,7 +560,7 @@ async def test_foreign_keys_enforced_and_cascade(storage: Storage) -> None:
     record, state = await start(storage.sessions, make_record())
     await move(storage.sessions, record, state, snapshot=True)
     await storage.hand_messages.upsert(record.id, 100, 5, 6)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(REFUSED_UPDATE, match="append-only"):
         await execute(storage, "UPDATE actions SET actor = 3")
     await execute(storage, "DELETE FROM sessions WHERE id = ?", record.id)
     for table in ("seats", "actions", "snapshots", "hand_messages"):
@@ -462,6 +588,80 @@ async def test_live_queries_and_busy_channel(storage: Storage) -> None:
     assert [r.id for r in await store.live_sessions(1)] == ["b"]
     await store.create(make_record("e", channel_id=10))  # the channel is free again
     assert (await store.live_in_channel(10)).id == "e"  # type: ignore[union-attr]
+
+
+def on_shard(shard: int, count: int = 2, n: int = 1) -> int:
+    """A guild id Discord routes to `shard` of `count`: `(id >> 22) % count == shard`."""
+    return (n * count + shard) << 22
+
+
+async def test_wakeups_and_sessions_awaiting_ai_keep_to_the_given_shards(
+    storage: Storage,
+) -> None:
+    store = storage.sessions
+    guilds = {"a": on_shard(0), "b": on_shard(1), "c": on_shard(1, n=7), "dm": None}
+    for n, (session_id, guild) in enumerate(guilds.items()):
+        record, state = await start(store, make_record(session_id, 10 + n, guild))
+        while 1 not in RULES.to_move(state).seats:  # seat 1, the AI, is to move
+            record, state = await move(store, record, state)
+        awaiting = record.model_copy(update={"to_move": (1,)})
+        due = DeadlineUpdate(put=(deadline("turn", 1, 100.0 - n, session_id),))
+        await append(store, record, awaiting, (), None, due)
+    assert set(await store.awaiting_ai()) == set(guilds)
+    assert set(await store.awaiting_ai(Shards.of(2))) == set(guilds)  # both shards: all
+    assert set(await store.awaiting_ai(Shards.of(2, (0,)))) == {"a", "dm"}  # DMs: shard 0
+    assert set(await store.awaiting_ai(Shards.of(2, (1,)))) == {"b", "c"}
+    assert await store.wakeups(Shards.of(2, (1,))) == [("c", 98.0), ("b", 99.0)]
+    assert await store.wakeups(Shards.of(2, (0,))) == [("dm", 97.0), ("a", 100.0)]
+    assert len(await store.wakeups()) == 4
+    assert set(await store.awaiting_ai(Shards.of(4, (1, 3)))) == {"b", "c"}
+
+
+def next_move(record: SessionRecord, state: Any) -> tuple[SessionWrite, Any]:
+    """The lowest seat's last legal action as a write (not stored yet), and the state after."""
+    seat = min(RULES.to_move(state).seats)
+    action = RULES.legal_actions(state, seat)[-1]
+    step = advance(RULES, state, record.version, seat, action, record.seed)
+    new = record.model_copy(update={"version": record.version + len(step.logged)})
+    return SessionWrite(record, new, step.logged), step.state
+
+
+async def test_writes_that_arrive_together_commit_together_and_a_stale_one_alone(
+    storage: Storage,
+) -> None:
+    store = storage.sessions
+    games = [await start(store, make_record(f"s{n}", 10 + n)) for n in range(5)]
+    stale, _ = next_move(*games[0])
+    games[0] = await move(store, *games[0])
+    # s4's version column is behind its log: its check passes, its log row clashes (an error
+    # of the database, which rolls the batch back: it is run again, a savepoint each).
+    clash, _ = next_move(*games[4])
+    games[4] = await move(store, *games[4])
+    await execute(
+        storage, "UPDATE sessions SET version = ? WHERE id = ?", clash.before.version, "s4"
+    )
+    writes = [stale] + [next_move(*game)[0] for game in games[1:4]] + [clash]
+    # Submitted in one go, they share the next group commit; the refused ones fail alone.
+    results = await asyncio.gather(*(store.write(w) for w in writes), return_exceptions=True)
+    assert isinstance(results[0], VersionConflict) and isinstance(results[4], VersionConflict)
+    assert results[1:4] == [None, None, None]
+    for write in writes[1:4]:
+        assert len(await store.log(write.after.id)) == write.after.version
+    assert len(await store.log("s0")) == games[0][0].version  # the stale move left nothing
+    assert len(await store.log("s4")) == games[4][0].version
+
+
+async def test_a_batch_of_sound_writes_is_one_transaction(storage: Storage) -> None:
+    store = storage.sessions
+    games = [await start(store, make_record(f"s{n}", 10 + n)) for n in range(4)]
+    writes = [next_move(*game)[0] for game in games]
+    await asyncio.gather(*(store.write(w) for w in writes))
+    for write in writes:
+        assert len(await store.log(write.after.id)) == write.after.version
+    if storage.backend == "postgresql":  # every row of the batch has the same writer xid
+        ids = [w.after.id for w in writes]
+        sql = "SELECT DISTINCT xmin::TEXT FROM sessions WHERE id = ANY(?)"
+        assert len(await execute(storage, sql, ids)) == 1
 
 
 # Bot tables ---------------------------------------------------------------------------------
@@ -581,7 +781,7 @@ async def test_hand_messages_round_trip(storage: Storage) -> None:
     assert await hands.clear("s1") == 1
     assert await hands.for_session("s1") == []
     assert len(await hands.for_session("s2")) == 1
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(INTEGRITY_ERRORS):
         await hands.upsert("ghost", 1, 2, 3)
 
 

@@ -6,6 +6,7 @@ from games.engine.deadlines import Deadline, DeadlineUpdate
 from games.engine.errors import GameError, Reason, illegal
 from games.engine.service import Change, Session, SessionService
 from games.engine.session import Seat, SessionRecord, Status
+from games.engine.shards import Shards, shard_of
 from games.engine.step import LoggedAction, advance, replay
 from games.engine.store import (
     DeadlineStore,
@@ -41,6 +42,7 @@ __all__ = [
     "SessionService",
     "SessionStore",
     "SessionWrite",
+    "Shards",
     "Snapshot",
     "Status",
     "Step",
@@ -50,4 +52,5 @@ __all__ = [
     "advance",
     "illegal",
     "replay",
+    "shard_of",
 ]

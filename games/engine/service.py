@@ -12,6 +12,10 @@ Sessions load lazily, on first touch; one whose log no longer loads is quarantin
 its table told) and never stops the others. After a restart only the sessions an AI is to move
 in or with a deadline due are resumed, in the background at a bounded rate; every timed thing
 is an absolute deadline stored with its session, so a restart loses nothing.
+
+A bot split into shard processes gives each service its `Shards`: it then resumes, times and
+plays the AI of only the sessions of its own guilds (`owns`), so no two processes drive one
+session, and a process that takes over a shard resumes that shard's sessions from the store.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from games.engine.contract import SYSTEM, Event, Rules, ToMove
 from games.engine.deadlines import Deadline, Key, Kind, changes, plan
 from games.engine.errors import GameError, Reason
 from games.engine.session import Seat, SessionRecord, Status
+from games.engine.shards import Shards
 from games.engine.step import Advance, advance, replay
 from games.engine.store import (
     Durable,
@@ -129,8 +134,11 @@ class SessionService:
         ai_delay: float = 1.0,
         seed_source: Callable[[], int] = lambda: secrets.randbits(63),
         clock: Clock = SYSTEM_CLOCK,
+        shards: Shards | None = None,
     ) -> None:
+        """`shards`: the shards this process runs (None: every session is its own)."""
         self.store = store
+        self.shards = shards
         self.games = games
         self.ai_delay = ai_delay
         self.clock = clock
@@ -144,6 +152,11 @@ class SessionService:
         self._observers: list[Observer] = []
         self._closed = False
         self._taken_in = 0
+
+    def owns(self, record: SessionRecord) -> bool:
+        """Whether this process drives the session's deadlines and AI seats: its guild is on
+        one of our shards. Another process's session is only read or played into here."""
+        return self.shards is None or self.shards.owns(record)
 
     # Listeners ------------------------------------------------------------------------------
 
@@ -270,14 +283,16 @@ class SessionService:
 
     async def resume(self) -> None:
         """After a restart: schedule every stored deadline and resume, in the background, the
-        sessions with an AI to move or a deadline already due. Loads nothing itself.
+        sessions with an AI to move or a deadline already due, of the sessions this process
+        owns (all of them without shards). Loads nothing itself.
 
         A deadline that passed while the bot was down fires as its session is resumed. Every
         other session loads when a player touches it or its deadline comes.
         """
+        await self.store.watch(self._changed_elsewhere)
         now = self.clock.now()
         due: list[str] = []
-        for session_id, when in await self.store.wakeups():
+        for session_id, when in await self.store.wakeups(self.shards):
             if when <= now:
                 due.append(session_id)
             else:
@@ -286,11 +301,32 @@ class SessionService:
         gc.collect(1)
         gc.freeze()  # what startup built lives on: keep it out of every full collection
 
+    def _changed_elsewhere(self, session_id: str, guild_id: int | None) -> None:
+        """Another process changed a session (a player's click reached it through a DM): our
+        copy is out of date, and if the session is ours, what it now waits for is ours to
+        drive."""
+        if self._closed:
+            return
+        if self.shards is None or self.shards.owns_guild(guild_id):
+            self._background.spawn(self._pick_up(session_id))
+        elif session_id not in self._locks:  # (under a lock, the version check finds out)
+            self._sessions.pop(session_id, None)
+
+    async def _pick_up(self, session_id: str) -> None:
+        """Reload a session of ours another process moved on, and arm it."""
+        async with self._locks.hold(session_id):
+            try:
+                session = await self._fresh(session_id)
+            except GameError:
+                return  # gone, or quarantined while loading
+            self._arm(session)
+
     async def _resume(self, due: list[str]) -> None:
         """Load and arm the sessions whose deadline is due, then those whose AI is to move
         (found in the background: that query reads every live session's row)."""
         seen = set(due)
-        session_ids = due + [sid for sid in await self.store.awaiting_ai() if sid not in seen]
+        awaiting = await self.store.awaiting_ai(self.shards)
+        session_ids = due + [sid for sid in awaiting if sid not in seen]
         for start in range(0, len(session_ids), RESUME_BATCH):
             if start:
                 await asyncio.sleep(RESUME_PAUSE)
@@ -357,6 +393,7 @@ class SessionService:
             entries=() if step is None else step.logged,
             snapshot=snapshot,
             deadlines=None if update.empty else update,
+            notify=not self.owns(record),  # its owner must arm what this change made due
         )
         await self._commit(session, write, state, waiting, needed)
 
@@ -663,8 +700,9 @@ class SessionService:
     # AI seats and deadlines -----------------------------------------------------------------
 
     def _arm(self, session: Session) -> None:
-        """Make the session's timer and AI driver match what it now waits for."""
-        if self._closed:
+        """Make the session's timer and AI driver match what it now waits for (on the process
+        that owns it only)."""
+        if self._closed or not self.owns(session.record):
             return
         if session.record.status is not Status.ACTIVE:
             self._timers.set(session.id, None)

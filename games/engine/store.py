@@ -1,16 +1,17 @@
-"""The persistence protocol the session service needs; `storage/` implements it (SQLite now,
-PostgreSQL later), so nothing here names a backend."""
+"""The persistence protocol the session service needs; `storage/` implements it (SQLite and
+PostgreSQL), so nothing here names a backend."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from games.engine.contract import Frozen
 from games.engine.deadlines import Deadline, DeadlineUpdate
 from games.engine.session import SessionRecord
+from games.engine.shards import Shards
 from games.engine.step import LoggedAction
 
 T = TypeVar("T")
@@ -57,17 +58,26 @@ class SessionWrite:
     entries: tuple[LoggedAction, ...] = ()
     snapshot: Snapshot | None = None
     deadlines: DeadlineUpdate | None = None
+    notify: bool = False
+    """Tell the other processes watching the store (`SessionStore.watch`) once this change is
+    committed: a process changed a session another process drives (a click in a DM reaches
+    shard 0 whatever the session's guild), and the owner must pick it up."""
 
 
 class DeadlineStore(Protocol):
     async def deadlines(self) -> list[Deadline]:
         """Every stored deadline, earliest first, in one query."""
 
-    async def wakeups(self) -> list[tuple[str, float]]:
-        """Each session's earliest deadline, in one query: what a restart schedules."""
+    async def wakeups(self, shards: Shards | None = None) -> list[tuple[str, float]]:
+        """Each session's earliest deadline, in one query: what a restart schedules (only the
+        sessions of `shards` when given)."""
 
     async def update_deadlines(self, update: DeadlineUpdate) -> None:
         """Write deadline rows that change without the session (a warning that fired)."""
+
+
+Watcher = Callable[[str, int | None], None]
+"""Told `(session_id, guild_id)` of a session another process changed with `notify`."""
 
 
 class SessionStore(DeadlineStore, Protocol):
@@ -78,8 +88,8 @@ class SessionStore(DeadlineStore, Protocol):
         """Store `change` atomically; the awaitable completes once it is durable.
 
         It fails with VersionConflict when the stored version is not `change.before.version`.
-        A coroutine will do; a `Durable` future spares the service a shield per move (the
-        SQLite store returns one).
+        A coroutine will do; a `Durable` future spares the service a shield per move (both
+        stores return one).
         """
 
     async def load(self, session_id: str) -> LoadedSession | None: ...
@@ -95,9 +105,14 @@ class SessionStore(DeadlineStore, Protocol):
     async def live_sessions(self, guild_id: int | None = None) -> list[SessionRecord]:
         """Sessions in lobby or play, all of them or one guild's."""
 
-    async def awaiting_ai(self) -> list[str]:
+    async def awaiting_ai(self, shards: Shards | None = None) -> list[str]:
         """Active sessions where a seat the AI plays (an AI or away seat) is to move, or may
-        be (`to_move` unknown): what a restart resumes without any deadline."""
+        be (`to_move` unknown): what a restart resumes without any deadline (only the
+        sessions of `shards` when given)."""
+
+    async def watch(self, watcher: Watcher) -> None:
+        """From now on, call `watcher` for every change another process commits with
+        `notify`. A store that only one process uses (SQLite) may never call it."""
 
     async def quarantine(self, session_id: str, reason: str) -> bool:
         """Set a session that cannot be loaded aside: abandoned, with `reason` kept, its

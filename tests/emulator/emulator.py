@@ -14,6 +14,7 @@ Everything runs on the test's event loop; there are no threads.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import inspect
 import logging
@@ -174,6 +175,9 @@ class Emulator:
         self.rate_limit = rate_limit
         self.rate_limit_headers = rate_limit_headers
         self.rate_limit_hits: list[RateLimitHit] = []
+        self.recommended_shards = 1
+        self._watchers: collections.Counter[str] = collections.Counter()
+        """The shard count `GET /gateway/bot` recommends (to a bot that sets none)."""
         self.bot_errors = BotErrors()
         self.stopping = False
         self._buckets: dict[tuple[int, str], _Bucket] = {}
@@ -256,15 +260,24 @@ class Emulator:
         Waits for `on_ready` before yielding and closes the client afterwards (like a process
         exit). With `fail_on_errors`, exceptions discord.py only logs (errors in commands,
         views, events) fail the block with their tracebacks. `fast_ready` shrinks the client's
-        `guild_ready_timeout` (2 s by default) since the emulator sends every guild at once.
-        `watch` names the loggers whose errors count (the bot's own loggers may be added).
+        `guild_ready_timeout` (2 s by default) since the emulator sends every guild at once,
+        and drops the 5 s a sharded client waits before identifying each shard after the
+        first (Discord's identify rate limit, which the emulator does not enforce). `watch`
+        names the loggers whose errors count (the bot's own loggers may be added). Several
+        clients (shard processes) may run at once, each in its own block.
         """
         if fast_ready:
             client._connection.guild_ready_timeout = min(
                 client._connection.guild_ready_timeout, 0.05
             )
+
+            async def identify_now(shard_id: int | None, *, initial: bool = False) -> None:
+                return None
+
+            client.before_identify_hook = identify_now  # type: ignore[method-assign]
         watched = [logging.getLogger(name) for name in watch]
         for logger in watched:
+            self._watchers[logger.name] += 1
             logger.addHandler(self.bot_errors)
         first_error = len(self.bot_errors.records)
         task = asyncio.create_task(client.start(self.bot_token), name="emulated-bot")
@@ -287,7 +300,9 @@ class Emulator:
             if not done:
                 task.cancel()
             for logger in watched:
-                logger.removeHandler(self.bot_errors)
+                self._watchers[logger.name] -= 1
+                if not self._watchers[logger.name]:  # no other client still running
+                    logger.removeHandler(self.bot_errors)
         if task.done() and not task.cancelled() and task.exception() is not None:
             raise task.exception()  # type: ignore[misc]
         new_errors = self.bot_errors.records[first_error:]
@@ -308,9 +323,16 @@ class Emulator:
         return self.guild.channels[0]
 
     def add_guild(
-        self, name: str, *, locale: str = "en-US", channels: tuple[str, ...] = ("general",)
+        self,
+        name: str,
+        *,
+        locale: str = "en-US",
+        channels: tuple[str, ...] = ("general",),
+        shard: tuple[int, int] | None = None,
     ) -> EmuGuild:
-        gid = self.ids()
+        """A guild with the bot and every user in it; `shard=(id, count)` picks an id that
+        Discord routes to that shard of a bot sharded `count` ways."""
+        gid = self.ids() if shard is None else self.ids.on_shard(*shard)
         guild = EmuGuild(id=gid, name=name, locale=locale, owner_id=self.owner.id)
         guild.roles.append(EmuRole(id=gid, name="@everyone", permissions=EVERYONE_PERMISSIONS))
         guild.roles.append(
@@ -331,9 +353,10 @@ class Emulator:
             self._join(guild, user, [guild.roles[1].id] if user.admin else [])
         for channel in channels:
             self.add_channel(channel, guild=guild)
-        session = self.gateway.active
-        if session is not None and self.gateway.connected:  # the bot "joins" the new guild
-            self.gateway.dispatch("GUILD_CREATE", self.guild_create_payload(guild, session.intents))
+        session = self.gateway.session_for(gid)
+        if session is not None and self.gateway.connected_for(gid):  # the bot "joins" it
+            payload = self.guild_create_payload(guild, session.intents)
+            self.gateway.dispatch("GUILD_CREATE", payload, guild_id=gid)
         return guild
 
     def _join(self, guild: EmuGuild, user: EmuUser, roles: list[int]) -> None:
@@ -346,7 +369,7 @@ class Emulator:
         channel = EmuChannel(id=self.ids(), name=name, guild=guild, position=len(guild.channels))
         guild.channels.append(channel)
         self.channels[channel.id] = channel
-        if self.gateway.connected and guild in self.guilds:
+        if self.gateway.connected_for(guild.id) and guild in self.guilds:
             self.gateway.dispatch("CHANNEL_CREATE", channel.payload())
         return channel
 
@@ -364,7 +387,7 @@ class Emulator:
         self.users[user.id] = user
         for guild in self.guilds:
             self._join(guild, user, [guild.role("Admin").id] if admin else [])
-            if self.gateway.connected:
+            if self.gateway.connected_for(guild.id):
                 payload = guild.member_payload(user) | {"guild_id": str(guild.id)}
                 self.gateway.dispatch("GUILD_MEMBER_ADD", payload, intent=INTENT_MEMBERS)
         return user
@@ -674,7 +697,7 @@ class Emulator:
 
     def _dispatch_message(self, event: str, message: EmuMessage) -> None:
         payload = message.payload()
-        session = self.gateway.active
+        session = self.gateway.session_for(message.guild_id)
         if (
             session is not None
             and not session.wants(INTENT_MESSAGE_CONTENT)
@@ -795,7 +818,7 @@ class Emulator:
         parent: InteractionResult | None = None,
         command_name: str | None = None,
     ) -> InteractionResult:
-        if not self.gateway.connected:
+        if not self.gateway.connected_for(None if channel.guild is None else channel.guild.id):
             raise InteractionFailed(
                 "no bot is connected to the gateway ('This interaction failed')"
             )

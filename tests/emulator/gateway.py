@@ -1,9 +1,15 @@
 """The websocket gateway: HELLO, IDENTIFY → READY + GUILD_CREATE, heartbeats, RESUME, dispatch.
 
-One bot session is "active" at a time (the last one that identified). Events are numbered per
-session and kept in a buffer, so a client that drops its socket can RESUME and get what it
-missed. A client that closes cleanly (code 1000, `client.close()`) ends its session, so a
-restarted bot identifies afresh, as on Discord.
+One bot session is "active" per shard at a time (the last one that identified as that shard).
+An IDENTIFY without a `shard` field is shard 0 of 1 (an unsharded bot). A sharded bot
+identifies each shard as `[id, count]`: its READY lists only the guilds of that shard, and
+every guild event goes to the shard `(guild_id >> 22) % count`, direct messages to shard 0, as
+on Discord; so several bot processes, each running some of the shards, share one emulator. A
+shard count other than the current one ends every session of the old count.
+
+Events are numbered per session and kept in a buffer, so a client that drops its socket can
+RESUME and get what it missed. A client that closes cleanly (code 1000, `client.close()`) ends
+its session, so a restarted bot identifies afresh, as on Discord.
 """
 
 from __future__ import annotations
@@ -25,6 +31,15 @@ log = logging.getLogger("tests.emulator.gateway")
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT = 0, 1, 2, 3, 4, 6, 7
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
 HEARTBEAT_INTERVAL_MS = 41250
+INVALID_SHARD = 4010
+
+_FROM_DATA: Any = object()
+"""`dispatch`'s default guild: the event's own `guild_id`."""
+
+
+def shard_of(guild_id: int | None, count: int) -> int:
+    """The shard Discord sends a guild's events to; direct messages go to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % count
 
 # Intents bits the emulator honours when deciding what to dispatch.
 INTENT_GUILDS = 1 << 0
@@ -48,48 +63,83 @@ class GatewaySession:
     queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     writer: asyncio.Task[None] | None = None
     identified_at: float = 0.0
+    shard: tuple[int, int] = (0, 1)
+    """`(id, count)` as identified."""
 
     def wants(self, intent: int) -> bool:
         return bool(self.intents & intent)
 
 
 class Gateway:
-    """Serves the gateway websocket at `/` and dispatches events to the active bot session."""
+    """Serves the gateway websocket at `/` and dispatches events to the shards' sessions."""
 
     def __init__(self, emu: Emulator) -> None:
         self.emu = emu
         self.sessions: dict[str, GatewaySession] = {}
-        self.active: GatewaySession | None = None
+        self.shards: dict[int, GatewaySession] = {}
+        """The active session of each shard id."""
+        self.shard_count = 1
         self.sockets: set[web.WebSocketResponse] = set()
         self.connections = 0  # number of successful IDENTIFYs (a restart makes it grow)
         self.resumes = 0
 
     @property
+    def active(self) -> GatewaySession | None:
+        """Shard 0's session: an unsharded bot's only one."""
+        return self.shards.get(0)
+
+    def session_for(self, guild_id: int | None) -> GatewaySession | None:
+        """The active session of the shard a guild's events go to (None: direct messages)."""
+        return self.shards.get(shard_of(guild_id, self.shard_count))
+
+    def connected_for(self, guild_id: int | None) -> bool:
+        """The shard serving `guild_id` is identified and its socket is open."""
+        session = self.session_for(guild_id)
+        return session is not None and session.ws is not None and not session.ws.closed
+
+    @property
     def connected(self) -> bool:
-        """A bot is identified and its socket is open."""
-        return self.active is not None and self.active.ws is not None and not self.active.ws.closed
+        """Every shard is identified and its socket is open (an unsharded bot: shard 0)."""
+        return all(self.connected_for_shard(i) for i in range(self.shard_count))
+
+    def connected_for_shard(self, shard: int) -> bool:
+        session = self.shards.get(shard)
+        return session is not None and session.ws is not None and not session.ws.closed
 
     # -- dispatch -----------------------------------------------------------------------------
 
-    def dispatch(self, event: str, data: dict[str, Any], *, intent: int | None = None) -> bool:
-        """Send `event` to the active session; returns whether a session took it.
+    def dispatch(
+        self,
+        event: str,
+        data: dict[str, Any],
+        *,
+        intent: int | None = None,
+        guild_id: int | None = _FROM_DATA,
+    ) -> bool:
+        """Send `event` to the session of the shard serving `guild_id` (by default the
+        event's own `guild_id`; none: direct messages, shard 0); returns whether it took it.
 
         With no socket open the event is buffered for a RESUME (like Discord) if the session
         is still resumable, otherwise dropped.
         """
-        session = self.active
+        if guild_id is _FROM_DATA:
+            guild_id = int(data["guild_id"]) if data.get("guild_id") else None
+        session = self.session_for(guild_id)
         if session is None or not session.alive:
             log.debug("no bot session; dropping %s", event)
             return False
         if intent is not None and not session.wants(intent):
             return False
+        self._send(session, event, data)
+        return True
+
+    def _send(self, session: GatewaySession, event: str, data: dict[str, Any]) -> None:
         session.seq += 1
         payload = {"op": DISPATCH, "t": event, "s": session.seq, "d": data}
         session.buffer.append(payload)
         del session.buffer[:-1000]
         if session.ws is not None and not session.ws.closed:
             session.queue.put_nowait(json.dumps(payload))
-        return True
 
     async def _writer(self, session: GatewaySession, ws: web.WebSocketResponse) -> None:
         """Sends queued frames in order for one socket."""
@@ -151,8 +201,8 @@ class Gateway:
                 if ws.close_code in (1000, 1001) and not self.emu.stopping:
                     # A clean close ends the session, like Discord: no RESUME afterwards.
                     session.alive = False
-                    if self.active is session:
-                        self.active = None
+                    if self.shards.get(session.shard[0]) is session:
+                        del self.shards[session.shard[0]]
             self.emu.notify()
         return ws
 
@@ -162,23 +212,34 @@ class Gateway:
         if data.get("token") != self.emu.bot_token:
             await ws.close(code=4004, message=b"Authentication failed.")
             return None
+        shard, count = data.get("shard") or (0, 1)
+        if not 0 <= shard < count:
+            await ws.close(code=INVALID_SHARD, message=b"Invalid shard.")
+            return None
         session = GatewaySession(id=secrets.token_hex(16), intents=int(data.get("intents") or 0))
         session.identified_at = asyncio.get_running_loop().time()
-        if self.active is not None:
-            self.active.alive = False
+        session.shard = (shard, count)
+        if count != self.shard_count:  # resharded: the sessions of the old count end
+            for old in self.shards.values():
+                old.alive = False
+            self.shards.clear()
+            self.shard_count = count
+        if (old := self.shards.get(shard)) is not None:
+            old.alive = False
         self.sessions[session.id] = session
-        self.active = session
+        self.shards[shard] = session
         self._attach(session, ws)
         self.connections += 1
         emu = self.emu
+        guilds = [g for g in emu.guilds if shard_of(g.id, count) == shard]
         ready = {
             "v": 10,
             "user": emu.bot.payload() | {"verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in emu.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": emu.gateway_url,
-            "shard": [0, 1],
+            "shard": [shard, count],
             "application": {"id": str(emu.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
@@ -188,9 +249,9 @@ class Gateway:
             "user_settings": {},
             "auth": {},
         }
-        self.dispatch("READY", ready)
-        for guild in emu.guilds:
-            self.dispatch("GUILD_CREATE", emu.guild_create_payload(guild, session.intents))
+        self._send(session, "READY", ready)
+        for guild in guilds:
+            self._send(session, "GUILD_CREATE", emu.guild_create_payload(guild, session.intents))
         emu.notify()
         return session
 
@@ -202,13 +263,13 @@ class Gateway:
             await ws.send_json({"op": INVALID_SESSION, "d": False, "s": None, "t": None})
             return None
         seq = int(data.get("seq") or 0)
-        self.active = session
+        self.shards[session.shard[0]] = session
         self._attach(session, ws)
         for payload in session.buffer:
             if payload["s"] > seq:
                 session.queue.put_nowait(json.dumps(payload))
         self.resumes += 1
-        self.dispatch("RESUMED", {})
+        self._send(session, "RESUMED", {})
         self.emu.notify()
         return session
 
@@ -231,15 +292,16 @@ class Gateway:
         }
         if data.get("nonce") is not None:
             chunk["nonce"] = data["nonce"]
-        self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+        self._send(session, "GUILD_MEMBERS_CHUNK", chunk)
 
     # -- test controls ------------------------------------------------------------------------
 
     async def request_reconnect(self) -> None:
-        """Send op 7 RECONNECT: the client closes its socket and RESUMEs."""
-        session = self.active
-        if session is not None and session.ws is not None and not session.ws.closed:
-            session.queue.put_nowait(json.dumps({"op": RECONNECT, "d": None, "s": None, "t": None}))
+        """Send op 7 RECONNECT to every shard: each closes its socket and RESUMEs."""
+        for session in self.shards.values():
+            if session.ws is not None and not session.ws.closed:
+                frame = {"op": RECONNECT, "d": None, "s": None, "t": None}
+                session.queue.put_nowait(json.dumps(frame))
 
     async def close_all(self) -> None:
         for ws in list(self.sockets):

@@ -72,6 +72,13 @@ class Snowflakes:
         self._last = max(self._last + 1, now)
         return self._last
 
+    def on_shard(self, shard: int, count: int) -> int:
+        """The next snowflake whose guild Discord would route to `shard` of `count`: its
+        millisecond part moved on to the next one with `(id >> 22) % count == shard`."""
+        ms = self() >> 22
+        self._last = (ms + (shard - ms) % count) << 22
+        return self._last
+
 
 def iso_now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat()

@@ -384,7 +384,7 @@ class RestApi:
         data: dict[str, Any] = {"url": self.emu.gateway_url.rstrip("/")}
         if req.path.endswith("/bot"):
             data |= {
-                "shards": 1,
+                "shards": self.emu.recommended_shards,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 1000,

@@ -1,0 +1,1 @@
+"""Angels & Demons Rummy on Discord: its cog, screens, controls and catalog."""

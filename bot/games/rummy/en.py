@@ -1,0 +1,199 @@
+"""English catalog of Angels & Demons Rummy. Keys must match ja.py exactly."""
+
+CATALOG: dict[str, str] = {
+    # Commands
+    "cmd.rummy.name": "rummy",
+    "cmd.rummy.desc": "Angels & Demons Rummy: make your goal form before the others (2–4 players)",
+    "cmd.rummy.new.desc": "Open a lobby for Angels & Demons Rummy in this channel",
+    "cmd.rummy.rules.desc": "Read the rules of Angels & Demons Rummy",
+    "cmd.rummy.advanced.name": "advanced",
+    "cmd.rummy.advanced": "Advanced rules: red card conditions, Item victory, goals on a discard cost",
+    "cmd.rummy.claim_seconds.name": "claim_seconds",
+    "cmd.rummy.claim_seconds": "Seconds everyone has to claim a discard (5–300; default 20)",
+    "cmd.rummy.match_games.name": "match_games",
+    "cmd.rummy.match_games": "Short games in the match (1–50; default: 6 for 2–3 players, 8 for 4)",
+    # Errors (detail codes of the rules; the keys shared with other games read the same)
+    "error.illegal_move.not_now": "That is not possible right now.",
+    "error.illegal_move.unknown_action": "That move is not part of this game.",
+    "error.illegal_move.malformed_action": "That move is not well formed.",
+    "error.illegal_move.bad_chance": "The table got out of step; please try again.",
+    "error.illegal_move.not_in_field": "That card is not in the field.",
+    "error.illegal_move.not_goal_form": "Your hand is not a goal form (1 small set + 2 big sets).",
+    "error.illegal_move.no_open_set": "A goal needs at least one open set.",
+    "error.illegal_move.ready_cannot_open": "A Ready player cannot open a set.",
+    "error.illegal_move.ready_cannot_gain": "A Ready player cannot gain a discard.",
+    "error.illegal_move.not_a_big_set": "Those cards do not make a big set.",
+    "error.illegal_move.must_discard_taken": "You are Ready: discard the card you just took.",
+    "error.illegal_move.already_ready": "You have already declared Ready.",
+    "error.illegal_move.ready_needs_open_set": "Ready needs at least one open set.",
+    "error.illegal_move.not_ready_form": "Ready only when the 7 cards left are one card from the goal form.",
+    "error.illegal_move.not_ready": "Only a Ready player can goal on another player's discard.",
+    "error.illegal_move.own_discard_completes": "Your own discard row holds a card that would complete your goal: no goal on a discard.",
+    "error.illegal_move.window_closed": "That claim window has closed.",
+    "error.illegal_move.already_answered": "You have already answered this claim window.",
+    "error.bad_option.advanced": "The advanced rules option must be on or off.",
+    "error.bad_option.claim_seconds": "The claim window lasts 5 to 300 seconds.",
+    "error.bad_option.match_games": "A match has 1 to 50 short games.",
+    "error.bad_option.target": "The points that end a match must be 1 to 999.",
+    # Names
+    "rummy.name": "Angels & Demons Rummy",
+    "rummy.item.sword": "sword",
+    "rummy.item.shield": "shield",
+    "rummy.item.potion": "potion",
+    "rummy.item.ring": "ring",
+    "rummy.ready": "Ready",
+    "rummy.seconds": "in {n} s",
+    "rummy.option.advanced": "😈 Advanced rules",
+    "rummy.option.claim_seconds": "📣 Claim window: {n} seconds",
+    "rummy.option.match_games": "Match: {n} short games",
+    "rummy.option.match_default": "Match: 6 short games (2–3 players) or 8 (4 players)",
+    # Public table
+    "rummy.table.title": "{name} — short game {game}/{games}",
+    "rummy.table.to_take": "**{name}** takes a field card.",
+    "rummy.table.to_act": "**{name}** opens a big set or discards.",
+    "rummy.table.to_act_ready": "**{name}** (Ready) goals or discards the card just taken.",
+    "rummy.table.window": "**Claim window** on {card}, discarded by **{name}** — closes {when}.",
+    "rummy.table.answers": "Answered: {answers}",
+    "rummy.table.answer": "Answer the claim window",
+    "rummy.table.ended": "**Short game {game} is over.** {name} deals short game {next} from their hand.",
+    "rummy.table.field": "**Field** {cards} · Deck: **{deck}** cards",
+    "rummy.table.hand_size": "{n} cards in hand",
+    "rummy.table.score": "**{n}** points",
+    "rummy.table.opened": "open: {sets}",
+    "rummy.table.row": "discards: {cards}",
+    "rummy.table.legend": "{human} Human · {angel} Angel · {demon} Demon · {items} Items · {red} red card · {ready} Ready",
+    "rummy.table.target": "first to {n} points wins",
+    "rummy.result.title": "Result",
+    "rummy.result.short_title": "Short game {game}",
+    "rummy.result.goal_take": "🏆 **{name}** goals after taking {card}!",
+    "rummy.result.goal_discard": "🏆 **{name}** goals with {card} from {from_name}'s discard!",
+    "rummy.result.hand": "Hand: {sets}",
+    "rummy.result.opened": "Open sets: {sets} → **{points}**",
+    "rummy.result.red": "Red cards: {cards} → **{points}**",
+    "rummy.result.red_none": "Red cards: none → **0**",
+    "rummy.result.red_plain": "{card} +{points}",
+    "rummy.result.red_condition": "{card} ({condition}) {mark} +{points}",
+    "rummy.result.flip": "{card} +{points}",
+    "rummy.result.bonus": "Bonus checks: {flips} → **{points}**",
+    "rummy.result.bonus_none": "Bonus checks: none (the deck is empty) → **0**",
+    "rummy.result.total": "**{name}** scores **{points}** points.",
+    "rummy.result.loss": "{name} loses {points} points: the goal was on their discard.",
+    "rummy.result.deck_out": "Short game {game}: the deck ran out — no score.",
+    "rummy.result.item_victory": "🗡️ **{name}** has 3 open sets of Item cards only and wins the match at once!",
+    "rummy.result.item_sets": "Open sets: {sets}",
+    "rummy.result.summary": "Short game {game}: 🏆 {name} +{points} (sets {sets} · red {red} · bonus {bonus})",
+    "rummy.result.match_win": "🏆 **{names}** wins the match with {score} points after {games} short games.",
+    "rummy.result.match_shared": "🏆 **{names}** share the win with {score} points after {games} short games.",
+    "rummy.result.match_item": "🗡️ **{names}** wins the match by an Item victory in short game {games}.",
+    "rummy.result.standing": "{name}: {score} points",
+    "rummy.condition.ends": "1/7: every set uses a 1, a 7 or an Item",
+    "rummy.condition.no_ends": "2/6: no set uses a 1, a 7 or an Item",
+    "rummy.condition.three_open": "3/5: 3 or more open sets",
+    "rummy.condition.one_attribute": "4: one attribute plus Items only",
+    "rummy.condition.item": "Item: no condition",
+    "rummy.records": "Server — matches: {games} · won by a player: {wins} · best winning score: {best}\nThis channel — matches: {channel_games} · best winning score: {channel_best}",
+    # Private hand
+    "rummy.hand.title": "Your hand — Angels & Demons Rummy",
+    "rummy.hand.cards": "**Your hand** ({n}): {cards}",
+    "rummy.hand.opened": "Your open sets: {sets}",
+    "rummy.hand.row": "your discards: {cards}",
+    "rummy.hand.open_count": "open sets: {n}",
+    "rummy.hand.waiting": "Waiting for {name}.",
+    "rummy.hand.your_take": "**Your turn** — take a field card.",
+    "rummy.hand.take": "Take {card}",
+    "rummy.hand.your_act": "**Your turn** — open a big set (then draw 2), or choose a card to discard.",
+    "rummy.hand.your_act_goal": "**Your turn** — your hand is a goal form: **goal**, or open a big set, or discard.",
+    "rummy.hand.your_act_ready": "**Your turn** — you are Ready: discard the card you took, {card}.",
+    "rummy.hand.your_act_ready_goal": "**Your turn** — you are Ready and {card} completes your goal: **goal**, or discard it.",
+    "rummy.hand.goal": "Goal!",
+    "rummy.hand.open": "Open {cards}",
+    "rummy.hand.choose_discard": "Choose a card to discard…",
+    "rummy.hand.ready_possible": "Ready possible",
+    "rummy.hand.chosen": "Discard {card}?",
+    "rummy.hand.discard": "Discard {card}",
+    "rummy.hand.discard_ready": "Discard {card} and declare Ready",
+    "rummy.hand.window": "**Claim window**: **{name}** discarded {card}. Pass, or claim it if you can — closes {when}.",
+    "rummy.hand.window_own": "**Claim window** on your discard {card}: the others are answering — closes {when}.",
+    "rummy.hand.window_answered": "**Claim window**: you answered **{answer}**. Waiting for the others — closes {when}.",
+    "rummy.hand.pass": "Pass",
+    "rummy.hand.claim_goal": "Goal with it!",
+    "rummy.hand.gain": "Gain with {cards}",
+    "rummy.hand.next_button": "Deal short game {next}",
+    "rummy.hand.start_next": "You start short game {next}: deal it when everyone has read the score.",
+    "rummy.hand.waiting_next": "Waiting for {name} to deal short game {next}.",
+    "rummy.answer.pass": "Pass",
+    "rummy.answer.goal": "Goal",
+    "rummy.answer.gain": "Gain with {cards}",
+    # Events
+    "rummy.event.dealt": "Short game {game}: {hand} cards each; field {cards}; deck {deck}.",
+    "rummy.event.first_player": "{seat} starts short game {game}.",
+    "rummy.event.field": "The field was empty: {cards} turned up.",
+    "rummy.event.took": "{seat} took {cards}.",
+    "rummy.event.opened": "{seat} opened {cards}.",
+    "rummy.event.drew": "{seat} drew {count} cards.",
+    "rummy.event.discarded": "{seat} discarded {cards}.",
+    "rummy.event.ready": "🎯 {seat} declared Ready!",
+    "rummy.event.window_closed": "⏰ Time is up: the claim window closed.",
+    "rummy.event.gained": "🤲 {seat} gained {to_seat}'s discard and opened {cards}.",
+    "rummy.event.goal_take": "🏆 {seat} goals!",
+    "rummy.event.goal_discard": "🏆 {seat} goals on {to_seat}'s discard!",
+    "rummy.event.bonus": "Bonus check: {cards} → +{points}.",
+    "rummy.event.bonus_empty": "No bonus check: the deck is empty.",
+    "rummy.event.scored": "{seat} scores {points} points ({score} in all).",
+    "rummy.event.lost_points": "{seat} loses {points} points ({score} in all).",
+    "rummy.event.deck_out": "The deck ran out: short game {game} ends with no score.",
+    "rummy.event.item_victory": "🗡️ {seat} has 3 open Item sets and wins the match!",
+    "rummy.event.match_over": "The match is over. Winner: {names}.",
+    "rummy.event.you_drew": "You drew {cards}.",
+    "rummy.event.you_answered": "You answered: {answer}.",
+    "rummy.event.claim_lost": "Your claim lost to a claim with priority.",
+    # Rules
+    "rummy.rules": (
+        "**Angels & Demons Rummy** (2–4 players; R: the rulebook has no title). Make the goal "
+        "form in your hand and goal. (R) marks this bot's rulings.\n"
+        "**Cards** (100) — Human, Angel, Demon: 1–7, four of each (one red, three black); Items "
+        "(R: sword, shield, potion, ring): four of each (one red). Red and black of one title "
+        "are the same card for sets and bonus checks.\n"
+        "**Sets** — small: 2 of one attribute and title. Big: a group (3 of one attribute and "
+        "title) or a run (3 consecutive numbers of one attribute; no 7–1 wrap; no Items). Goal "
+        "form: the 8 cards in hand make exactly 1 small + 2 big sets (R: always the 8 in hand; "
+        "open sets are extra).\n"
+        "**Short game** — 7 cards each; players + 1 cards face up as the field. The first "
+        "player is random in the first short game (the host may choose), then the next one to "
+        "the left. Your turn: (1) take a field card (an empty field is refilled first); you may "
+        "goal now. (2) Open a big set from your hand and draw 2 (no discard), or discard a card "
+        "into your row.\n"
+        "**Ready** — when you discard and your 7 cards are one card from the goal form, you may "
+        "declare Ready: (R) only with an open set, and the missing card must still exist. Ready, "
+        "you may not open or gain, and must discard the card you took unless it completes your "
+        "goal. (R) A goal comes only right after a take, or on another's discard when Ready.\n"
+        "**Claim window** — (R) after every discard every other player is asked at once: Pass, "
+        "or Goal / Gain where they can (only you see your choices); it closes when all have "
+        "answered or at the time limit (default 20 s; silent players pass). Priority, not speed: "
+        "a Ready player's Goal beats any Gain, then the nearest after the discarder. Gain: open "
+        "the card with 2 hand cards as a big set, draw 2 (not when Ready). Only the winning "
+        "claim is shown; a claimed card leaves the discarder's row. The turn then passes to the "
+        "discarder's left, even after a Gain.\n"
+        "**Goal** needs the goal form, at least 1 open set and, on a discard, Ready.\n"
+        "**Deck-out** — if the deck cannot refill the field or give the 2 cards after an open, "
+        "the short game ends with no score (emptying it exactly is fine; it still counts).\n"
+        "**Score** — 1 per open set; 1 per red card in your open sets and hand; bonus check: "
+        "turn up the deck's top card, 1 per card of your open sets and hand of its attribute "
+        "and title; (R) check again while it scores, none once the deck is empty.\n"
+        "**Match** — 6 short games (2–3 players) or 8 (4), or until someone has 24 / 18 / 12 "
+        "points (2 / 3 / 4 players); both are table options. Most points wins; (R) a tie is a "
+        "shared win.\n"
+        "**Advanced** — red cards score by condition instead (all sets = open sets + the hand's "
+        "three, R: split the best way): 1/7: 2 if every set uses a 1, 7 or Item; 2/6: 2 if "
+        "none does; 3/5: 2 with 3+ open sets; 4: 5 if all sets use one attribute plus Items; "
+        "(R) red Item: 1; each red card scores its own. (R) Item victory: 3 open sets of Items "
+        "only win the match at once (checked as a set is opened, before drawing). No goal on a "
+        "discard while your own row holds a card that completes your goal (cards others took "
+        "from it do not count). A goal on a discard costs the discarder the points scored, "
+        "bonus included (not below 0).\n"
+        "**Playing here** — your hand offers only legal moves: Take buttons, Goal, Open "
+        "buttons, then a card to discard (with Ready where it applies). In a window, your hand "
+        "or the table's Answer button shows Pass and your claims; the table shows who has "
+        "answered and the deadline. The next short game is dealt by its first player."
+    ),
+}

@@ -1,0 +1,50 @@
+"""Where each player's DM hand message is, on PostgreSQL (see `storage.hands`)."""
+
+from __future__ import annotations
+
+import asyncpg
+
+from storage.hands import HandMessage, hand_of
+from storage.postgres.db import PgDatabase, affected
+
+
+class PgHandMessages:
+    def __init__(self, db: PgDatabase) -> None:
+        self.db = db
+
+    async def upsert(self, session_id: str, user_id: int, channel_id: int, message_id: int) -> None:
+        """Remember (or replace) the DM message holding `user_id`'s hand in a session."""
+        sql = (
+            "INSERT INTO hand_messages (session_id, user_id, channel_id, message_id) "
+            "VALUES ($1, $2, $3, $4) ON CONFLICT (session_id, user_id) DO UPDATE SET "
+            "channel_id = excluded.channel_id, message_id = excluded.message_id"
+        )
+        args = (session_id, user_id, channel_id, message_id)
+        await self.db.write(lambda conn: conn.execute(sql, *args))
+
+    async def get(self, session_id: str, user_id: int) -> HandMessage | None:
+        sql = "SELECT * FROM hand_messages WHERE session_id = $1 AND user_id = $2"
+        row = await self.db.fetchrow(sql, session_id, user_id)
+        return None if row is None else hand_of(row)
+
+    async def for_session(self, session_id: str) -> list[HandMessage]:
+        sql = "SELECT * FROM hand_messages WHERE session_id = $1 ORDER BY user_id"
+        return [hand_of(row) for row in await self.db.fetch(sql, session_id)]
+
+    async def delete(self, session_id: str, user_id: int) -> bool:
+        """Forget one hand message (say, after the DM was deleted); True if there was one."""
+        sql = "DELETE FROM hand_messages WHERE session_id = $1 AND user_id = $2"
+
+        async def delete(conn: asyncpg.Connection) -> bool:
+            return affected(await conn.execute(sql, session_id, user_id)) > 0
+
+        return await self.db.write(delete)
+
+    async def clear(self, session_id: str) -> int:
+        """Forget every hand message of a session; returns how many there were."""
+        sql = "DELETE FROM hand_messages WHERE session_id = $1"
+
+        async def clear(conn: asyncpg.Connection) -> int:
+            return affected(await conn.execute(sql, session_id))
+
+        return await self.db.write(clear)

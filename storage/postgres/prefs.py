@@ -1,0 +1,51 @@
+"""Per-user and per-guild preferences on PostgreSQL (see `storage.prefs`)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import asyncpg
+
+from storage.postgres.db import PgDatabase, affected
+
+
+class PgPrefTable:
+    """get/all/set/delete over one `(owner_id, key) -> value` table (a `PrefTable`)."""
+
+    def __init__(self, db: PgDatabase, table: Literal["user_prefs", "guild_prefs"]) -> None:
+        self.db = db
+        self.table = table
+        self.owner = "user_id" if table == "user_prefs" else "guild_id"
+
+    async def get(self, owner_id: int, key: str, default: str | None = None) -> str | None:
+        sql = f"SELECT value FROM {self.table} WHERE {self.owner} = $1 AND key = $2"
+        value = await self.db.fetchval(sql, owner_id, key)
+        return default if value is None else str(value)
+
+    async def all(self, owner_id: int) -> dict[str, str]:
+        sql = f"SELECT key, value FROM {self.table} WHERE {self.owner} = $1 ORDER BY key"
+        return {row["key"]: row["value"] for row in await self.db.fetch(sql, owner_id)}
+
+    async def set(self, owner_id: int, key: str, value: str) -> None:
+        sql = (
+            f"INSERT INTO {self.table} ({self.owner}, key, value) VALUES ($1, $2, $3) "
+            f"ON CONFLICT ({self.owner}, key) DO UPDATE SET value = excluded.value"
+        )
+        await self.db.write(lambda conn: conn.execute(sql, owner_id, key, value))
+
+    async def delete(self, owner_id: int, key: str) -> bool:
+        """Remove a value; True if there was one."""
+        sql = f"DELETE FROM {self.table} WHERE {self.owner} = $1 AND key = $2"
+
+        async def delete(conn: asyncpg.Connection) -> bool:
+            return affected(await conn.execute(sql, owner_id, key)) > 0
+
+        return await self.db.write(delete)
+
+
+class PgPrefs:
+    """`prefs.user.get(user_id, "locale")`, `prefs.guild.set(guild_id, "locale", "ja")`."""
+
+    def __init__(self, db: PgDatabase) -> None:
+        self.user = PgPrefTable(db, "user_prefs")
+        self.guild = PgPrefTable(db, "guild_prefs")

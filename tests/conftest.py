@@ -1,0 +1,43 @@
+"""Fixtures every test file may use: a PostgreSQL cluster for the test session, and
+`database`, the location of a fresh empty database of each backend (tests that take it run
+once on SQLite and once on PostgreSQL)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.pgserver import Cluster, fresh_database
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """A throwaway PostgreSQL server, started once (on first use) for the whole session."""
+    cluster = Cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+async def pg_url(pg_cluster: Cluster) -> AsyncIterator[str]:
+    """A fresh empty PostgreSQL database."""
+    async with fresh_database(pg_cluster) as url:
+        yield url
+
+
+@pytest.fixture(params=BACKENDS)
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Path | str]:
+    """A fresh database to give `open_storage`: a SQLite file path, or a PostgreSQL URL (of a
+    database already migrated, which `open_storage` finds up to date)."""
+    if request.param == "sqlite":
+        yield tmp_path / "bot.db"
+        return
+    cluster: Cluster = request.getfixturevalue("pg_cluster")
+    async with fresh_database(cluster, migrated=True) as url:
+        yield url

@@ -1,0 +1,197 @@
+"""`python -m storage.migrate`: a bot's SQLite database copied to PostgreSQL, checked, and its
+games played on there."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from toygame import GAMES
+
+from games.engine import ManualClock, Session, SessionService, Status
+from games.registry import GAMES as REGISTERED
+from storage import SeatRow, Storage, open_storage
+from storage.migrate import TABLES, migrate_to_postgres
+from tests.stores import scalar
+
+ROOT = Path(__file__).resolve().parents[1]
+HOST, BOB = 1, 2
+GUILD = 1 << 22
+TIMER = 60
+
+
+def make_service(
+    storage: Storage, clock: ManualClock, *, ai_delay: float = 0, games: Any = GAMES
+) -> SessionService:
+    seeds = itertools.count(1000)
+    return SessionService(
+        storage.sessions, games, ai_delay=ai_delay, seed_source=lambda: next(seeds), clock=clock
+    )
+
+
+async def lobby(service: SessionService, channel: int, turn_timer: int | None = None) -> Session:
+    return await service.create(
+        "dicerace",
+        guild_id=GUILD,
+        channel_id=channel,
+        host_id=HOST,
+        host_name="host",
+        locale="en",
+        options={"target": 12},
+        turn_timer=turn_timer,
+    )
+
+
+async def play(service: SessionService, session_id: str) -> Session:
+    """Move for the lowest human seat to move until the game ends (AI seats move alone)."""
+    for _ in range(1000):
+        await service.settle()
+        session = await service.get(session_id)
+        if session.record.status is not Status.ACTIVE:
+            return session
+        seat = min(s for s in session.rules.to_move(session.state).seats)
+        user = session.record.seats[seat].user_id
+        assert user is not None, "an AI seat was left to move"
+        action = session.rules.legal_actions(session.state, seat)[-1]
+        await service.submit(session_id, user, action, session.record.version)
+    raise AssertionError("the game did not end")
+
+
+async def fill(storage: Storage, clock: ManualClock) -> dict[str, Session]:
+    """What a running bot holds: a finished game with its record, a game whose AI is to move,
+    one whose player's turn timer runs, a lobby, preferences and a DM hand."""
+    service = make_service(storage, clock, ai_delay=3600)  # its AI never gets to move
+    finished = await lobby(service, 10)
+    await service.join(finished.id, BOB, "bob")
+    await service.start(finished.id, HOST, 0)
+    await play(service, finished.id)
+    await storage.records.add(
+        guild_id=GUILD,
+        channel_id=10,
+        game_id="dicerace",
+        session_id=finished.id,
+        result="win",
+        score=3,
+        players=2,
+        won=True,
+        seats=[SeatRow(0, HOST, True, 3, name="host"), SeatRow(1, BOB, False, 9, name="bob")],
+    )
+    ai_turn = await lobby(service, 11)
+    await service.add_ai(ai_turn.id, HOST)
+    await service.start(ai_turn.id, HOST, 1)
+    timed = await lobby(service, 12, turn_timer=TIMER)
+    await service.add_ai(timed.id, HOST)
+    await service.start(timed.id, HOST, 0)
+    waiting = await lobby(service, 13)
+    await service.join(waiting.id, BOB, "bob")
+    await storage.prefs.user.set(HOST, "locale", "ja")
+    await storage.prefs.guild.set(GUILD, "locale", "en")
+    await storage.hand_messages.upsert(timed.id, HOST, 500, 600)
+    await service.close()
+    return {"finished": finished, "ai_turn": ai_turn, "timed": timed, "lobby": waiting}
+
+
+async def test_a_running_bots_database_moves_to_postgresql_and_its_games_play_on(
+    tmp_path: Path, pg_url: str
+) -> None:
+    path, clock = tmp_path / "bot.db", ManualClock()
+    async with await open_storage(path) as sqlite:  # the bot still has the file open
+        games = await fill(sqlite, clock)
+        counts = {t: await scalar(sqlite, f"SELECT COUNT(*) FROM {t}") for t in TABLES}
+        stats = await sqlite.records.stats(GUILD, "dicerace")
+        report = await migrate_to_postgres(path, pg_url, GAMES)
+    assert report.problems == []
+    assert report.copied == counts and counts["actions"] > 0 and counts["seat_results"] == 2
+    assert report.sessions == {"active": 2, "finished": 1, "lobby": 1}
+    assert report.lines()[1] == "replayed 4 sessions (active=2 finished=1 lobby=1): ok"
+    async with await open_storage(pg_url) as postgres:
+        assert await postgres.records.stats(GUILD, "dicerace") == stats
+        assert await postgres.prefs.user.get(HOST, "locale") == "ja"
+        assert await postgres.hand_messages.get(games["timed"].id, HOST) is not None
+        service = make_service(postgres, clock)
+        await service.resume()
+        await service.settle()
+        ai_turn = await service.get(games["ai_turn"].id)
+        assert ai_turn.record.version > games["ai_turn"].record.version  # its AI moved
+        timed = await service.get(games["timed"].id)
+        assert timed.due("turn", 0) == games["timed"].due("turn", 0)  # the stored deadline
+        clock.set(timed.due("turn", 0) or 0)
+        await service.settle()
+        assert timed.record.seats[0].missed == 1  # the timer ran out: the AI played the turn
+        await service.start(games["lobby"].id, HOST, 0)
+        for name in ("ai_turn", "timed", "lobby"):
+            assert (await play(service, games[name].id)).record.status is Status.FINISHED
+        added = await postgres.records.add(
+            guild_id=GUILD,
+            channel_id=11,
+            game_id="dicerace",
+            session_id=games["ai_turn"].id,
+            result="loss",
+            score=20,
+            players=2,
+            won=False,
+        )
+        assert added  # new records get ids after the copied ones
+        assert (await postgres.records.stats(GUILD, "dicerace")).games == 2
+        await service.close()
+
+
+async def test_the_copy_refuses_a_database_that_holds_data(tmp_path: Path, pg_url: str) -> None:
+    path = tmp_path / "bot.db"
+    async with await open_storage(path) as sqlite:
+        await sqlite.prefs.user.set(HOST, "locale", "ja")
+    async with await open_storage(pg_url) as postgres:
+        await postgres.prefs.guild.set(GUILD, "locale", "en")
+    with pytest.raises(SystemExit, match="not empty"):
+        await migrate_to_postgres(path, pg_url, GAMES)
+    async with await open_storage(pg_url) as postgres:
+        assert await postgres.prefs.user.get(HOST, "locale") is None  # nothing was copied
+
+
+async def test_the_command_copies_and_checks_a_real_games_database(
+    tmp_path: Path, pg_url: str
+) -> None:
+    path, clock = tmp_path / "bot.db", ManualClock()
+    async with await open_storage(path) as sqlite:
+        service = make_service(sqlite, clock, games=REGISTERED, ai_delay=3600)
+        game = await service.create(
+            "thegame",
+            guild_id=GUILD,
+            channel_id=10,
+            host_id=HOST,
+            host_name="host",
+            locale="en",
+            options={},
+        )
+        await service.join(game.id, BOB, "bob")
+        await service.start(game.id, HOST, 0)
+        rng = random.Random(0)
+        for _ in range(30):  # past a snapshot, so the check replays both ways
+            session = await service.get(game.id)
+            seat = min(session.rules.to_move(session.state).seats)
+            user = session.record.seats[seat].user_id
+            action = session.rules.ai_action(session.rules.view(session.state, seat), rng)
+            await service.submit(game.id, user, action, session.record.version)  # type: ignore[arg-type]
+        version, state = session.record.version, session.state
+        await service.close()
+    command = [sys.executable, "-m", "storage.migrate", "--from", f"sqlite:{path}", "--to", pg_url]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "replayed 1 sessions (active=1): ok" in done.stdout
+    async with await open_storage(pg_url) as postgres:
+        service = make_service(postgres, clock, games=REGISTERED)
+        moved = await service.get(game.id)
+        assert (moved.record.version, moved.state) == (version, state)
+        seat = min(moved.rules.to_move(moved.state).seats)
+        action = moved.rules.ai_action(moved.rules.view(moved.state, seat), rng)
+        user = moved.record.seats[seat].user_id
+        await service.submit(game.id, user, action, moved.record.version)  # type: ignore[arg-type]
+        assert moved.record.version > version  # and it plays on
+        await service.close()
+    again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+    assert again.returncode != 0 and "not empty" in again.stderr

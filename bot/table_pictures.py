@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -22,6 +21,7 @@ from typing import Any
 
 from bot.game_ui import GameUI
 from games.engine import Session
+from games.engine.workers import process_pool
 from storage import PrefTable
 
 log = logging.getLogger(__name__)
@@ -51,7 +51,7 @@ class _PictureProcess:
         if time.monotonic() < self.broken_until:
             return await in_thread(draw, view)
         if self.pool is None:
-            self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            self.pool = process_pool(1)
         try:
             return await asyncio.get_running_loop().run_in_executor(self.pool, draw, view)
         except BrokenProcessPool:

@@ -24,7 +24,7 @@ from bot.table_pictures import GUILD_PICTURES, pictures_on
 from bot.turns import NOTIFY
 from bot.ui.layout import Layout, Priority, Text
 from bot.ui.v2 import build
-from games.engine import GameError, Reason, Session
+from games.engine import Session
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -58,16 +58,12 @@ class Common(commands.Cog):
         """What the AI would play from the asker's seat (theirs to move), privately; counted."""
         session = await self._here(interaction)
         user_id = interaction.user.id
-        await self.bot.service.come_back(session.id, user_id)  # asking is being back
-        try:
-            given = await self.bot.service.hint(session.id, user_id)
-        except GameError as error:
-            if error.reason is Reason.NOT_YOUR_TURN:
-                raise GameError(Reason.NOT_YOUR_TURN, "hint") from None
-            raise
+        given = await self.bot.service.hint(session.id, user_id)  # a refusal changes nothing
         session = await self.bot.service.get(session.id)
         ctx = Context.of(session, self.bot.languages.of(interaction))
-        await reply(interaction, hint_text(ctx, self.bot.games[session.record.game_id], given))
+        text = hint_text(ctx, self.bot.games[session.record.game_id], given)  # at its version
+        await self.bot.service.come_back(session.id, user_id)  # asking is being back
+        await reply(interaction, text)
 
     @app_commands.command(name=cmd("cmd.leave.name"), description=cmd("cmd.leave.desc"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:

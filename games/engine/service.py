@@ -647,7 +647,7 @@ class SessionService:
             if seat is None:
                 raise GameError(Reason.NOT_A_PLAYER)
             if seat not in session.waiting.seats:
-                raise GameError(Reason.NOT_YOUR_TURN)
+                raise GameError(Reason.NOT_YOUR_TURN, "hint")
             view = session.rules.view(session.state, seat)
             decision = self._thinker.now(session.rules, view, _ai_seed(record))
             counted = _with_seat(record, seat, hints=record.seats[seat].hints + 1)

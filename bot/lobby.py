@@ -15,16 +15,8 @@ from bot.languages import Languages
 from bot.timers import chosen_or_default, timer_text
 from bot.ui.layout import LOBBY, Button, Controls, Layout, Option, Priority, Select, Style, Text
 from bot.ui.v2 import build
-from games.engine import (
-    AI_LEVELS,
-    NORMAL,
-    STRONG,
-    GameError,
-    Reason,
-    Session,
-    SessionService,
-    Status,
-)
+from games.engine import NORMAL, STRONG, GameError, Reason, Session, SessionService, Status
+from games.engine.thinking import level_of
 from storage import PrefTable
 
 if TYPE_CHECKING:
@@ -207,8 +199,8 @@ def _seat_text(ctx: Context, index: int) -> str:
     seat = ctx.session.record.seats[index]
     if not seat.is_ai:
         return ctx.names[index]
-    level = seat.ai_level if seat.ai_level in AI_LEVELS else NORMAL
-    return ctx.t("lobby.ai_seat", name=ctx.names[index], level=ctx.t(f"ai.level.{level}"))
+    level = ctx.t(f"ai.level.{level_of(seat.ai_level)}")
+    return ctx.t("lobby.ai_seat", name=ctx.names[index], level=level)
 
 
 def _name_of(ctx: Context, user_id: int) -> str:

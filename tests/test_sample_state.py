@@ -1,9 +1,9 @@
 """`Rules.sample_state(view, rng)`: a whole state consistent with a view, for the AI's search.
 
-For every registered game that implements it, over random legal playouts: the sampled state
-shows the viewer exactly its view, holds every card once, is drawn from the view alone (two
-states that look the same to the viewer give the same sample for the same rng), and does
-draw the hidden cards at random.
+For The Game and Exhaust (Hell Queue Club and Rummy test theirs with their rules), over
+random legal playouts: the sampled state shows the viewer exactly its view, holds every card
+once, is drawn from the view alone (two states that look the same to the viewer give the same
+sample for the same rng), and does draw the hidden cards at random.
 """
 
 from __future__ import annotations
@@ -21,9 +21,11 @@ from games.exhaust.cards import DECK
 from games.registry import GAMES
 from games.thegame.models import CARDS
 
+SAMPLED = ("exhaust", "thegame")
+
 CASES = [
     pytest.param(game_id, players, id=f"{game_id}-{players}p")
-    for game_id in sorted(GAMES)
+    for game_id in SAMPLED
     for players in range(GAMES[game_id].min_players, GAMES[game_id].max_players + 1)
 ]
 
@@ -99,7 +101,7 @@ def test_the_sample_is_drawn_from_the_view_alone(game_id: str, players: int) -> 
         assert mine == theirs
 
 
-@pytest.mark.parametrize("game_id", sorted(GAMES))
+@pytest.mark.parametrize("game_id", SAMPLED)
 def test_the_hidden_cards_are_drawn_at_random(game_id: str) -> None:
     rules = GAMES[game_id]
     states = playout_states(game_id, 2, seeds=1)

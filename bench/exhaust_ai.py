@@ -1,21 +1,25 @@
 """Bench the Exhaust AI: full games through the real rules and engine stepping.
 
 Usage (from the repo root):
-    python bench/exhaust_ai.py [--games N] [--jobs 2] [--seed S]
+    python bench/exhaust_ai.py [--level normal|strong] [--games N] [--jobs 2] [--seed S]
         [--sizes 15 20 25] [--tables npc random] [--players 4] [--param NAME=VALUE ...]
+        [--details]
 
 Prints one line of `key=value` figures per setting:
-    solo npc_size=15 games=N ai_win=50.0% us_per_decision=1900
+    solo npc_size=15 games=N ai_win=50.0% us_per_decision=1900 level=normal
         the AI in the human's seat against the solo NPC, for NPC piles of 15, 20 and 25;
-    table=npc players=4 games=N ai_loss=10.8% (neutral 25%) us_per_decision=1900
+    table=npc players=4 games=N ai_loss=10.8% (neutral 25%) us_per_decision=1900 level=normal
         one AI seat among 3 seats playing the NPC's preference order (`npc_policy`), and
     table=random players=4 ...
         among 3 seats playing uniformly random legal actions. A game has one loser, so a seat
         no better than the others loses 1/players of the games: lower is better.
 The AI's seat goes round the table (game i: seat i mod players); the first player is random.
-Game i uses seed S+i, so runs are reproducible. `us_per_decision` is the AI's own time.
-`--param` overrides a field of `games.exhaust.ai.Params` (for tuning). The default --games
-runs the whole bench in about 3-4 minutes on 2 shared cores.
+Game i uses seed S+i, so runs are reproducible. `us_per_decision` is the AI's own mean time;
+`--details` appends its 99th percentile (`p99_us=`). `--level` picks the AI level
+(`Rules.ai_decision`; STRONG searches in solo and plays NORMAL at a table). `--param`
+overrides a field of `games.exhaust.ai.Params` (for tuning the NORMAL level). The default
+--games (1200 NORMAL, 200 STRONG) runs the whole bench in about 3-4 minutes on 2 shared cores
+at NORMAL; STRONG takes about 1 s of one core per game.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from games.engine.contract import AI_LEVELS, NORMAL
 from games.engine.step import advance
 from games.exhaust import RULES
 from games.exhaust.ai import PARAMS, Params, decide
@@ -39,9 +44,9 @@ POLICIES = {"npc": npc_policy, "random": random_policy}
 
 
 def play_game(
-    players: int, table: str, npc_size: int, seed: int, params: Params
-) -> tuple[bool, int, float]:
-    """One game; returns (the AI seat lost, AI decisions, seconds spent deciding)."""
+    players: int, table: str, npc_size: int, seed: int, params: Params, level: str
+) -> tuple[bool, list[float]]:
+    """One game; returns (the AI seat lost, the seconds each AI decision took)."""
     options = {"npc_size": npc_size} if players == 1 else {}
     config = RULES.make_config(players, options)
     result = advance(RULES, RULES.setup(config), 0, -1, None, seed)
@@ -49,42 +54,53 @@ def play_game(
     ai_seat = seed % players
     other = POLICIES[table]
     rng = random.Random(seed)
-    decisions, thinking = 0, 0.0
+    thinking: list[float] = []
     while not RULES.is_over(state):
         seat = next(iter(RULES.to_move(state).seats))
         view = RULES.view(state, seat)
         if seat == ai_seat:
             start = time.perf_counter()
-            action = decide(view, rng, params)
-            thinking += time.perf_counter() - start
-            decisions += 1
+            if level == NORMAL:
+                action = decide(view, rng, params)
+            else:
+                action = RULES.ai_decision(view, rng, level).action
+            thinking.append(time.perf_counter() - start)
         else:
             action = other(view, rng)
         result = advance(RULES, state, version, seat, action, seed)
         state, version = result.state, version + len(result.logged)
     outcome = RULES.outcome(state)
     assert outcome is not None
-    return ai_seat not in outcome.winners, decisions, thinking
+    return ai_seat not in outcome.winners, thinking
 
 
-def _run(args: tuple[int, str, int, int, Params]) -> tuple[bool, int, float]:
+def _run(args: tuple[int, str, int, int, Params, str]) -> tuple[bool, list[float]]:
     return play_game(*args)
 
 
 def bench(
-    players: int, table: str, npc_size: int, games: int, seed: int, jobs: int, params: Params
-) -> tuple[float, float]:
-    """Play `games` games (seeds seed..seed+games-1): (AI loss rate %, µs per decision)."""
-    tasks = [(players, table, npc_size, seed + i, params) for i in range(games)]
+    players: int,
+    table: str,
+    npc_size: int,
+    games: int,
+    seed: int,
+    jobs: int,
+    params: Params,
+    level: str,
+) -> tuple[float, float, float]:
+    """Play `games` games (seeds seed..seed+games-1): (AI loss rate %, mean and p99 µs per
+    decision)."""
+    tasks = [(players, table, npc_size, seed + i, params, level) for i in range(games)]
     if jobs > 1:
         with Pool(jobs) as pool:
             results = pool.map(_run, tasks, chunksize=max(1, games // (jobs * 20)))
     else:
         results = [_run(task) for task in tasks]
-    lost = sum(1 for lose, _, _ in results if lose)
-    decisions = sum(d for _, d, _ in results)
-    thinking = sum(t for _, _, t in results)
-    return 100 * lost / games, 1e6 * thinking / max(1, decisions)
+    lost = sum(1 for lose, _ in results if lose)
+    times = sorted(t for _, thinking in results for t in thinking)
+    mean = sum(times) / max(1, len(times))
+    p99 = times[min(len(times) - 1, int(0.99 * len(times)))] if times else 0.0
+    return 100 * lost / games, 1e6 * mean, 1e6 * p99
 
 
 def parse_params(pairs: list[str]) -> Params:
@@ -100,31 +116,34 @@ def parse_params(pairs: list[str]) -> Params:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1200)
+    parser.add_argument("--level", choices=AI_LEVELS, default=NORMAL)
+    parser.add_argument("--games", type=int, default=None, help="default 1200, STRONG 200")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--sizes", type=int, nargs="*", default=[15, 20, 25], help="NPC piles")
     parser.add_argument("--tables", nargs="*", default=["npc", "random"], choices=POLICIES)
     parser.add_argument("--players", type=int, default=4, help="table size (2-5)")
+    parser.add_argument("--details", action="store_true", help="append p99_us=")
     args = parser.parse_args(argv)
     params = parse_params(args.param)
+    games = args.games or (1200 if args.level == NORMAL else 200)
+    run = (games, args.seed, args.jobs, params, args.level)
     for size in args.sizes:
-        loss, speed = bench(1, "npc", size, args.games, args.seed, args.jobs, params)
-        print(
-            f"solo npc_size={size} games={args.games} ai_win={100 - loss:.1f}% "
-            f"us_per_decision={speed:.0f}",
-            flush=True,
+        loss, mean, p99 = bench(1, "npc", size, *run)
+        line = (
+            f"solo npc_size={size} games={games} ai_win={100 - loss:.1f}% "
+            f"us_per_decision={mean:.0f} level={args.level}"
         )
+        print(line + (f" p99_us={p99:.0f}" if args.details else ""), flush=True)
     for table in args.tables:
-        loss, speed = bench(args.players, table, 15, args.games, args.seed, args.jobs, params)
+        loss, mean, p99 = bench(args.players, table, 15, *run)
         neutral = 100 / args.players
-        print(
-            f"table={table} players={args.players} games={args.games} ai_loss={loss:.1f}% "
-            f"(neutral {neutral:.0f}%) "
-            f"us_per_decision={speed:.0f}",
-            flush=True,
+        line = (
+            f"table={table} players={args.players} games={games} ai_loss={loss:.1f}% "
+            f"(neutral {neutral:.0f}%) us_per_decision={mean:.0f} level={args.level}"
         )
+        print(line + (f" p99_us={p99:.0f}" if args.details else ""), flush=True)
 
 
 if __name__ == "__main__":

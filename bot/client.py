@@ -72,6 +72,7 @@ class TableBot(commands.Bot):
             ai_delay=settings.ai_delay,
             clock=clock or SystemClock(),
             shards=settings.shards,
+            ai_workers=settings.ai_workers,
         )
         self.games: dict[str, GameUI] = {}
         self.languages = Languages(storage.prefs.guild, settings.default_locale)

@@ -13,6 +13,7 @@ import discord
 
 from bot.context import Context
 from bot.game_ui import GameUI
+from bot.hints import with_hint_count
 from bot.i18n import has
 from bot.lobby import closed_screen, lobby_screen
 from bot.results import Results
@@ -93,7 +94,7 @@ class Tables:
         records = await self.results.summary(session) if status is Status.FINISHED else None
         ctx = self.context(session, records)
         ctx.picture = await self.pictures.picture(session, ui)
-        layout = ui.table(ctx)
+        layout = with_hint_count(ui.table(ctx), ctx)
         if status is Status.ABANDONED:
             notice = Text(ctx.t("lobby.abandoned"), Priority.ESSENTIAL)
             layout = without_controls(layout, notice)

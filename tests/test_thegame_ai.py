@@ -37,9 +37,10 @@ def make_view(
     signals: dict[int, tuple[SignalKind, ...]] | None = None,
     burning: tuple[int, ...] = (),
     on_fire: bool = False,
+    signals_on: bool = True,
 ) -> TheGameView:
     """A view for seat 0 to move; `required` plays still due this turn."""
-    config = TheGameConfig(players=players, on_fire=on_fire)
+    config = TheGameConfig(players=players, on_fire=on_fire, signals=signals_on)
     signals = signals or {}
     minimum = 2 if draw else 1
     piles = tuple(
@@ -197,6 +198,13 @@ def test_signals_a_kept_trick_in_multiplayer_only() -> None:
     assert decide(after, RNG) == EndTurn()
     # Solo: never a signal.
     actions, _ = play_turn(make_view(**KEPT_TRICK, players=1))  # type: ignore[arg-type]
+    assert not any(isinstance(a, Signal) for a in actions)
+
+
+def test_never_signals_when_the_table_plays_without_signals() -> None:
+    actions, _ = play_turn(make_view(**KEPT_TRICK, players=3, signals_on=False))  # type: ignore[arg-type]
+    assert (22, 3) not in plays(actions)
+    assert actions[-1] == EndTurn()
     assert not any(isinstance(a, Signal) for a in actions)
 
 

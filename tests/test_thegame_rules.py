@@ -771,6 +771,30 @@ def test_a_signal_is_announced_publicly():
     assert events[0].params == {"seat": 1, "pile": 2, "signal": "no_jump", "on": True}
 
 
+def test_signals_are_on_unless_the_table_switches_them_off():
+    assert RULES.make_config(2, {}).signals
+    assert not RULES.make_config(2, {"signals": False}).signals
+    with refused(Reason.BAD_OPTION):
+        RULES.make_config(2, {"signals": "maybe"})
+
+
+def without_signals(state: TheGameState) -> TheGameState:
+    return state.model_copy(update={"config": state.config.model_copy(update={"signals": False})})
+
+
+def test_without_signals_no_signal_is_listed_for_any_seat():
+    state = without_signals(make_state([[40, 50], [60, 70]], draw_count=5))
+    for seat in (0, 1):
+        assert all(a.kind != "signal" for a in RULES.legal_actions(state, seat))
+    assert any(a.kind == "play" for a in RULES.legal_actions(state, 0))
+
+
+def test_without_signals_a_signal_is_refused():
+    state = without_signals(make_state([[40, 50], [60, 70]], draw_count=5))
+    with refused(Reason.ILLEGAL_MOVE, "signals_off"):
+        RULES.apply(state, 1, Signal(pile=0, signal=SignalKind.NO_PLAY, on=True))
+
+
 # On Fire -------------------------------------------------------------------------------------
 
 

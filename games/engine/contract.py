@@ -19,6 +19,10 @@ CHANCE = -1
 """Actor id of chance (deal, shuffle, roll)."""
 SYSTEM = -2
 """Actor id of the clock: the action a game asks for when a timed window closes."""
+NORMAL, STRONG = "normal", "strong"
+AI_LEVELS = (NORMAL, STRONG)
+"""AI levels: NORMAL is the game's heuristic (p99 50 ms a decision), STRONG searches with it
+(games/engine/search.py; up to about 1 s a decision, so the bot runs it off the event loop)."""
 
 
 class Frozen(BaseModel):
@@ -67,6 +71,15 @@ class Outcome(Frozen):
     result: str
     scores: tuple[int, ...] = ()
     details: dict[str, int] = {}
+
+
+class AiDecision(Frozen):
+    """An AI seat's action and why: `reason` is a code the bot's catalog turns into a short
+    phrase (for /hint), `params` fill it."""
+
+    action: Any
+    reason: str
+    params: dict[str, Any] = {}
 
 
 class Step(Frozen):
@@ -148,7 +161,18 @@ class Rules(ABC, Generic[C, S, A, V]):
 
     @abstractmethod
     def ai_action(self, view: V, rng: random.Random) -> A:
-        """An AI seat's next action, decided from its view only."""
+        """An AI seat's next action at the NORMAL level, decided from its view only."""
+
+    def ai_decision(self, view: V, rng: random.Random, level: str = NORMAL) -> AiDecision:
+        """The AI's action at `level` with its reason, decided from `view` only.
+
+        Deterministic given `rng` at every level (budgets count work, not time). NORMAL is
+        `ai_action`; a game with a search overrides this for STRONG, and one without plays
+        STRONG as NORMAL. An unknown level raises GameError(BAD_OPTION).
+        """
+        if level not in AI_LEVELS:
+            raise GameError(Reason.BAD_OPTION, "ai_level")
+        return AiDecision(action=self.ai_action(view, rng), reason="heuristic")
 
     # Helpers shared by every game -------------------------------------------------------
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from games.engine.errors import GameError
-from games.exhaust.cards import COLOURS, HIGHEST, LOWEST, is_copy
+from games.exhaust.cards import COLOURS, DECK, HIGHEST, LOWEST, is_copy
 from games.exhaust.cards import colour as colour_of
 from games.exhaust.cards import number as number_of
 from games.exhaust.combos import (
@@ -30,7 +30,6 @@ from games.exhaust.combos import (
     check_play,
     min_count,
     min_number,
-    rank,
 )
 from games.exhaust.models import NPC_HAND, ComboView, NpcState
 
@@ -61,20 +60,43 @@ def play_key(numbers: Sequence[int], copies: int) -> Key:
     return (sum(numbers), tuple(sorted(numbers, reverse=True)), copies)
 
 
-def _groups(cards: Sequence[int]) -> dict[int, tuple[int, ...]]:
+NUMBER = tuple(number_of(c) if not is_copy(c) else 0 for c in DECK)
+COLOUR = tuple(colour_of(c) if not is_copy(c) else -1 for c in DECK)
+RANK = tuple(NUMBER[c] * len(DECK) + c for c in DECK)
+"""An int per card that sorts like `combos.rank` (the NPC sorts a lot: plain ints are fast)."""
+
+
+class Hand(NamedTuple):
+    """A hand split once for all the combos the NPC tries: number cards in rank order, copies
+    by id, and the number cards grouped by number (ascending)."""
+
+    reals: tuple[int, ...]
+    copies: tuple[int, ...]
+    groups: dict[int, tuple[int, ...]]
+
+    @classmethod
+    def of(cls, hand: Sequence[int]) -> Hand:
+        reals = tuple(sorted((c for c in hand if not is_copy(c)), key=RANK.__getitem__))
+        copies = tuple(sorted(c for c in hand if is_copy(c)))
+        return cls(reals, copies, _groups(reals))
+
+
+def _groups(ordered: Sequence[int]) -> dict[int, tuple[int, ...]]:
+    """Cards already in rank order, grouped by number."""
     out: dict[int, tuple[int, ...]] = {}
-    for c in sorted(cards, key=rank):
-        out[number_of(c)] = (*out.get(number_of(c), ()), c)
+    for c in ordered:
+        n = NUMBER[c]
+        out[n] = (*out.get(n, ()), c)
     return out
 
 
-def _lowest(group: Sequence[int], count: int) -> Option:
-    """The `count` lowest cards of `group`, random among cards tied at the boundary number."""
-    ordered = sorted(group, key=rank)
-    edge = number_of(ordered[count - 1])
-    below = tuple(c for c in ordered if number_of(c) < edge)
-    at = tuple(c for c in ordered if number_of(c) == edge)
-    numbers = [number_of(c) for c in below] + [edge] * (count - len(below))
+def _lowest(ordered: Sequence[int], count: int) -> Option:
+    """The `count` lowest cards of a group in rank order, random among cards tied at the
+    boundary number."""
+    edge = NUMBER[ordered[count - 1]]
+    below = tuple(c for c in ordered if NUMBER[c] < edge)
+    at = tuple(c for c in ordered if NUMBER[c] == edge)
+    numbers = [NUMBER[c] for c in below] + [edge] * (count - len(below))
     return Option(play_key(numbers, 0), below, ((at, count - len(below)),))
 
 
@@ -84,34 +106,36 @@ def _topped_up(group: Sequence[int], copies: Sequence[int], count: int) -> Optio
     if not group or need < 1 or need > len(copies):
         return None
     play = canonical([*group, *copies[:need]])
-    numbers = [number_of(c) for c in group] + [number_of(play.cards[0])] * need
+    numbers = [NUMBER[c] for c in group] + [NUMBER[play.cards[0]]] * need
     return Option(play_key(numbers, need), play.cards, (), play.copies)
 
 
 def options(
-    combo: Combo, top: int | None, last: int | None, hand: Sequence[int], copy: bool
+    combo: Combo, top: int | None, last: int | None, hand: Sequence[int] | Hand, copy: bool
 ) -> list[Option]:
     """The NPC's candidate options on one combo, with or without copy cards."""
-    reals = [c for c in hand if not is_copy(c)]
-    copies = sorted(c for c in hand if is_copy(c))
+    split = hand if isinstance(hand, Hand) else Hand.of(hand)
+    reals, copies, by_number = split
     kind = combo.kind
     found: list[Option | None] = []
     if kind is ComboKind.SINGLE and not copy:
-        fitting = [
-            c for c in reals if number_of(c) >= min_number(top) and colour_of(c) in combo.colours
+        need = min_number(top)
+        found = [
+            Option(play_key([n], 0), (), ((fitting, 1),))
+            for n, group in by_number.items()
+            if n >= need and (fitting := tuple(c for c in group if COLOUR[c] in combo.colours))
         ]
-        found = [Option(play_key([n], 0), (), ((g, 1),)) for n, g in _groups(fitting).items()]
     elif kind in SET_SIZE and kind is not ComboKind.SINGLE:
-        size = SET_SIZE[kind]
-        for n, group in _groups(reals).items():
-            if n < min_number(top):
+        size, need = SET_SIZE[kind], min_number(top)
+        for n, group in by_number.items():
+            if n < need:
                 continue
             if copy:
                 found.append(_topped_up(group, copies, size))
             elif len(group) >= size:
                 found.append(Option(play_key([n] * size, 0), (), ((group, size),)))
     elif kind is ComboKind.STRAIGHT and not copy:
-        size, by_number = min_count(last), _groups(reals)
+        size = min_count(last)
         for start in range(LOWEST, HIGHEST + 2 - size):
             run = range(start, start + size)
             if all(n in by_number for n in run):
@@ -122,7 +146,7 @@ def options(
         size = min_count(last)
         groups = [reals]
         if kind is ComboKind.FLUSH:
-            groups = [[c for c in reals if colour_of(c) == k] for k in range(len(COLOURS))]
+            groups = [tuple(c for c in reals if COLOUR[c] == k) for k in range(len(COLOURS))]
         for group in groups:
             if copy:
                 found.append(_topped_up(group, copies, size))
@@ -131,15 +155,25 @@ def options(
     return [o for o in found if o is not None]
 
 
+Bar = tuple[int, Combo, int | None, int | None]
+"""(index, combo, top, last) of one combo on the table: what the NPC's choice depends on."""
+
+
 def choose(combos: Sequence[ComboView], hand: Sequence[int]) -> Choice | None:
     """The first combo in priority order that takes a play, and its best options there."""
-    ordered = sorted(combos, key=lambda cv: NPC_PRIORITY.index(cv.combo.kind))
+    return choose_on([(cv.index, cv.combo, cv.top, cv.last) for cv in combos], hand)
+
+
+def choose_on(bars: Sequence[Bar], hand: Sequence[int]) -> Choice | None:
+    """`choose` on bare bars (for the search's fast model of the table)."""
+    ordered = sorted(bars, key=lambda bar: NPC_PRIORITY.index(bar[1].kind))
+    split = Hand.of(hand)
     for copy in (False, True):
-        for cv in ordered:
-            found = options(cv.combo, cv.top, cv.last, hand, copy)
+        for index, combo, top, last in ordered:
+            found = options(combo, top, last, split, copy)
             if found:
                 best = min(o.key for o in found)
-                return Choice(cv.index, tuple(o for o in found if o.key == best))
+                return Choice(index, tuple(o for o in found if o.key == best))
     return None
 
 

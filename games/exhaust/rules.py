@@ -12,11 +12,23 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from games.engine.contract import CHANCE, Event, Outcome, Rules, Step, ToMove
+from games.engine.contract import (
+    AI_LEVELS,
+    CHANCE,
+    NORMAL,
+    STRONG,
+    AiDecision,
+    Event,
+    Outcome,
+    Rules,
+    Step,
+    ToMove,
+)
 from games.engine.errors import GameError, Reason, illegal
 from games.exhaust.ai import decide
 from games.exhaust.cards import DECK
 from games.exhaust.combos import REWARDS, Combo, Play, check_play, faces, table
+from games.exhaust.explain import explain
 from games.exhaust.models import (
     ACTION_ADAPTER,
     DEPLETION_CARDS,
@@ -50,6 +62,7 @@ from games.exhaust.plays import (
     legal_plays,
     playable_cards,
 )
+from games.exhaust.strong import strong_decision
 
 OPTIONS = frozenset({"long_game", "npc_size", "first_player"})
 CHANCE_KINDS = frozenset({"deal", "first", "npc_play", "npc_time", "npc_out"})
@@ -467,6 +480,52 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             update["npc"] = state.npc.model_copy(update={"pile": tuple(pool)})
         return state.model_copy(update=update)
 
+    def sample_state(self, view: View, rng: random.Random) -> State:
+        """The table of `view` with the cards it does not show dealt at random.
+
+        The unseen cards (the deck less the viewer's hand, the stacks and the NPC's face-up
+        hand) fill the other hands, the refill pile and the NPC pile at their shown sizes (before
+        the first deal they are nowhere yet). Every
+        order of them is equally likely given what the viewer saw (a card only shows when it
+        leaves the hidden places), so a uniform deal is the right sample. Config fields the
+        view does not show (the NPC pile's starting size, the host's first player) take their
+        defaults: they no longer matter once the cards are dealt.
+        """
+        config = Config(players=view.players, long_game=view.long_game)
+        seen = set(view.hand or ())
+        seen.update(c for cv in view.combos for played in cv.plays for c in played.cards)
+        if view.npc is not None:
+            seen.update(view.npc.hand)
+        pool = [c for c in DECK if c not in seen]
+        rng.shuffle(pool)
+        hands = []
+        for seat, size in enumerate(view.hand_sizes):
+            if seat == view.seat and view.hand is not None:
+                hands.append(view.hand)
+            else:
+                hands.append(tuple(sorted(pool[:size])))
+                pool = pool[size:]
+        refill, pool = tuple(pool[: view.refill]), pool[view.refill :]
+        npc = None
+        if view.npc is not None:
+            pile = tuple(pool[: view.npc.pile])
+            npc = NpcState(hand=view.npc.hand, pile=pile, time_cards=view.npc.time_cards)
+        return State(
+            config=config,
+            phase=view.phase,
+            game_no=view.game_no,
+            turn=view.turn or 0,
+            hands=tuple(hands) if hands else ((),) * view.players,
+            refill=refill,
+            time_pile=view.time_pile,
+            time_cards=view.time_cards,
+            stacks=tuple(cv.plays for cv in view.combos),
+            depletion=view.depletion,
+            flipped=view.flipped,
+            losers=view.losers,
+            npc=npc,
+        )
+
     def secret_cards(self, state: State) -> frozenset[int]:
         npc_pile = state.npc.pile if state.npc is not None else ()
         return frozenset(c for h in state.hands for c in h) | set(state.refill) | set(npc_pile)
@@ -474,6 +533,17 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     def ai_action(self, view: View, rng: random.Random) -> Action:
         """The AI seat's action, decided from its view only (games/exhaust/ai.py)."""
         return decide(view, rng)
+
+    def ai_decision(self, view: View, rng: random.Random, level: str = NORMAL) -> AiDecision:
+        """NORMAL: the heuristic; STRONG: the search in solo (games/exhaust/strong.py), the
+        heuristic elsewhere. Both with a reason code (games/exhaust/explain.py)."""
+        if level not in AI_LEVELS:
+            raise GameError(Reason.BAD_OPTION, "ai_level")
+        if level == STRONG:
+            searched = strong_decision(self, view, rng)
+            if searched is not None:
+                return searched
+        return explain(view, rng)
 
     # Helpers for the UI -------------------------------------------------------------------------
 

@@ -67,6 +67,12 @@ class Params:
     """Bonus per card beyond the minimum: an extra play is made when it costs less."""
     no_play: float = 60.0
     """Penalty per non-trick play on a pile another player asked us to avoid."""
+    close_skip: int = -1
+    """A card that skips at most this many numbers counts as close, like a trick card: the AI
+    asks the others not to play where it holds one (-1: trick cards only)."""
+    no_play_skip: int = 0
+    """The penalty for playing on a "no_play" pile grows to `no_play` over this many skipped
+    numbers (0: the full penalty for any non-trick play)."""
     no_jump: float = 1.0
     """Penalty per skipped number beyond `no_jump_free` on a "no big jump" pile."""
     no_jump_free: int = 2
@@ -106,6 +112,7 @@ def decide(view: TheGameView, rng: random.Random) -> TheGameAction:
         signals=tuple(frozenset(p.signals) for p in piles),
         required=view.still_required,
         players=view.config.players,
+        signalling=view.config.signals and view.config.players > 1,
         on_fire=view.config.on_fire,
         draw=view.draw_count,
         unseen=view.cards_left - len(view.hand or ()),
@@ -126,6 +133,8 @@ class _Key:
     signals: tuple[frozenset[SignalKind], ...]
     required: int
     players: int
+    signalling: bool
+    """Signals are in play (a variant may switch them off): the AI sets and reads them."""
     on_fire: bool
     draw: int
     unseen: int
@@ -154,7 +163,7 @@ def _decide(key: _Key) -> TheGameAction:
         plan = _longest_run(key.hand, key.tops, key.burning, blue, key.params.endgame_nodes)
     if plan is None:
         plan = _Planner(key).search()
-    multi = key.players > 1
+    multi = key.signalling
     if plan:
         card, pile = plan[0]
         if multi and key.signals[pile]:
@@ -177,7 +186,7 @@ def _signal_to_clear(key: _Key, plan: tuple[tuple[int, int], ...], pile: int) ->
     for c, p in plan:
         final[p] = c
     rest = set(key.hand) - {c for c, _ in plan}
-    return None if _holds_trick(rest, final[pile], pile) else SignalKind.NO_PLAY
+    return None if _holds_close(rest, final[pile], pile, key.params) else SignalKind.NO_PLAY
 
 
 def _longest_run(
@@ -237,11 +246,23 @@ def _holds_trick(hand: set[int] | tuple[int, ...], top: int, pile: int) -> bool:
     return (top - 10 if ASCENDING[pile] else top + 10) in hand
 
 
+def _holds_close(
+    hand: set[int] | tuple[int, ...], top: int, pile: int, params: Params = PARAMS
+) -> bool:
+    """A trick card, or a card that skips at most `close_skip` numbers on the pile."""
+    if _holds_trick(hand, top, pile):
+        return True
+    step = 1 if ASCENDING[pile] else -1
+    return any(top + step * d in hand for d in range(1, params.close_skip + 2))
+
+
 def _signal_target(key: _Key) -> tuple[int, SignalKind] | None:
     """The one signal worth setting at the end of our turn: "don't play here" where we keep a
     trick card. Only one, and computed from the hand and tops alone, so it never toggles."""
     for pile, top in enumerate(key.tops):
-        if _holds_trick(key.hand, top, pile):
+        if SignalKind.NO_PLAY not in key.signals[pile] and _holds_close(
+            key.hand, top, pile, key.params
+        ):
             return pile, SignalKind.NO_PLAY
     return None
 
@@ -281,10 +302,10 @@ class _Planner:
             self.value.append(v)
         own = params.own
         self.own = [[own * self.alt[pile][x] for pile in range(4)] for x in hand]
-        multi = key.players > 1
+        multi = key.signalling
         self.play_pen = tuple(
             params.no_play
-            if multi and SignalKind.NO_PLAY in s and not _holds_trick(hand, tops[i], i)
+            if multi and SignalKind.NO_PLAY in s and not _holds_close(hand, tops[i], i, params)
             else 0.0
             for i, s in enumerate(key.signals)
         )
@@ -313,7 +334,7 @@ class _Planner:
         required = key.required
         max_depth = required + params.max_extra
         bonus, dead_w, width = self.bonus, params.dead, params.width
-        save_tricks = key.players > 1 and (
+        save_tricks = key.signalling and (
             params.save_tricks or (params.save_tricks_endgame and key.draw == 0)
         )
         jump_free = params.no_jump_free
@@ -392,7 +413,10 @@ class _Planner:
                         continue
                     cost = value[p][top] - value[p][card] - acc[i]
                     if not trick:
-                        cost += play_pen[p]
+                        if play_pen[p]:
+                            skip = (card - top if up else top - card) - 1
+                            spread = params.no_play_skip
+                            cost += play_pen[p] * (min(1.0, skip / spread) if spread else 1.0)
                         if jump_pen[p]:
                             skipped = (card - top if up else top - card) - 1
                             if skipped > jump_free:

@@ -44,6 +44,9 @@ class TheGameConfig(Frozen):
     min_three: bool = False
     smaller_hand: bool = False
     first_player: int | None = None
+    signals: bool = True
+    """False: the no-communication variant; no pile signals at all (seed 000 §7 forbids
+    revealing numbers; a table may also choose to say nothing)."""
 
     @property
     def hand_size(self) -> int:

@@ -6,7 +6,17 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from games.engine.contract import CHANCE, Event, Outcome, Rules, Step, ToMove
+from games.engine.contract import (
+    AI_LEVELS,
+    CHANCE,
+    NORMAL,
+    AiDecision,
+    Event,
+    Outcome,
+    Rules,
+    Step,
+    ToMove,
+)
 from games.engine.errors import GameError, Reason, illegal
 from games.thegame.models import (
     ACTION_ADAPTER,
@@ -71,7 +81,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
     action_adapter = ACTION_ADAPTER
 
     def make_config(self, players: int, options: dict[str, Any]) -> TheGameConfig:
-        known = {"on_fire", "min_three", "smaller_hand", "first_player"}
+        known = {"on_fire", "min_three", "smaller_hand", "first_player", "signals"}
         if set(options) - known:
             raise GameError(Reason.BAD_OPTION, "unknown_option")
         try:
@@ -112,6 +122,8 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             ]
             if state.played_this_turn >= state.minimum:
                 actions.append(EndTurn())
+        if not state.config.signals:
+            return actions
         actions += [
             Signal(pile=pile, signal=kind, on=kind not in state.signals[pile])
             for pile in range(PILES)
@@ -277,6 +289,8 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         return self._start_turn(state, (seat + 1) % config.players, events)
 
     def _signal(self, state: TheGameState, seat: int, signal: Signal) -> Step:
+        if not state.config.signals:
+            raise illegal("signals_off")
         current = state.signals[signal.pile]
         if (signal.signal in current) == signal.on:
             raise illegal("signal_unchanged")
@@ -354,6 +368,61 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             hands[i], pool = tuple(sorted(pool[:size])), pool[size:]
         return state.model_copy(update={"hands": tuple(hands), "draw": tuple(pool)})
 
+    def sample_state(self, view: TheGameView, rng: random.Random) -> TheGameState:
+        """The table of `view` with what it does not show drawn at random.
+
+        The view shows each pile's top and size, not the cards under the top, so those are
+        drawn too: the unseen numbers (not in the viewer's hand, not a top) fill the other
+        hands and the draw pile first from the numbers between the piles (which nobody can
+        have played, barring ±10 tricks), then at random; what is left lies under the tops.
+        """
+        config = view.config
+        if view.phase is Phase.DEAL:
+            return self.setup(config)
+        own = view.hand if view.hand is not None and view.seat is not None else None
+        tops = [p.top for p in view.piles]
+        shown = set(own or ()) | set(tops)
+        low, high = max(tops[0], tops[1]), min(tops[2], tops[3])
+        unseen = [card for card in CARDS if card not in shown]
+        rng.shuffle(unseen)
+        unseen.sort(key=lambda card: not low < card < high)
+        hidden_count = view.cards_left - len(own or ())
+        hidden, buried = unseen[:hidden_count], unseen[hidden_count:]
+        rng.shuffle(hidden)
+        hands: list[tuple[int, ...]] = []
+        for seat, size in enumerate(view.hand_sizes):
+            if own is not None and seat == view.seat:
+                hands.append(own)
+            else:
+                hands.append(tuple(sorted(hidden[:size])))
+                hidden = hidden[size:]
+        piles: list[tuple[int, ...]] = []
+        for pile, shown_pile in enumerate(view.piles):
+            under = sorted(buried[: max(0, shown_pile.count - 1)], reverse=not ASCENDING[pile])
+            buried = buried[len(under) :]
+            piles.append((*under, shown_pile.top) if shown_pile.count else ())
+        blue_since = tuple(
+            None
+            if not p.top_blue
+            else view.turn_number - 1
+            if p.burns_at_turn_end
+            else view.turn_number
+            for p in view.piles
+        )
+        return TheGameState(
+            config=config,
+            phase=view.phase,
+            draw=tuple(hidden),
+            hands=tuple(hands),
+            piles=tuple(piles),
+            blue_since=blue_since,
+            signals=tuple(p.signals for p in view.piles),
+            turn=view.turn,
+            turn_number=view.turn_number,
+            played_this_turn=view.played_this_turn,
+            end_reason=view.end_reason,
+        )
+
     def secret_cards(self, state: TheGameState) -> frozenset[int]:
         return frozenset(state.draw).union(*state.hands)
 
@@ -361,3 +430,15 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         from games.thegame.ai import decide
 
         return decide(view, rng)
+
+    def ai_decision(
+        self, view: TheGameView, rng: random.Random, level: str = NORMAL
+    ) -> AiDecision:
+        """Both levels play the planner (games/thegame/ai.py), with a reason code: within a
+        decision's budget a search playing whole games out finds nothing better (see the
+        bench), so STRONG is NORMAL here."""
+        from games.thegame.explain import explain
+
+        if level not in AI_LEVELS:
+            raise GameError(Reason.BAD_OPTION, "ai_level")
+        return explain(view, rng)

@@ -1,0 +1,204 @@
+"""A fast model of solo Exhaust for the search: bare tuples instead of the rules' models.
+
+The strong AI plays many thousands of turns per decision, which the rules' frozen models
+(rebuilt combo views, events) make too slow. `Solo` holds only what solo play depends on, and
+`play_human` / `npc_turn` follow the rules step for step, using the rules' own pieces
+(`check_play`'s combos, `npc.choose_on`, `npc.pick`); tests/test_exhaust_solo.py plays whole
+games through both and checks that every step agrees.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from games.exhaust.cards import NUMBER_CARDS
+from games.exhaust.combos import REWARDS, ComboKind, Play, can_play, iter_plays, table
+from games.exhaust.models import NPC_HAND, Action, PlayCards, State, UseTime
+from games.exhaust.npc import Bar, Choice, choose_on, pick
+from games.exhaust.plays import combo_views
+
+COMBOS = table(1)
+KINDS = tuple(combo.kind for combo in COMBOS)
+NUMBER_RULE = tuple(combo.number_rule for combo in COMBOS)
+TIME = -1
+"""The move index of action B (spend a time card) in `Move`."""
+RUNNING, WON, LOST = 0, 1, -1
+
+
+class Move(NamedTuple):
+    """A human move: `cards` on combo `combo`, or a time card when `combo` is TIME."""
+
+    combo: int
+    cards: tuple[int, ...] = ()
+    copies: tuple[tuple[int, int], ...] = ()
+
+    @classmethod
+    def of(cls, action: Action) -> Move:
+        """The move of a human's PlayCards or UseTime."""
+        if isinstance(action, UseTime):
+            return cls(TIME)
+        if not isinstance(action, PlayCards):
+            raise ValueError(f"not a solo human move: {action!r}")
+        return cls(action.combo, action.cards, action.copies)
+
+    def action(self) -> PlayCards | UseTime:
+        if self.combo == TIME:
+            return UseTime()
+        return PlayCards(combo=self.combo, cards=self.cards, copies=self.copies)
+
+
+class Solo(NamedTuple):
+    """Solo Exhaust with the human to move (or over: `result` WON or LOST for the human).
+
+    `bars` holds per combo the top number (number rule) or the last play's card count (count
+    rule), 0 while the combo is empty. Piles list their top card first.
+    """
+
+    hand: tuple[int, ...]
+    time: int
+    bars: tuple[int, ...]
+    time_pile: int
+    refill: tuple[int, ...]
+    npc_hand: tuple[int, ...]
+    npc_pile: tuple[int, ...]
+    npc_time: int
+    result: int = RUNNING
+
+    @classmethod
+    def of(cls, state: State) -> Solo:
+        """The model of a solo rules state whose human is to move (or that is over)."""
+        assert state.npc is not None
+        bars = []
+        for cv in combo_views(state.config, state.stacks):
+            if cv.combo.number_rule:
+                bars.append(cv.top or 0)
+            else:
+                bars.append(cv.last or 0)
+        result = RUNNING
+        if state.phase == "over":
+            result = LOST if state.losers[-1] == 0 else WON
+        return cls(
+            hand=state.hands[0],
+            time=state.time_cards[0],
+            bars=tuple(bars),
+            time_pile=state.time_pile,
+            refill=state.refill,
+            npc_hand=state.npc.hand,
+            npc_pile=state.npc.pile,
+            npc_time=state.npc.time_cards,
+            result=result,
+        )
+
+    def top_last(self, combo: int) -> tuple[int | None, int | None]:
+        """The rules' (top, last) of a combo: None for an empty stack or the other rule."""
+        bar = self.bars[combo] or None
+        return (bar, None) if NUMBER_RULE[combo] else (None, bar)
+
+    def table(self) -> list[Bar]:
+        return [(i, COMBOS[i], *self.top_last(i)) for i in range(len(COMBOS))]
+
+    def moves(self) -> Iterator[Move]:
+        """The human's legal moves as the rules list them (plays canonical, Any capped)."""
+        for i, combo in enumerate(COMBOS):
+            top, last = self.top_last(i)
+            for play in iter_plays(combo, top, last, self.hand):
+                yield Move(i, play.cards, play.copies)
+        if self.time:
+            yield Move(TIME)
+
+    def can_act(self) -> bool:
+        if self.time:
+            return True
+        return any(can_play(combo, *self.top_last(i), self.hand) for i, combo in enumerate(COMBOS))
+
+
+def _raised(bars: tuple[int, ...], combo: int, cards: tuple[int, ...]) -> tuple[int, ...]:
+    """The combo's bar after a play: its number (number rule) or its card count."""
+    number = max(c % 15 + 1 for c in cards if c < NUMBER_CARDS)
+    value = number if NUMBER_RULE[combo] else len(cards)
+    return (*bars[:combo], value, *bars[combo + 1 :])
+
+
+def play_human(solo: Solo, move: Move, rng: random.Random) -> Solo:
+    """The human's move (assumed legal), then the NPC's turn, then the human's stuck check."""
+    return npc_turn(human_move(solo, move), rng)
+
+
+def human_move(solo: Solo, move: Move) -> Solo:
+    """The human's move alone (it never ends the game: the NPC moves next)."""
+    hand, time, refill, time_pile = solo.hand, solo.time, solo.refill, solo.time_pile
+    bars = solo.bars
+    if move.combo == TIME:
+        time, time_pile = time - 1, time_pile + 1
+    else:
+        gone = set(move.cards)
+        hand = tuple(c for c in hand if c not in gone)
+        bars = _raised(bars, move.combo, move.cards)
+        kind = KINDS[move.combo]
+        if kind is ComboKind.PAIR:
+            if refill:
+                hand, refill = tuple(sorted((*hand, refill[0]))), refill[1:]
+        elif kind in REWARDS:
+            got = min(REWARDS[kind][1], time_pile)
+            time, time_pile = time + got, time_pile - got
+    return solo._replace(hand=hand, time=time, bars=bars, time_pile=time_pile, refill=refill)
+
+
+class NpcPlan(NamedTuple):
+    """The NPC's turn up to its decision (as `npc.plan_turn`): hand filled, stuck draws made."""
+
+    hand: tuple[int, ...]
+    pile: tuple[int, ...]
+    choice: Choice | None
+
+
+def npc_plan(solo: Solo) -> NpcPlan:
+    hand, pile = list(solo.npc_hand), solo.npc_pile
+    fill = max(0, min(NPC_HAND - len(hand), len(pile)))
+    hand.extend(pile[:fill])
+    pile = pile[fill:]
+    bars = solo.table()
+    choice = choose_on(bars, hand)
+    while choice is None and pile:
+        hand.append(pile[0])
+        pile = pile[1:]
+        choice = choose_on(bars, hand)
+    return NpcPlan(tuple(hand), pile, choice)
+
+
+def npc_turn(solo: Solo, rng: random.Random) -> Solo:
+    """The NPC's turn by its procedure (ties at random with `rng`), then the human's check."""
+    plan = npc_plan(solo)
+    return npc_finish(solo, plan, None if plan.choice is None else pick(plan.choice, rng))
+
+
+def npc_finish(solo: Solo, plan: NpcPlan, play: Play | None) -> Solo:
+    """The NPC's turn with `play` (one of `plan.choice`'s options, None if there is none)."""
+    hand, pile = plan.hand, plan.pile
+    npc_time, time_pile, refill, bars = solo.npc_time, solo.time_pile, solo.refill, solo.bars
+    if play is not None and plan.choice is not None:
+        gone = set(play.cards)
+        hand = tuple(c for c in hand if c not in gone)
+        bars = _raised(bars, plan.choice.combo, play.cards)
+        kind = KINDS[plan.choice.combo]
+        if kind is ComboKind.PAIR:
+            if refill:
+                pile, refill = (refill[0], *pile), refill[1:]
+        elif kind in REWARDS:
+            got = min(REWARDS[kind][1], time_pile)
+            npc_time, time_pile = npc_time + got, time_pile - got
+    elif npc_time:
+        npc_time, time_pile = npc_time - 1, time_pile + 1
+    else:
+        return solo._replace(npc_hand=hand, npc_pile=pile, result=WON)
+    after = solo._replace(
+        bars=bars,
+        time_pile=time_pile,
+        refill=refill,
+        npc_hand=hand,
+        npc_pile=pile,
+        npc_time=npc_time,
+    )
+    return after if after.can_act() else after._replace(result=LOST)

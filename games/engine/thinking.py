@@ -7,9 +7,8 @@ session on the loop, so it goes to a worker process. The job is small and exact:
 rng's seed and the level; the worker rebuilds the view and calls `ai_decision`, so the decision
 is the same as in process for the same seed, and a restart gives the same move.
 
-The pool starts on the first STRONG decision (a bot whose tables play NORMAL never starts one)
-with `spawn`, so no worker inherits the bot's threads or sockets. If the pool cannot take or
-finish a job (a worker died, the job would not pickle), that decision falls back to NORMAL in
+The pool (`games.engine.workers`) starts on the first STRONG decision: a bot whose tables play
+NORMAL never starts one. If the pool cannot take or finish a job (a worker died, the job would not pickle), that decision falls back to NORMAL in
 process, logged, and a broken pool is replaced on the next STRONG decision.
 """
 
@@ -17,13 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import random
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from games.engine.contract import AI_LEVELS, NORMAL, AiDecision, Rules
+from games.engine.workers import process_pool
 
 log = logging.getLogger(__name__)
 
@@ -81,8 +80,7 @@ class Thinker:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._pool = process_pool(self.workers)
         return self._pool
 
     async def close(self) -> None:

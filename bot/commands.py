@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot import timers
 from bot.context import Context, jump_url
-from bot.errors import BotError, reply
+from bot.errors import BotError, deferring, reply
 from bot.game_ui import ACCENT
 from bot.hints import hint_text
 from bot.i18n import cmd, t
@@ -58,7 +58,8 @@ class Common(commands.Cog):
         """What the AI would play from the asker's seat (theirs to move), privately; counted."""
         session = await self._here(interaction)
         user_id = interaction.user.id
-        given = await self.bot.service.hint(session.id, user_id)  # a refusal changes nothing
+        # A refusal changes nothing; a strong AI may think for about a second.
+        given = await deferring(interaction, self.bot.service.hint(session.id, user_id))
         session = await self.bot.service.get(session.id)
         ctx = Context.of(session, self.bot.languages.of(interaction))
         text = hint_text(ctx, self.bot.games[session.record.game_id], given)  # at its version

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.context import Context, jump_url
-from bot.errors import BotError, reply
+from bot.errors import BotError, deferring, reply
 from bot.game_ui import ACCENT, GameUI
 from bot.i18n import t
 from bot.languages import Languages
@@ -25,10 +24,6 @@ if TYPE_CHECKING:
 
 VERBS = frozenset({"join", "leave", "addai", "rmai", "start", "first", "cancel"})
 RANDOM_FIRST = "r"
-POST_WITHIN = 1.5
-"""Seconds the new table's post may take before the command is deferred: Discord fails a
-command not answered within 3 s, and a post waits out the channel's rate limit (5 messages
-in 5 s, reached when games there end quickly)."""
 
 
 def is_admin(interaction: discord.Interaction[Any]) -> bool:
@@ -81,11 +76,9 @@ class Lobby:
                 busy = await self.service.live_in_channel(interaction.channel_id)
                 raise GameError(Reason.CHANNEL_BUSY, link=jump_url(busy) if busy else "") from None
             raise
-        post = asyncio.ensure_future(self.tables.post(session))
-        done, _ = await asyncio.wait({post}, timeout=POST_WITHIN)
-        if not done:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        await post
+        # A post waits out the channel's rate limit (5 messages in 5 s, reached when games
+        # there end quickly), so it may need more than Discord's 3 s.
+        await deferring(interaction, self.tables.post(session))
         await reply(interaction, t(lang, "lobby.opened", link=jump_url(session)))
 
     async def control(

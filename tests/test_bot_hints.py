@@ -41,11 +41,11 @@ def others(game_id: str) -> int:
 
 
 def expected_hint(bot: TableBot, session: Session, seat: int, lang: str = "en") -> str:
-    """The reply a hint for `seat` should be: the NORMAL AI's decision from the seat's view
+    """The reply a hint for `seat` should be: the STRONG AI's decision from the seat's view
     with the rng of this version, in words."""
     record, rules = session.record, session.rules
     rng = random.Random(f"{record.seed}:ai:{record.version}")
-    decision = rules.ai_decision(rules.view(session.state, seat), rng, NORMAL)
+    decision = rules.ai_decision(rules.view(session.state, seat), rng, STRONG)
     hint = Hint(seat=seat, version=record.version, decision=decision)
     return hint_text(Context.of(session, lang), bot.games[record.game_id], hint)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import bot.lobby
+import bot.errors
 from bot.i18n import t
 from tests.botkit import custom_ids, running_bot, session_in
 from tests.emulator import Emulator, RateLimit
@@ -17,7 +17,7 @@ from tests.emulator import Emulator, RateLimit
 async def test_a_new_table_held_back_by_the_rate_limit_still_answers_the_command(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(bot.lobby, "POST_WITHIN", 0.05)
+    monkeypatch.setattr(bot.errors, "DEFER_AFTER", 0.05)
     async with Emulator.running(rate_limit=RateLimit(1, 1.0)) as emu:
         alice = emu.add_user("alice")
         async with running_bot(emu, tmp_path / "db.sqlite3") as client:

@@ -1,6 +1,6 @@
 """Hints and AI levels in the session service, with every registered game.
 
-A hint is the NORMAL AI's decision for the asker's seat, from that seat's view only, counted on
+A hint is the STRONG AI's decision for the asker's seat, from that seat's view only, counted on
 the seat; an AI seat's level is stored with it. The clock is manual and never moves, so no AI
 seat moves unless a test lets it (an AI seat moves `ai_delay` after the change that made it due).
 """
@@ -109,7 +109,7 @@ async def test_a_hint_depends_only_on_the_askers_view(
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-async def test_a_hint_is_the_move_an_ai_would_play_at_this_version(
+async def test_a_hint_is_the_move_a_strong_ai_would_play_at_this_version(
     sqlite_storage: Storage, game_id: str
 ) -> None:
     service = make_service(sqlite_storage)
@@ -118,7 +118,7 @@ async def test_a_hint_is_the_move_an_ai_would_play_at_this_version(
         record, rules = session.record, session.rules
         hint = await service.hint(session.id, HOST)
         rng = random.Random(f"{record.seed}:ai:{record.version}")
-        expected = rules.ai_decision(rules.view(session.state, 0), rng, NORMAL)
+        expected = rules.ai_decision(rules.view(session.state, 0), rng, STRONG)
         assert (hint.seat, hint.version, hint.decision) == (0, record.version, expected)
     finally:
         await service.close()

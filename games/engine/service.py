@@ -32,7 +32,16 @@ from typing import Any
 
 from games.engine.background import Background, Locks, Timers
 from games.engine.clock import SYSTEM_CLOCK, Clock
-from games.engine.contract import AI_LEVELS, NORMAL, SYSTEM, AiDecision, Event, Rules, ToMove
+from games.engine.contract import (
+    AI_LEVELS,
+    NORMAL,
+    STRONG,
+    SYSTEM,
+    AiDecision,
+    Event,
+    Rules,
+    ToMove,
+)
 from games.engine.deadlines import Deadline, Key, Kind, changes, plan
 from games.engine.errors import GameError, Reason
 from games.engine.session import Seat, SessionRecord, Status
@@ -628,12 +637,12 @@ class SessionService:
             events = (*_back_events(seat, back), *step.events)
             return self._publish(Change(session=session, events=events, actor=seat))
 
-    async def hint(self, session_id: str, user_id: int) -> Hint:
-        """What the AI would play now for `user_id`'s seat, which must be to move.
+    async def hint(self, session_id: str, user_id: int, level: str = STRONG) -> Hint:
+        """What the AI at `level` would play now for `user_id`'s seat, which must be to move.
 
-        Decided at NORMAL (the heuristic, in place: a reply within 50 ms) from that seat's view
-        only, with the rng an AI holding the seat would use at this version, so a hint is the
-        move the turn timer would play. Each hint is counted on the seat (stored with it) and
+        Decided from that seat's view only, with the rng an AI holding the seat would use at
+        this version; a STRONG one in the AI pool, after the session's lock is let go, so the
+        table plays on meanwhile. Each hint is counted on the seat (stored with it) and
         published as a `hint` change, so the table can show how many were used.
         """
         async with self._locks.hold(session_id):
@@ -648,12 +657,12 @@ class SessionService:
                 raise GameError(Reason.NOT_A_PLAYER)
             if seat not in session.waiting.seats:
                 raise GameError(Reason.NOT_YOUR_TURN, "hint")
-            view = session.rules.view(session.state, seat)
-            decision = self._thinker.now(session.rules, view, _ai_seed(record))
+            rules, view = session.rules, session.rules.view(session.state, seat)
             counted = _with_seat(record, seat, hints=record.seats[seat].hints + 1)
             await self._write(session, counted)
             self._publish(Change(session=session, actor=seat, kind="hint"))
-            return Hint(seat=seat, version=record.version, decision=decision)
+        decision = await self._thinker.decide(rules, view, _ai_seed(record), level)
+        return Hint(seat=seat, version=record.version, decision=decision)
 
     async def come_back(self, session_id: str, user_id: int) -> Change | None:
         """Hand `user_id`'s away seat back to them (any control or hand of theirs calls this).

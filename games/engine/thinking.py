@@ -8,8 +8,9 @@ rng's seed and the level; the worker rebuilds the view and calls `ai_decision`, 
 is the same as in process for the same seed, and a restart gives the same move.
 
 The pool (`games.engine.workers`) starts on the first STRONG decision: a bot whose tables play
-NORMAL never starts one. If the pool cannot take or finish a job (a worker died, the job would not pickle), that decision falls back to NORMAL in
-process, logged, and a broken pool is replaced on the next STRONG decision.
+NORMAL never starts one. If the pool cannot take or finish a job (a worker died, the job would
+not pickle), that decision falls back to NORMAL in process, logged, and a broken pool is
+replaced on the next STRONG decision.
 """
 
 from __future__ import annotations

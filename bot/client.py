@@ -4,7 +4,9 @@ extension."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 from typing import Any
 
 import discord
@@ -70,6 +72,7 @@ class TableBot(commands.Bot):
             ai_delay=settings.ai_delay,
             clock=clock or SystemClock(),
             shards=settings.shards,
+            ai_workers=settings.ai_workers,
         )
         self.games: dict[str, GameUI] = {}
         self.languages = Languages(storage.prefs.guild, settings.default_locale)
@@ -165,6 +168,11 @@ async def create_bot(settings: Settings, clock: Clock | None = None, **options: 
 
 
 async def run(settings: Settings) -> None:
+    """Run the bot until it is closed or sent SIGTERM (`docker stop`), which closes it like
+    Ctrl-C does: moves in flight are committed and the store and worker processes shut down."""
     bot = await create_bot(settings)
     async with bot:
+        asyncio.get_running_loop().add_signal_handler(
+            signal.SIGTERM, lambda: asyncio.ensure_future(bot.close())
+        )
         await bot.start(settings.discord_token)

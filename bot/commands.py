@@ -1,4 +1,4 @@
-"""Commands shared by every game: /hand, /leave, /abandon, /games, /notify, /settings.
+"""Commands shared by every game: /hand, /hint, /leave, /abandon, /games, /notify, /settings.
 
 Loaded as an extension (`setup`), like each game's own commands. Lists and settings answer as
 Components V2 layouts; confirmations and refusals stay short text replies.
@@ -13,9 +13,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import timers
-from bot.context import jump_url
-from bot.errors import BotError, reply
+from bot.context import Context, jump_url
+from bot.errors import BotError, deferring, reply
 from bot.game_ui import ACCENT
+from bot.hints import hint_text
 from bot.i18n import cmd, t
 from bot.languages import GUILD_LOCALE
 from bot.lobby import is_admin
@@ -51,6 +52,19 @@ class Common(commands.Cog):
         session = await self._here(interaction)
         await self.bot.service.come_back(session.id, interaction.user.id)
         await self.bot.hands.deliver(interaction, session, dm=dm)
+
+    @app_commands.command(name=cmd("cmd.hint.name"), description=cmd("cmd.hint.desc"))
+    async def hint(self, interaction: discord.Interaction[Any]) -> None:
+        """What the AI would play from the asker's seat (theirs to move), privately; counted."""
+        session = await self._here(interaction)
+        user_id = interaction.user.id
+        # A refusal changes nothing; a strong AI may think for about a second.
+        given = await deferring(interaction, self.bot.service.hint(session.id, user_id))
+        session = await self.bot.service.get(session.id)
+        ctx = Context.of(session, self.bot.languages.of(interaction))
+        text = hint_text(ctx, self.bot.games[session.record.game_id], given)  # at its version
+        await self.bot.service.come_back(session.id, user_id)  # asking is being back
+        await reply(interaction, text)
 
     @app_commands.command(name=cmd("cmd.leave.name"), description=cmd("cmd.leave.desc"))
     async def leave(self, interaction: discord.Interaction[Any]) -> None:

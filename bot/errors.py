@@ -3,8 +3,10 @@ localized reply to the person who acted, so no interaction is left unanswered.""
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -13,6 +15,12 @@ from bot.i18n import has, lang_of, t
 from games.engine import GameError
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+DEFER_AFTER = 1.5
+"""Seconds a reply may take before it is deferred ("thinking…"): Discord fails an interaction
+not answered within 3 s."""
 
 LOST_RESPONSE = frozenset({10062, 40060, 50027})
 """Unknown interaction, already acknowledged, invalid webhook token: the reply is lost."""
@@ -41,6 +49,15 @@ async def reply(interaction: discord.Interaction[Any], text: str) -> None:
         await interaction.followup.send(text, ephemeral=True)
     else:
         await interaction.response.send_message(text, ephemeral=True)
+
+
+async def deferring(interaction: discord.Interaction[Any], work: Awaitable[T]) -> T:
+    """Await `work`, deferring the private reply if it takes longer than `DEFER_AFTER`."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    return await task
 
 
 def _refusal(error: BaseException) -> GameError | BotError | None:

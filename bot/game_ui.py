@@ -137,6 +137,11 @@ class GameUI(ABC):
     def event_text(self, event: Event, ctx: Context) -> str | None:
         """A public event of this game in words (None to leave it out of the table's log)."""
 
+    @abstractmethod
+    def action_text(self, ctx: Context, seat: int, action: Any) -> str:
+        """One of `seat`'s actions in words (what the move is, for /hint), from that seat's
+        view only: it must say nothing the seat cannot see."""
+
     def private_event_text(self, event: Event, ctx: Context) -> str | None:
         """A private event in words, for the hand of its audience."""
         return None

@@ -115,7 +115,7 @@ class Hands:
                 return
             notice = t(lang, "hand.dms_closed")
         else:
-            await self._forget_hand(session.id, user.id)
+            await self._leave_dms(session.id, user.id)
         message = self.screen(session, user.id, lang, notice=notice)
         await interaction.response.send_message(**message.send_kwargs(), ephemeral=True)
         self._remember(session, user.id, message, interaction)
@@ -204,6 +204,13 @@ class Hands:
     async def _forget_hand(self, sid: str, user_id: int) -> None:
         self._ephemeral.pop((sid, user_id), None)
         await self.store.delete(sid, user_id)
+
+    async def _leave_dms(self, sid: str, user_id: int) -> None:
+        """The hand moves to a private reply: forget the DM hand, if the player had one (a
+        read first: most never did, and a write would make the click wait for a commit)."""
+        self._ephemeral.pop((sid, user_id), None)
+        if await self.store.get(sid, user_id) is not None:
+            await self.store.delete(sid, user_id)
 
     async def _delete_quietly(self, channel_id: int, message_id: int) -> None:
         try:

@@ -8,14 +8,15 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.context import Context, jump_url
-from bot.errors import BotError, reply
+from bot.errors import BotError, deferring, reply
 from bot.game_ui import ACCENT, GameUI
 from bot.i18n import t
 from bot.languages import Languages
 from bot.timers import chosen_or_default, timer_text
 from bot.ui.layout import LOBBY, Button, Controls, Layout, Option, Priority, Select, Style, Text
 from bot.ui.v2 import build
-from games.engine import GameError, Reason, Session, SessionService, Status
+from games.engine import NORMAL, STRONG, GameError, Reason, Session, SessionService, Status
+from games.engine.thinking import level_of
 from storage import PrefTable
 
 if TYPE_CHECKING:
@@ -75,7 +76,9 @@ class Lobby:
                 busy = await self.service.live_in_channel(interaction.channel_id)
                 raise GameError(Reason.CHANNEL_BUSY, link=jump_url(busy) if busy else "") from None
             raise
-        await self.tables.post(session)
+        # A post waits out the channel's rate limit (5 messages in 5 s, reached when games
+        # there end quickly), so it may need more than Discord's 3 s.
+        await deferring(interaction, self.tables.post(session))
         await reply(interaction, t(lang, "lobby.opened", link=jump_url(session)))
 
     async def control(
@@ -92,8 +95,8 @@ class Lobby:
                 await self.service.join(sid, user.id, user.display_name)
             case "leave":
                 await self.service.leave(sid, user.id)
-            case "addai":
-                await self.service.add_ai(sid, user.id)
+            case "addai":  # `addai` a NORMAL seat, `addai.strong` a STRONG one
+                await self.service.add_ai(sid, user.id, args[0] if args else NORMAL)
             case "rmai":
                 await self.service.remove_ai(sid, user.id)
             case "cancel":
@@ -132,7 +135,7 @@ def _first_seat(choice: str, seats: int) -> int | None:
 def lobby_screen(ctx: Context, ui: GameUI) -> Layout:
     record = ctx.session.record
     rules = ctx.session.rules
-    seats = "\n".join(f"{i + 1}. {name}" for i, name in enumerate(ctx.names))
+    seats = "\n".join(f"{i + 1}. {_seat_text(ctx, i)}" for i in range(len(record.seats)))
     heading = ctx.t("lobby.seats", n=len(record.seats), max=rules.max_players)
     options = ui.option_lines(record.options, ctx.lang)
     if record.turn_timer:
@@ -143,6 +146,7 @@ def lobby_screen(ctx: Context, ui: GameUI) -> Layout:
             Button("join", ctx.t("lobby.join"), style=Style.SUCCESS),
             Button("leave", ctx.t("lobby.leave")),
             Button("addai", ctx.t("lobby.add_ai"), "🤖"),
+            Button(f"addai.{STRONG}", ctx.t("lobby.add_ai_strong"), "🧠"),
             Button("rmai", ctx.t("lobby.remove_ai")),
             Button("start", ctx.t("lobby.start"), style=Style.PRIMARY),
             Button("cancel", ctx.t("lobby.cancel"), style=Style.DANGER),
@@ -190,6 +194,15 @@ def closed_screen(ctx: Context) -> Layout:
         key = "lobby.quarantined"
     title = ctx.t(f"{record.game_id}.name")
     return Layout(title, (Text(ctx.t(key), Priority.ESSENTIAL),), accent=ACCENT)
+
+
+def _seat_text(ctx: Context, index: int) -> str:
+    """A lobby seat: its name, and for an AI seat the level it plays at."""
+    seat = ctx.session.record.seats[index]
+    if not seat.is_ai:
+        return ctx.names[index]
+    level = ctx.t(f"ai.level.{level_of(seat.ai_level)}")
+    return ctx.t("lobby.ai_seat", name=ctx.names[index], level=level)
 
 
 def _name_of(ctx: Context, user_id: int) -> str:

@@ -1,5 +1,6 @@
 """A finished game's result into this server's records (with each seat's result for its
-player's stats, in one transaction), and the records the end table shows."""
+player's stats, in one transaction; a game played with hints is marked with their count), and
+the records the end table shows."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ class Results:
                 score=seat.score,
                 result=seat.result,
                 name=record.seats[index].name,
+                hints=record.seats[index].hints,
             )
             for index, seat in enumerate(ui.seat_results(session) or ())
             if index < len(record.seats)
@@ -45,6 +47,7 @@ class Results:
             players=len(record.seats),
             won=result.won,
             seats=seats,
+            hints=sum(seat.hints for seat in record.seats),
         )
 
     async def summary(self, session: Session) -> dict[str, Any]:

@@ -34,6 +34,9 @@ class Settings(BaseSettings):
     discord_gateway_url: str | None = None
     ai_delay: float = 1.2
     """Seconds an AI seat waits before each action, so people can follow its turn."""
+    ai_workers: int = Field(default=1, ge=1)
+    """Processes that make strong AI decisions (about a second of CPU each), off the event
+    loop; started on the first one."""
     table_edit_interval: float = 1.1
     """Minimum seconds between edits of one message: Discord allows about 5 edits per 5 s."""
     shard_count: int | None = Field(default=None, ge=1)

@@ -50,12 +50,15 @@ def history_line(lang: str, ui: GameUI, entry: HistoryEntry) -> str:
     record = entry.record
     names = [seat_label(lang, entry, i) for i in range(len(entry.seats))]
     link = message_url(record.guild_id, record.channel_id, entry.table_message_id)
+    result = ui.history_text(lang, entry, names)
+    if record.hints:  # a game played with hints says so
+        result += " · " + t(lang, "history.hints", n=record.hints)
     return t(
         lang,
         "history.line",
         game=t(lang, f"{record.game_id}.name"),
         players=", ".join(names) or "—",
-        result=ui.history_text(lang, entry, names),
+        result=result,
         when=when(record.finished_at),
         link=link,
         id=record.session_id or "—",

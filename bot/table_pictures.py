@@ -1,24 +1,77 @@
 """The pictures of public tables: on unless a server turned them off with `/settings`, drawn
 from the public view only, again only when that view changed, and never more often than the
-table's edit interval (drawing costs tens of milliseconds, so it runs off the event loop)."""
+table's edit interval.
+
+Drawing costs milliseconds of Pillow calls that hold the GIL: in a thread it would stall the
+event loop, and every click waiting on it, for as long. So pictures are drawn in a worker
+process of their own (`in_worker_process`), one at a time; a game's `table_picture` must
+therefore pickle (a method of a `GameUI` without unpicklable state does).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
 from bot.game_ui import GameUI
 from games.engine import Session
+from games.engine.workers import process_pool
 from storage import PrefTable
+
+log = logging.getLogger(__name__)
 
 GUILD_PICTURES = "pictures"
 """Guild pref: "0" when the server turned table pictures off (they are on by default)."""
 RETRY_AFTER = 3600.0
 """Seconds a channel where the bot may not attach files goes without pictures before the
 next try (a moderator may grant the permission meanwhile)."""
+
+Draw = Callable[[Any], bytes | None]
+Painter = Callable[[Draw, Any], Awaitable[bytes | None]]
+"""Runs a game's `table_picture` on a view somewhere off the event loop."""
+
+RESPAWN_AFTER = 60.0
+"""Seconds pictures are drawn in threads after the picture process died, before a new one."""
+
+
+class _PictureProcess:
+    """The worker process, started on first use and shared by every bot of this process."""
+
+    def __init__(self) -> None:
+        self.pool: ProcessPoolExecutor | None = None
+        self.broken_until = 0.0
+
+    async def draw(self, draw: Draw, view: Any) -> bytes | None:
+        if time.monotonic() < self.broken_until:
+            return await in_thread(draw, view)
+        if self.pool is None:
+            self.pool = process_pool(1)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, draw, view)
+        except BrokenProcessPool:
+            log.warning("the picture process died; drawing in threads for %.0f s", RESPAWN_AFTER)
+            self.pool = None
+            self.broken_until = time.monotonic() + RESPAWN_AFTER
+            return await in_thread(draw, view)
+
+
+_PROCESS = _PictureProcess()
+
+
+async def in_worker_process(draw: Draw, view: Any) -> bytes | None:
+    """`draw(view)` in the picture process; in a thread while that process is down."""
+    return await _PROCESS.draw(draw, view)
+
+
+async def in_thread(draw: Draw, view: Any) -> bytes | None:
+    """`draw(view)` in a thread of this process (tests, where the drawing is watched)."""
+    return await asyncio.to_thread(draw, view)
 
 
 async def pictures_on(guild_prefs: PrefTable, guild_id: int | None) -> bool:
@@ -41,12 +94,14 @@ class TablePictures:
         interval: float,
         later: Callable[[str], None],
         clock: Callable[[], float] = time.monotonic,
+        painter: Painter = in_worker_process,
     ) -> None:
         self.guild_prefs = guild_prefs
         self.interval = interval
         self._later = later
         """Asks for another redraw of a session (its picture was kept, being too recent)."""
         self._clock = clock
+        self._painter = painter
         self._drawn: dict[str, _Drawn] = {}
         self._refused: dict[int, float] = {}
         """Channels where Discord refused an upload (no Attach Files), until when."""
@@ -77,6 +132,6 @@ class TablePictures:
         if drawn is not None and now - drawn.at < self.interval:
             self._later(session.id)
             return drawn.png
-        png = await asyncio.to_thread(ui.table_picture, view)
+        png = await self._painter(ui.table_picture, view)
         self._drawn[session.id] = _Drawn(view, png, now)
         return png

@@ -3,6 +3,7 @@ redrawing it in place (skipped when it would show exactly the same)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable, Mapping
@@ -12,6 +13,7 @@ import discord
 
 from bot.context import Context
 from bot.game_ui import GameUI
+from bot.hints import with_hint_count
 from bot.i18n import has
 from bot.lobby import closed_screen, lobby_screen
 from bot.results import Results
@@ -46,6 +48,8 @@ class Tables:
             lambda: deque(maxlen=RECENT_EVENTS)
         )
         self._prints: dict[str, str] = {}
+        self._posting: dict[str, asyncio.Event] = {}
+        """Sessions whose table is being posted: a redraw meanwhile waits to edit that one."""
 
     def on_commit(self, change: Change) -> None:
         """Keep the table's log of recent public events (in memory, right after the commit)."""
@@ -90,7 +94,7 @@ class Tables:
         records = await self.results.summary(session) if status is Status.FINISHED else None
         ctx = self.context(session, records)
         ctx.picture = await self.pictures.picture(session, ui)
-        layout = ui.table(ctx)
+        layout = with_hint_count(ui.table(ctx), ctx)
         if status is Status.ABANDONED:
             notice = Text(ctx.t("lobby.abandoned"), Priority.ESSENTIAL)
             layout = without_controls(layout, notice)
@@ -116,14 +120,19 @@ class Tables:
 
     async def post(self, session: Session) -> None:
         """Send the table as a new message in the session's channel and remember it."""
-        channel = self.client.get_partial_messageable(session.record.channel_id)
-        message, sent = await self._deliver(
-            session,
-            await self.screen(session),
-            lambda message: channel.send(**message.send_kwargs()),
-        )
-        await self.service.set_table_message(session.id, sent.id)
-        self._prints[session.id] = message.fingerprint
+        posted = self._posting[session.id] = asyncio.Event()
+        try:
+            channel = self.client.get_partial_messageable(session.record.channel_id)
+            message, sent = await self._deliver(
+                session,
+                await self.screen(session),
+                lambda message: channel.send(**message.send_kwargs()),
+            )
+            await self.service.set_table_message(session.id, sent.id)
+            self._prints[session.id] = message.fingerprint
+        finally:
+            del self._posting[session.id]
+            posted.set()
 
     async def answer(self, interaction: discord.Interaction[Any], session: Session) -> None:
         """Redraw the table as the answer to a click on it: instant, and not counted against
@@ -137,6 +146,12 @@ class Tables:
 
         False when it was already showing exactly that.
         """
+        posting = self._posting.get(session.id)
+        if posting is not None:
+            # Its message may be out already (and clicked), not yet remembered: a second
+            # post would leave players on a table that is never redrawn.
+            await posting.wait()
+            session = await self.service.get(session.id)
         if session.record.table_message_id is None:
             await self.post(session)
             return True

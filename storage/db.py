@@ -3,9 +3,11 @@
 Every write is a plain function of a `sqlite3.Connection`, run on the writer's own thread.
 Writes that arrive together share one `BEGIN IMMEDIATE … COMMIT`, each inside its own
 SAVEPOINT, so a refused write rolls back alone while the others commit; each caller is
-answered only once that COMMIT is on disk. A batch costs one hop to the writer thread and one
-fsync, whatever its size, and no asyncio lock is held while it runs: a caller waits for its
-own batch, never for another session's lock.
+answered only once that COMMIT is on disk. A batch costs one fsync, whatever its size, and no
+asyncio lock is held while it runs: a caller waits for its own batch, never for another
+session's lock. The writer thread takes writes straight from a thread-safe queue and answers
+their futures itself, so the next batch starts the moment a COMMIT returns, and a busy event
+loop delays neither (it only wakes each caller once its write is durable).
 
 Reads are functions too, each run in one read transaction (a consistent snapshot) on a reader
 connection of its own thread, so a load never queues behind a commit.
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import queue
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -70,6 +73,19 @@ def connect(path: str | Path, synchronous: Synchronous = "FULL") -> sqlite3.Conn
 class _Pending:
     write: Write[object]
     future: Durable[object]
+    loop: asyncio.AbstractEventLoop
+
+
+Answer = tuple[Durable[object], bool, object]
+
+
+def _answer(answers: list[Answer]) -> None:
+    """Set the futures of a durable batch's writes (on their loop): result or exception."""
+    for future, ok, value in answers:
+        if ok:
+            future.set_result(value)
+        else:
+            future.set_exception(value)  # type: ignore[arg-type]
 
 
 def _run_batch(
@@ -110,16 +126,16 @@ class Database:
         self.path = Path(path)
         self.synchronous = synchronous
         self._writer = connect(path, synchronous)
-        self._write_thread = ThreadPoolExecutor(1, thread_name_prefix="db-writer")
+        self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
+        self._write_thread = threading.Thread(
+            target=self._write_batches, name="db-writer", daemon=True
+        )
+        self._write_thread.start()
         self._read_threads = ThreadPoolExecutor(readers, thread_name_prefix="db-reader")
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
         self._trace: Callable[[str], None] | None = None
-        self._queue: list[_Pending] = []
-        self._wake: asyncio.Event | None = None
-        self._flusher: asyncio.Task[None] | None = None
-        self._in_flight = 0
         self._closed = False
 
     @classmethod
@@ -137,46 +153,36 @@ class Database:
             raise RuntimeError("the database is closed")
         loop = asyncio.get_running_loop()
         future: Durable[T] = Durable(loop=loop)
-        self._queue.append(_Pending(write, future))  # type: ignore[arg-type]
-        if self._flusher is None or self._flusher.done():
-            self._wake = asyncio.Event()
-            self._flusher = loop.create_task(self._flush())
-        assert self._wake is not None
-        self._wake.set()
+        self._queue.put(_Pending(write, future, loop))  # type: ignore[arg-type]
         return future
 
     async def write(self, write: Write[T]) -> T:
         """Run `write(conn)` in the next group commit; its result once the COMMIT is durable."""
         return await self.submit(write)
 
-    async def _flush(self) -> None:
-        """Commit whatever is queued, batch after batch, until the queue stays empty."""
-        loop = asyncio.get_running_loop()
-        assert self._wake is not None
+    def _write_batches(self) -> None:
+        """The writer thread: commit whatever is queued, batch after batch, until `None`."""
         while True:
-            if not self._queue:
-                self._wake.clear()
-                await self._wake.wait()
-            batch = self._queue[:MAX_BATCH]
-            del self._queue[:MAX_BATCH]
-            writes = [p.write for p in batch]
-            self._in_flight += 1
-            try:
-                results = await asyncio.shield(
-                    loop.run_in_executor(self._write_thread, _run_batch, self._writer, writes)
-                )
-            except asyncio.CancelledError:
-                closed = RuntimeError("the database closed before this write was confirmed")
-                for pending in batch:
-                    pending.future.set_exception(closed)
-                raise
-            finally:
-                self._in_flight -= 1
-            for pending, (ok, value) in zip(batch, results, strict=True):
-                if ok:
-                    pending.future.set_result(value)
-                else:
-                    pending.future.set_exception(value)  # type: ignore[arg-type]
+            batch: list[_Pending] = []
+            item = self._queue.get()
+            while item is not None:
+                batch.append(item)
+                if len(batch) == MAX_BATCH:
+                    break
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+            if batch:
+                results = _run_batch(self._writer, [p.write for p in batch])
+                by_loop: dict[asyncio.AbstractEventLoop, list[Answer]] = {}
+                for pending, (ok, value) in zip(batch, results, strict=True):
+                    by_loop.setdefault(pending.loop, []).append((pending.future, ok, value))
+                for loop, answers in by_loop.items():
+                    with contextlib.suppress(RuntimeError):  # that loop closed meanwhile
+                        loop.call_soon_threadsafe(_answer, answers)
+            if item is None:
+                return
 
     # Reading --------------------------------------------------------------------------------
 
@@ -219,19 +225,14 @@ class Database:
         """Commit what is queued, then close every connection."""
         if self._closed:
             return
-        while (self._queue or self._in_flight) and self._flusher and not self._flusher.done():
-            await asyncio.sleep(0.001)
         self._closed = True
-        if self._flusher is not None:
-            self._flusher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._flusher
+        self._queue.put(None)
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(None, self._shutdown)
 
     def _shutdown(self) -> None:
+        self._write_thread.join()
         self._read_threads.shutdown(wait=True)
-        self._write_thread.shutdown(wait=True)
         with self._readers_lock:
             for conn in self._readers:
                 conn.close()

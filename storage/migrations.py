@@ -243,6 +243,16 @@ ALTER TABLE sessions ADD COLUMN to_move TEXT CHECK (to_move IS NULL OR json_vali
 CREATE INDEX seats_autoplay ON seats (session_id) WHERE user_id IS NULL OR away = 1;
 """
 
+V6 = """
+-- Hints (/hint): how many each seat's player asked for in the game, counted as they ask.
+ALTER TABLE seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0 CHECK (hints >= 0);
+
+-- A finished game played with hints says so: its hints in all, and each seat's.
+ALTER TABLE records ADD COLUMN hints INTEGER NOT NULL DEFAULT 0 CHECK (hints >= 0);
+
+ALTER TABLE seat_results ADD COLUMN hints INTEGER NOT NULL DEFAULT 0 CHECK (hints >= 0);
+"""
+
 # PostgreSQL: the same migrations. -----------------------------------------------------------
 
 V1_PG = f"""
@@ -441,6 +451,14 @@ ALTER TABLE sessions ADD COLUMN to_move JSONB
 CREATE INDEX seats_autoplay ON seats (session_id) WHERE user_id IS NULL OR away;
 """
 
+V6_PG = """
+ALTER TABLE seats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0 CHECK (hints >= 0);
+
+ALTER TABLE records ADD COLUMN hints INTEGER NOT NULL DEFAULT 0 CHECK (hints >= 0);
+
+ALTER TABLE seat_results ADD COLUMN hints INTEGER NOT NULL DEFAULT 0 CHECK (hints >= 0);
+"""
+
 
 @dataclass(frozen=True, slots=True)
 class Migration:
@@ -456,8 +474,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(V3, V3_PG),
     Migration(V4, V4_PG),
     Migration(V5, V5_PG),
+    Migration(V6, V6_PG),
 )
-
 
 
 def statements(script: str) -> Iterator[str]:

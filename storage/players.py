@@ -36,6 +36,8 @@ class SeatRow:
     result: str = ""
     """The seat's own result code (defaults to the game's)."""
     name: str = ""
+    hints: int = 0
+    """Hints (/hint) the seat's player asked for in the game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +90,8 @@ def tally_of(row: Row) -> PlayerTally:
 
 _INSERT_SEAT = """
 INSERT INTO seat_results (record_id, seat, guild_id, game_id, user_id, name, players, won,
-    score, result, finished_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    score, result, finished_at, hints)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
 
 # MIN(COALESCE(a, b), COALESCE(b, a)): the lower of two scores, either of which may be NULL.
@@ -139,6 +141,7 @@ def write_seats(
                 s.score,
                 s.result or default_result,
                 finished_at,
+                s.hints,
             )
             for s in seats
         ],

@@ -54,9 +54,10 @@ class RecordStore(Protocol):
         details: dict[str, Any] | None = None,
         finished_at: float | None = None,
         seats: Sequence[SeatRow] = (),
+        hints: int = 0,
     ) -> bool:
         """Record a finished game with its seats, in one transaction; False (nothing stored)
-        if the session has one already."""
+        if the session has one already. `hints`: how many the players asked for."""
 
     async def stats(
         self, guild_id: int | None, game_id: str, channel_id: int | None = None

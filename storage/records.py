@@ -37,6 +37,9 @@ class GameRecord:
     details: dict[str, Any]
     finished_at: float
     won: bool
+    hints: int = 0
+    """Hints (/hint) the players asked for in the game; more than 0 marks a game played with
+    hints."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +63,19 @@ class StoredSeat:
     won: bool
     score: int | None
     result: str
+    hints: int = 0
+
+
+def stored_seat(row: Row) -> StoredSeat:
+    return StoredSeat(
+        seat=row["seat"],
+        user_id=row["user_id"],
+        name=row["name"],
+        won=bool(row["won"]),
+        score=row["score"],
+        result=row["result"],
+        hints=row["hints"],
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +100,7 @@ def game_record(row: Row) -> GameRecord:
         details=json.loads(row["details"]),
         finished_at=row["finished_at"],
         won=bool(row["won"]),
+        hints=row["hints"],
     )
 
 
@@ -130,9 +147,10 @@ class Records:
         details: dict[str, Any] | None = None,
         finished_at: float | None = None,
         seats: Sequence[SeatRow] = (),
+        hints: int = 0,
     ) -> bool:
         """Record a finished game and its seats; False (and nothing stored) if the session has
-        one already.
+        one already. `hints`: how many the players asked for (a game played with hints).
 
         Idempotent per session, so re-handling a "finished" change after a restart is safe.
         """
@@ -141,8 +159,8 @@ class Records:
         def write(conn: sqlite3.Connection) -> bool:
             cursor = conn.execute(
                 "INSERT INTO records (guild_id, channel_id, game_id, session_id, result, score, "
-                "players, won, details, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (session_id) DO NOTHING",
+                "players, won, details, finished_at, hints) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO NOTHING",
                 (
                     guild_id,
                     channel_id,
@@ -154,6 +172,7 @@ class Records:
                     won,
                     json.dumps(details or {}, separators=(",", ":")),
                     at,
+                    hints,
                 ),
             )
             if cursor.rowcount != 1:
@@ -243,16 +262,7 @@ class Records:
         ids = [row["id"] for row in rows]
         seats: dict[int, list[StoredSeat]] = {i: [] for i in ids}
         for seat in seat_rows:
-            seats[seat["record_id"]].append(
-                StoredSeat(
-                    seat=seat["seat"],
-                    user_id=seat["user_id"],
-                    name=seat["name"],
-                    won=bool(seat["won"]),
-                    score=seat["score"],
-                    result=seat["result"],
-                )
-            )
+            seats[seat["record_id"]].append(stored_seat(seat))
         return [
             HistoryEntry(game_record(row), tuple(seats[row["id"]]), row["table_message_id"])
             for row in rows

@@ -95,6 +95,7 @@ def record_of(row: Row, seats: Sequence[Row]) -> SessionRecord:
                     "away": bool(s["away"]),
                     "missed": s["missed"],
                     "ai_level": s["ai_level"],
+                    "hints": s["hints"],
                 }
                 for s in seats
             ],
@@ -114,15 +115,16 @@ def _write_seats(
     """Rewrite the seats that changed (all of them when their number did)."""
     old = () if before is None else before.seats
     rows = [
-        (after.id, i, s.user_id, s.name, s.away, s.missed, s.ai_level)
+        (after.id, i, s.user_id, s.name, s.away, s.missed, s.ai_level, s.hints)
         for i, s in enumerate(after.seats)
         if len(old) != len(after.seats) or old[i] != s
     ]
     if len(old) != len(after.seats):
         conn.execute("DELETE FROM seats WHERE session_id = ?", (after.id,))
     conn.executemany(
-        "INSERT OR REPLACE INTO seats (session_id, seat, user_id, name, away, missed, ai_level) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT OR REPLACE INTO seats "
+        "(session_id, seat, user_id, name, away, missed, ai_level, hints) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
 
@@ -170,7 +172,7 @@ def _records(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> lis
     seats: dict[str, list[sqlite3.Row]] = {row["id"]: [] for row in rows}
     if rows:
         seat_rows = conn.execute(
-            "SELECT session_id, seat, user_id, name, away, missed, ai_level FROM seats "
+            "SELECT session_id, seat, user_id, name, away, missed, ai_level, hints FROM seats "
             f"WHERE session_id IN (SELECT id FROM sessions WHERE {where}) "
             "ORDER BY session_id, seat",
             params,

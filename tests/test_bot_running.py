@@ -35,9 +35,12 @@ def test_without_a_token_the_bot_exits_naming_the_variable(tmp_path: Path) -> No
     assert "discord.com/developers/applications" in result.stderr
 
 
-async def test_the_bot_starts_from_a_copy_of_env_example(tmp_path: Path) -> None:
+async def test_the_bot_starts_from_a_copy_of_env_example_and_stops_cleanly_on_sigterm(
+    tmp_path: Path,
+) -> None:
     """`cp .env.example .env`, put a token in, `python -m bot`: every empty optional line is
-    read as unset, and the bot connects and registers its commands."""
+    read as unset, and the bot connects and registers its commands; `docker stop`'s SIGTERM
+    closes it like Ctrl-C (exit status 0, not killed by the signal)."""
     async with Emulator.running() as emu:
         lines = (ROOT / ".env.example").read_text(encoding="utf-8").splitlines()
         filled = {
@@ -74,6 +77,8 @@ async def test_the_bot_starts_from_a_copy_of_env_example(tmp_path: Path) -> None
             assert process.returncode is None, (await process.stdout.read()).decode()  # type: ignore[union-attr]
             assert {c["name"] for c in emu.commands()} >= {"hand", "thegame"}
             assert (tmp_path / "data" / "bot.sqlite3").exists()
+            process.terminate()
+            assert await asyncio.wait_for(process.wait(), timeout=30) == 0
         finally:
             if process.returncode is None:
                 process.terminate()

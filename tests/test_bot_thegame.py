@@ -311,6 +311,25 @@ async def test_hand_in_dms_is_edited_after_every_change(tmp_path: Path) -> None:
             assert_hidden(session, {0: alice, 1: bob})
 
 
+async def test_a_hand_opened_in_the_channel_takes_over_from_the_dm_hand(tmp_path: Path) -> None:
+    async with Emulator.running(rate_limit=RateLimit(5, 1.0)) as emu:
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            session, table = await start_game(emu, bot, alice, joiners=(bob,), first="0")
+            await bob.slash(emu.general, "hand", dm=True)
+            dm = bob.dms()[-1]
+            shown_in_dm = dm.text
+            here = await open_hand(bob, table)
+            hand = await open_hand(alice, table)
+            for _ in range(2):
+                await play_a_card(alice, hand, session, 0)
+            await alice.click(hand, custom_ids(hand, r":x\.end$")[0])
+            your_turn = t("en", "thegame.hand.your_turn", n=2)
+            await emu.wait_for(lambda: your_turn in here.text)
+            assert dm.text == shown_in_dm
+            assert await bot.storage.hand_messages.get(session.id, bob.id) is None
+
+
 async def test_closed_dms_fall_back_to_a_private_reply(tmp_path: Path) -> None:
     async with Emulator.running() as emu:
         alice = emu.add_user("alice", dms_open=False)

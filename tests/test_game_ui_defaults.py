@@ -54,6 +54,9 @@ class DiceRaceUI(GameUI):
     def event_text(self, event: Event, ctx: Context) -> str | None:
         return event.key
 
+    def action_text(self, ctx: Context, seat: int, action: Any) -> str:
+        return repr(action)
+
 
 def finished(seed: int = 2) -> tuple[Session, list[LoggedAction]]:
     """A whole dice race of three seats (alice and two AI), as the service logs it."""

@@ -44,7 +44,7 @@ from bot.ui.layout import (
     plain,
 )
 from bot.ui.v2 import MAX_COMPONENTS, MAX_TEXT, V2Message, build, shorten
-from games.engine import Event, Session, SessionRecord, Status
+from games.engine import Event, Seat, Session, SessionRecord, Status
 from games.thegame import RULES
 from games.thegame.models import Phase, SignalKind, TheGameConfig, TheGameState
 from tests.emulator import Emulator, text_of
@@ -231,6 +231,72 @@ def test_pictures_become_a_gallery_or_a_thumbnail_sent_as_files() -> None:
         ("alice.png", "Alice's dice"),
     ]
     discord_accepts(message)
+
+
+def every_kind_of_block(accent: int | None) -> Layout:
+    long = "x" * 120
+    return layout(
+        Text("▶ alice — must play 2", Priority.ESSENTIAL),
+        Section(("a line", "another"), accessory=Button("acc", long, "🔄", Style.PRIMARY)),
+        Section(("beside a thumbnail",), accessory=Picture(png(), "alice.png", "her dice")),
+        Separator(visible=False, large=True),
+        Text("after a gap"),
+        Separator(),
+        Picture(png((9, 9, 9)), "table.png", "four piles"),
+        Controls(
+            (
+                Button("b1", "One"),
+                Button("b2", emoji="<:blue:123456789012345678>", style=Style.DANGER),
+                Button("b3", "Three", disabled=True, version=LOBBY),
+                Select(
+                    "pick",
+                    (
+                        Option("1", "one", emoji="🔵", default=True, description=long),
+                        Option("2", long),
+                    ),
+                    placeholder="choose",
+                    min_values=0,
+                    max_values=2,
+                    disabled=True,
+                ),
+                Select("solo", tuple(Option(str(i), f"card {i}") for i in range(30))),
+            )
+        ),
+        accent=accent,
+    )
+
+
+@pytest.mark.parametrize("accent", [0x5865F2, None, 0])
+def test_the_payload_sent_is_what_the_discord_py_items_serialise_to(accent: int | None) -> None:
+    message = build(every_kind_of_block(accent))
+    assert message.components == message.view().to_components()
+    sent = message.edit_kwargs()["view"]
+    assert sent.to_components() == message.components and sent.has_components_v2()
+    assert not sent.is_dispatchable()  # nothing for discord.py to store: DynamicItems dispatch
+
+
+def test_the_game_screens_send_what_the_discord_py_items_serialise_to() -> None:
+    state = on_fire_state()
+    record = SessionRecord(
+        id=SID,
+        game_id="thegame",
+        rules_version=1,
+        guild_id=1,
+        channel_id=2,
+        host_id=3,
+        locale="en",
+        options={},
+        seed=0,
+        status=Status.ACTIVE,
+        version=7,
+        seats=(Seat(user_id=3, name="alice"), Seat(user_id=4, name="bob")),
+    )
+    ctx = Context.of(Session(record=record, rules=RULES, state=state), "en")
+    ctx.picture = table_picture(RULES.view(state, None))
+    hand = UI.hand(ctx, 1, str(state.hands[1][0]))  # bob to move, a card picked
+    assert any(isinstance(block, Controls) for block in hand.blocks)
+    for message in (build(UI.table(ctx)), build(hand)):
+        assert message.components == message.view().to_components()
 
 
 def test_send_and_edit_kwargs() -> None:

@@ -79,7 +79,11 @@ async def fill(storage: Storage, clock: ManualClock) -> dict[str, Session]:
         score=3,
         players=2,
         won=True,
-        seats=[SeatRow(0, HOST, True, 3, name="host"), SeatRow(1, BOB, False, 9, name="bob")],
+        seats=[
+            SeatRow(0, HOST, True, 3, name="host", hints=2),
+            SeatRow(1, BOB, False, 9, name="bob"),
+        ],
+        hints=2,
     )
     ai_turn = await lobby(service, 11)
     await service.add_ai(ai_turn.id, HOST)
@@ -87,6 +91,7 @@ async def fill(storage: Storage, clock: ManualClock) -> dict[str, Session]:
     timed = await lobby(service, 12, turn_timer=TIMER)
     await service.add_ai(timed.id, HOST)
     await service.start(timed.id, HOST, 0)
+    await service.hint(timed.id, HOST)
     waiting = await lobby(service, 13)
     await service.join(waiting.id, BOB, "bob")
     await storage.prefs.user.set(HOST, "locale", "ja")
@@ -119,6 +124,9 @@ async def test_a_running_bots_database_moves_to_postgresql_and_its_games_play_on
         ai_turn = await service.get(games["ai_turn"].id)
         assert ai_turn.record.version > games["ai_turn"].record.version  # its AI moved
         timed = await service.get(games["timed"].id)
+        assert [s.hints for s in timed.record.seats] == [1, 0]  # hints are copied
+        [record] = await postgres.records.history(GUILD)
+        assert (record.record.hints, [s.hints for s in record.seats]) == (2, [2, 0])
         assert timed.due("turn", 0) == games["timed"].due("turn", 0)  # the stored deadline
         clock.set(timed.due("turn", 0) or 0)
         await service.settle()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -85,6 +86,29 @@ async def test_a_records_seats_and_totals_are_written_with_it_and_only_once(
     assert (both.players, pairs.players) == (ALL_COUNTS, 2)
     assert (both.games, both.wins, both.best_win, both.best_loss) == (1, 1, 4, None)
     assert pairs.results == {"win": 1}
+
+
+async def test_a_game_played_with_hints_is_marked_with_each_seats_count(
+    storage: Storage,
+) -> None:
+    seats = duo(True)
+    await storage.records.add(
+        guild_id=GUILD,
+        channel_id=10,
+        game_id="coop",
+        session_id="s2",
+        result="win",
+        score=5,
+        players=2,
+        won=True,
+        finished_at=2.0,
+        seats=[seats[0], replace(seats[1], hints=3)],
+        hints=3,
+    )
+    await add(storage, "s1", duo(True))  # no hints
+    hinted, plain = await storage.records.history(GUILD)
+    assert (hinted.record.hints, [s.hints for s in hinted.seats]) == (3, [0, 3])
+    assert (plain.record.hints, [s.hints for s in plain.seats]) == (0, [0, 0])
 
 
 async def test_ai_seats_and_games_outside_a_server_keep_no_totals(storage: Storage) -> None:

@@ -1,10 +1,9 @@
 """`Rules.sample_state(view, rng)`: a whole state consistent with a view, for the AI's search.
 
-For every registered game that implements it, over random legal playouts: the sampled state
-shows the viewer exactly its view, holds every card once, is drawn from the view alone (two
-states that look the same to the viewer give the same sample for the same rng), and does
-draw the hidden cards at random. Hell Queue Club and Rummy check theirs in their own rules
-tests (tests/test_hellqueue_rules.py, tests/test_rummy_rules.py).
+For The Game and Exhaust (Hell Queue Club and Rummy test theirs with their rules), over
+random legal playouts: the sampled state shows the viewer exactly its view, holds every card
+once, is drawn from the view alone (two states that look the same to the viewer give the same
+sample for the same rng), and does draw the hidden cards at random.
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ from games.registry import GAMES
 from games.thegame.models import CARDS
 
 SAMPLED = ("exhaust", "thegame")
+
 CASES = [
     pytest.param(game_id, players, id=f"{game_id}-{players}p")
     for game_id in SAMPLED

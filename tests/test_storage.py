@@ -242,6 +242,57 @@ async def test_migrating_a_v1_file_keeps_its_data_and_marks_old_wins(tmp_path: P
         assert loaded.record.seats == (Seat(user_id=100, name="Alice"),)
 
 
+V5_SEAT = (
+    "INSERT INTO seats (session_id, seat, user_id, name, ai_level) "
+    "VALUES ('s1', 0, 100, 'Alice', 'normal'), ('s1', 1, NULL, '', 'strong')"
+)
+V5_RECORD = (
+    "INSERT INTO records (guild_id, channel_id, game_id, session_id, result, score, players, "
+    "won, finished_at) VALUES (1, 10, 'thegame', 's0', 'win', 0, 2, TRUE, 0)"
+)
+V5_SEAT_RESULT = (
+    "INSERT INTO seat_results (record_id, seat, guild_id, game_id, user_id, name, players, "
+    "won, score, result, finished_at) VALUES (1, 0, 1, 'thegame', 100, 'Alice', 2, TRUE, 0, "
+    "'win', 0)"
+)
+V6_HINTS = (
+    "SELECT (SELECT SUM(hints) FROM seats) + (SELECT SUM(hints) FROM records) "
+    "+ (SELECT SUM(hints) FROM seat_results)"
+)
+
+
+async def test_migration_6_counts_no_hints_before_it_and_keeps_the_ai_levels(
+    tmp_path: Path,
+) -> None:
+    db = await Database.open(tmp_path / "bot.db")
+    try:
+        await migrate(db, MIGRATIONS[:5])
+
+        def fill(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO sessions (id, game_id, rules_version, channel_id, host_id, locale, "
+                "options, seed, status, created_at, updated_at) "
+                "VALUES ('s1', 'thegame', 1, 10, 100, 'en', '{}', 1, 'lobby', 0, 0)"
+            )
+            for sql in (V5_SEAT, V5_RECORD, V5_SEAT_RESULT):
+                conn.execute(sql)
+
+        await db.write(fill)
+        assert await migrate(db) == [6]
+        assert await db.read(lambda conn: conn.execute(V6_HINTS).fetchone()[0]) == 0
+    finally:
+        await db.close()
+    async with await open_storage(tmp_path / "bot.db") as storage:
+        loaded = await storage.sessions.load("s1")
+        assert loaded is not None
+        assert [(s.ai_level, s.hints) for s in loaded.record.seats] == [
+            ("normal", 0),
+            ("strong", 0),
+        ]
+        [entry] = await storage.records.history(1)
+        assert entry.record.hints == 0 and [s.hints for s in entry.seats] == [0]
+
+
 # The same migrations on PostgreSQL: `schema_version`, one transaction each, an advisory lock.
 
 
@@ -341,6 +392,34 @@ async def test_postgres_migrating_a_v1_database_keeps_its_data_and_marks_old_win
         assert loaded is not None and loaded.record.turn_timer is None
         assert loaded.record.to_move is None and loaded.record.quarantine is None
         assert loaded.record.seats == (Seat(user_id=100, name="Alice"),)
+
+
+async def test_postgres_migration_6_counts_no_hints_before_it_and_keeps_the_ai_levels(
+    pg_url: str,
+) -> None:
+    conn = await asyncpg.connect(pg_url)
+    try:
+        assert await pg_migrations.migrate(conn, MIGRATIONS[:5]) == [1, 2, 3, 4, 5]
+        await conn.execute(
+            "INSERT INTO sessions (id, game_id, rules_version, channel_id, host_id, locale, "
+            "options, seed, status, created_at, updated_at) "
+            "VALUES ('s1', 'thegame', 1, 10, 100, 'en', '{}', 1, 'lobby', 0, 0)"
+        )
+        for sql in (V5_SEAT, V5_RECORD, V5_SEAT_RESULT):
+            await conn.execute(sql)
+        assert await pg_migrations.migrate(conn) == [6]
+        assert await conn.fetchval(V6_HINTS) == 0
+    finally:
+        await conn.close()
+    async with await open_storage(pg_url) as storage:
+        loaded = await storage.sessions.load("s1")
+        assert loaded is not None
+        assert [(s.ai_level, s.hints) for s in loaded.record.seats] == [
+            ("normal", 0),
+            ("strong", 0),
+        ]
+        [entry] = await storage.records.history(1)
+        assert entry.record.hints == 0 and [s.hints for s in entry.seats] == [0]
 
 
 async def test_postgres_store_reconnects_after_the_server_dropped_its_connections(

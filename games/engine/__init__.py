@@ -1,10 +1,23 @@
 """The shared engine: the per-game contract, stepping and replay, and the session service."""
 
 from games.engine.clock import Clock, ManualClock, SystemClock
-from games.engine.contract import CHANCE, SYSTEM, Event, Frozen, Outcome, Rules, Step, ToMove
+from games.engine.contract import (
+    AI_LEVELS,
+    CHANCE,
+    NORMAL,
+    STRONG,
+    SYSTEM,
+    AiDecision,
+    Event,
+    Frozen,
+    Outcome,
+    Rules,
+    Step,
+    ToMove,
+)
 from games.engine.deadlines import Deadline, DeadlineUpdate
 from games.engine.errors import GameError, Reason, illegal
-from games.engine.service import Change, Session, SessionService
+from games.engine.service import Change, Hint, Session, SessionService
 from games.engine.session import Seat, SessionRecord, Status
 from games.engine.shards import Shards, shard_of
 from games.engine.step import LoggedAction, advance, replay
@@ -19,8 +32,12 @@ from games.engine.store import (
 )
 
 __all__ = [
+    "AI_LEVELS",
     "CHANCE",
+    "NORMAL",
+    "STRONG",
     "SYSTEM",
+    "AiDecision",
     "Change",
     "Clock",
     "Deadline",
@@ -30,6 +47,7 @@ __all__ = [
     "Event",
     "Frozen",
     "GameError",
+    "Hint",
     "LoadedSession",
     "LoggedAction",
     "ManualClock",

@@ -24,7 +24,6 @@ import asyncio
 import gc
 import logging
 import math
-import random
 import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
@@ -33,7 +32,16 @@ from typing import Any
 
 from games.engine.background import Background, Locks, Timers
 from games.engine.clock import SYSTEM_CLOCK, Clock
-from games.engine.contract import SYSTEM, Event, Rules, ToMove
+from games.engine.contract import (
+    AI_LEVELS,
+    NORMAL,
+    STRONG,
+    SYSTEM,
+    AiDecision,
+    Event,
+    Rules,
+    ToMove,
+)
 from games.engine.deadlines import Deadline, Key, Kind, changes, plan
 from games.engine.errors import GameError, Reason
 from games.engine.session import Seat, SessionRecord, Status
@@ -47,6 +55,7 @@ from games.engine.store import (
     Snapshot,
     VersionConflict,
 )
+from games.engine.thinking import Thinker, level_of
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +109,8 @@ class Change:
     """A change the bot should show: the session after it and what happened.
 
     `kind`: lobby, start, move (a seat's, an AI's, or SYSTEM closing a window), leave,
-    abandon, back (an away player retook the seat), warn (a turn is half over) or quarantine
+    abandon, back (an away player retook the seat), warn (a turn is half over), hint (a
+    player asked the AI for a hint: the seat's count went up) or quarantine
     (the session's log no longer loads: it was set aside as abandoned, `session.state` is None
     and its one event is `session.quarantined`; the table should say the game could not be
     restored and is closed).
@@ -110,6 +120,15 @@ class Change:
     events: tuple[Event, ...] = ()
     actor: int | None = None
     kind: str = "move"
+
+
+@dataclass(frozen=True)
+class Hint:
+    """What the AI would play for `seat` at `version`, decided from that seat's view only."""
+
+    seat: int
+    version: int
+    decision: AiDecision
 
 
 Listener = Callable[[Change], Awaitable[None]]
@@ -135,8 +154,11 @@ class SessionService:
         seed_source: Callable[[], int] = lambda: secrets.randbits(63),
         clock: Clock = SYSTEM_CLOCK,
         shards: Shards | None = None,
+        ai_workers: int = 1,
     ) -> None:
-        """`shards`: the shards this process runs (None: every session is its own)."""
+        """`shards`: the shards this process runs (None: every session is its own).
+        `ai_workers`: processes of the pool that makes STRONG AI decisions (started on the
+        first one)."""
         self.store = store
         self.shards = shards
         self.games = games
@@ -152,6 +174,7 @@ class SessionService:
         self._observers: list[Observer] = []
         self._closed = False
         self._taken_in = 0
+        self._thinker = Thinker(ai_workers)
 
     def owns(self, record: SessionRecord) -> bool:
         """Whether this process drives the session's deadlines and AI seats: its guild is on
@@ -505,11 +528,16 @@ class SessionService:
 
         return await self._lobby_edit(session_id, edit)
 
-    async def add_ai(self, session_id: str, by: int) -> Change:
+    async def add_ai(self, session_id: str, by: int, level: str = NORMAL) -> Change:
+        """Seat an AI that plays at `level` (one of `AI_LEVELS`)."""
+        if level not in AI_LEVELS:
+            raise GameError(Reason.BAD_OPTION, "ai_level")
+
         def edit(record: SessionRecord) -> SessionRecord:
             _require_host(record, by)
             self._seats_left(record)
-            return record.model_copy(update={"seats": (*record.seats, Seat(user_id=None, name=""))})
+            seat = Seat(user_id=None, name="", ai_level=level)
+            return record.model_copy(update={"seats": (*record.seats, seat)})
 
         return await self._lobby_edit(session_id, edit)
 
@@ -609,6 +637,33 @@ class SessionService:
             events = (*_back_events(seat, back), *step.events)
             return self._publish(Change(session=session, events=events, actor=seat))
 
+    async def hint(self, session_id: str, user_id: int, level: str = STRONG) -> Hint:
+        """What the AI at `level` would play now for `user_id`'s seat, which must be to move.
+
+        Decided from that seat's view only, with the rng an AI holding the seat would use at
+        this version; a STRONG one in the AI pool, after the session's lock is let go, so the
+        table plays on meanwhile. Each hint is counted on the seat (stored with it) and
+        published as a `hint` change, so the table can show how many were used.
+        """
+        async with self._locks.hold(session_id):
+            session = await self.get(session_id)
+            record = session.record
+            if record.status is Status.LOBBY:
+                raise GameError(Reason.NOT_IN_LOBBY, "not_started")
+            if record.status is not Status.ACTIVE:
+                raise GameError(Reason.GAME_OVER)
+            seat = record.seat_of(user_id)
+            if seat is None:
+                raise GameError(Reason.NOT_A_PLAYER)
+            if seat not in session.waiting.seats:
+                raise GameError(Reason.NOT_YOUR_TURN, "hint")
+            rules, view = session.rules, session.rules.view(session.state, seat)
+            counted = _with_seat(record, seat, hints=record.seats[seat].hints + 1)
+            await self._write(session, counted)
+            self._publish(Change(session=session, actor=seat, kind="hint"))
+        decision = await self._thinker.decide(rules, view, _ai_seed(record), level)
+        return Hint(seat=seat, version=record.version, decision=decision)
+
     async def come_back(self, session_id: str, user_id: int) -> Change | None:
         """Hand `user_id`'s away seat back to them (any control or hand of theirs calls this).
 
@@ -650,7 +705,7 @@ class SessionService:
                 kind = "lobby" if humans else "abandon"
             elif record.status is Status.ACTIVE:
                 taken = list(record.seats)
-                taken[seat] = Seat(user_id=None, name=taken[seat].name)
+                taken[seat] = Seat(user_id=None, name=taken[seat].name, hints=taken[seat].hints)
                 update = {"seats": tuple(taken)}
                 humans = [s for s in taken if not s.is_ai]
                 if record.host_id == user_id and humans:
@@ -692,7 +747,8 @@ class SessionService:
             options=old.record.options if options is None else options,
             turn_timer=old.record.turn_timer,
         )
-        seats = tuple(s.model_copy(update={"away": False, "missed": 0}) for s in old.record.seats)
+        fresh = {"away": False, "missed": 0, "hints": 0}
+        seats = tuple(s.model_copy(update=fresh) for s in old.record.seats)
         async with self._locks.hold(session.id):
             await self._write(session, session.record.model_copy(update={"seats": seats}))
         return await self.start(session.id, by)
@@ -809,13 +865,38 @@ class SessionService:
                 seats = self._autoplay_seats(session)
                 if not seats:
                     return
+                seat, level = seats[0], _level(session.record, seats[0])
+                if level == NORMAL:
+                    try:
+                        await self._play_ai(session, seat)
+                        since = self.clock.now()
+                    except GameError as error:
+                        if error.reason is not Reason.STALE_VERSION:
+                            raise
+                        pause = False  # another writer moved on: reload and play at once
+                    continue
+                version = session.record.version
+                rules, view = session.rules, session.rules.view(session.state, seat)
+                seed = _ai_seed(session.record)
+            # Off the loop and outside the lock: players' clicks (and hints) go on meanwhile.
+            decision = await self._thinker.decide(rules, view, seed, level)
+            async with self._locks.hold(session_id):
                 try:
-                    await self._play_ai(session, seats[0])
+                    session = await self.get(session_id)
+                except GameError:
+                    return
+                record = session.record
+                moved_on = record.status is not Status.ACTIVE or record.version != version
+                if moved_on or seat not in self._autoplay_seats(session):
+                    pause = False  # decided for a table that changed: look again at once
+                    continue
+                try:
+                    await self._play_ai(session, seat, decision=decision)
                     since = self.clock.now()
                 except GameError as error:
                     if error.reason is not Reason.STALE_VERSION:
                         raise
-                    pause = False  # another writer moved on: reload and play at once
+                    pause = False
 
     async def _play_ai(
         self,
@@ -825,14 +906,16 @@ class SessionService:
         record: SessionRecord | None = None,
         keep: Mapping[Key, Deadline] | None = None,
         events: tuple[Event, ...] = (),
+        decision: AiDecision | None = None,
     ) -> Change:
-        """One AI action for `seat`, decided from its view; `record` carries seat changes."""
+        """One AI action for `seat`, decided from its view (NORMAL, in place, unless
+        `decision` was made already); `record` carries seat changes."""
         rules, state = session.rules, session.state
         base = session.record if record is None else record
-        rng = random.Random(f"{base.seed}:ai:{base.version}")
-        action = rules.ai_action(rules.view(state, seat), rng)
+        if decision is None:
+            decision = self._thinker.now(rules, rules.view(state, seat), _ai_seed(base))
         try:
-            step = advance(rules, state, base.version, seat, action, base.seed)
+            step = advance(rules, state, base.version, seat, decision.action, base.seed)
         except GameError:
             log.exception("AI chose a refused action in %s; playing a legal one", session.id)
             legal = rules.legal_actions(state, seat)[0]
@@ -851,6 +934,7 @@ class SessionService:
         self._timers.closed = True
         pumps = [runtime.pump for runtime in self._tasks.values() if runtime.pump is not None]
         await self._background.stop(keep=pumps)
+        await self._thinker.close()
 
 
 def _require_host(record: SessionRecord, user_id: int) -> None:
@@ -862,6 +946,18 @@ def _with_seat(record: SessionRecord, seat: int, **update: Any) -> SessionRecord
     seats = list(record.seats)
     seats[seat] = seats[seat].model_copy(update=update)
     return record.model_copy(update={"seats": tuple(seats)})
+
+
+def _ai_seed(record: SessionRecord) -> str:
+    """The seed of the AI's rng at the record's version: the same move after a restart."""
+    return f"{record.seed}:ai:{record.version}"
+
+
+def _level(record: SessionRecord, seat: int) -> str:
+    """The level the AI plays `seat` at: an AI seat's own, NORMAL for a player's seat it holds
+    (away, or a turn whose timer ran out)."""
+    held = record.seats[seat]
+    return level_of(held.ai_level) if held.is_ai else NORMAL
 
 
 def _away(record: SessionRecord, user_id: int) -> bool:

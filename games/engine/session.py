@@ -29,6 +29,9 @@ class Seat(Frozen):
     missed: int = 0
     """Turn-timer expiries in a row; reset when the player acts."""
     ai_level: str = "normal"
+    """The level an AI seat plays at (`games.engine.contract.AI_LEVELS`)."""
+    hints: int = 0
+    """Hints (/hint) the seat's player asked for in this game."""
 
     @property
     def is_ai(self) -> bool:

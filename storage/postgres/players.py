@@ -13,8 +13,8 @@ from storage.postgres.db import PgDatabase
 
 _INSERT_SEAT = """
 INSERT INTO seat_results (record_id, seat, guild_id, game_id, user_id, name, players, won,
-    score, result, finished_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+    score, result, finished_at, hints)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 """
 
 # LEAST and GREATEST skip NULLs: the lower of two scores, either of which may be NULL.
@@ -63,6 +63,7 @@ async def write_seats(
                 s.score,
                 s.result or default_result,
                 finished_at,
+                s.hints,
             )
             for s in seats
         ],

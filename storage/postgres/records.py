@@ -20,6 +20,7 @@ from storage.records import (
     HistoryEntry,
     StoredSeat,
     game_record,
+    stored_seat,
 )
 
 
@@ -62,8 +63,8 @@ async def _best(
 
 _INSERT = """
 INSERT INTO records (guild_id, channel_id, game_id, session_id, result, score, players, won,
-    details, finished_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+    details, finished_at, hints)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 ON CONFLICT (session_id) DO NOTHING RETURNING id
 """
 
@@ -92,6 +93,7 @@ class PgRecords:
         details: dict[str, Any] | None = None,
         finished_at: float | None = None,
         seats: Sequence[SeatRow] = (),
+        hints: int = 0,
     ) -> bool:
         """Record a finished game and its seats; False (and nothing stored) if the session has
         one already. Idempotent per session."""
@@ -107,6 +109,7 @@ class PgRecords:
             won,
             json.dumps(details or {}, separators=(",", ":")),
             at,
+            hints,
         )
 
         async def write(conn: asyncpg.Connection) -> bool:
@@ -192,16 +195,7 @@ class PgRecords:
         rows, seat_rows = await self.db.read(read)
         seats: dict[int, list[StoredSeat]] = {row["id"]: [] for row in rows}
         for seat in seat_rows:
-            seats[seat["record_id"]].append(
-                StoredSeat(
-                    seat=seat["seat"],
-                    user_id=seat["user_id"],
-                    name=seat["name"],
-                    won=bool(seat["won"]),
-                    score=seat["score"],
-                    result=seat["result"],
-                )
-            )
+            seats[seat["record_id"]].append(stored_seat(seat))
         return [
             HistoryEntry(game_record(row), tuple(seats[row["id"]]), row["table_message_id"])
             for row in rows

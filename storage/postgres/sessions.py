@@ -53,8 +53,8 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $
 """
 
 _SEAT_INSERT = """
-INSERT INTO seats (session_id, seat, user_id, name, away, missed, ai_level)
-VALUES ($1, $2, $3, $4, $5, $6, $7)
+INSERT INTO seats (session_id, seat, user_id, name, away, missed, ai_level, hints)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 """
 
 _DEADLINE_DROP = "DELETE FROM deadlines WHERE session_id = $1 AND kind = $2 AND seat = $3"
@@ -83,7 +83,7 @@ def shard_filter(shards: Shards | None) -> tuple[str, tuple[Any, ...]]:
 
 async def _insert_seats(conn: asyncpg.Connection, record: SessionRecord) -> None:
     rows = [
-        (record.id, i, s.user_id, s.name, s.away, s.missed, s.ai_level)
+        (record.id, i, s.user_id, s.name, s.away, s.missed, s.ai_level, s.hints)
         for i, s in enumerate(record.seats)
     ]
     if rows:
@@ -121,7 +121,7 @@ async def _records(
         return []
     seats: dict[str, list[asyncpg.Record]] = {row["id"]: [] for row in rows}
     seat_rows = await conn.fetch(
-        "SELECT session_id, seat, user_id, name, away, missed, ai_level FROM seats "
+        "SELECT session_id, seat, user_id, name, away, missed, ai_level, hints FROM seats "
         "WHERE session_id = ANY($1::TEXT[]) ORDER BY session_id, seat",
         list(seats),
     )
@@ -151,35 +151,36 @@ unseated AS (
     DELETE FROM seats USING moved WHERE seats.session_id = moved.id AND seats.seat >= $16
 ),
 seated AS (
-    INSERT INTO seats (session_id, seat, user_id, name, away, missed, ai_level)
-    SELECT moved.id, s.seat, s.user_id, s.name, s.away, s.missed, s.ai_level FROM moved,
+    INSERT INTO seats (session_id, seat, user_id, name, away, missed, ai_level, hints)
+    SELECT moved.id, s.seat, s.user_id, s.name, s.away, s.missed, s.ai_level, s.hints
+    FROM moved,
         unnest($17::INTEGER[], $18::BIGINT[], $19::TEXT[], $20::BOOLEAN[], $21::INTEGER[],
-            $22::TEXT[]) AS s (seat, user_id, name, away, missed, ai_level)
+            $22::TEXT[], $23::INTEGER[]) AS s (seat, user_id, name, away, missed, ai_level, hints)
     ON CONFLICT (session_id, seat) DO UPDATE SET user_id = excluded.user_id,
         name = excluded.name, away = excluded.away, missed = excluded.missed,
-        ai_level = excluded.ai_level
+        ai_level = excluded.ai_level, hints = excluded.hints
 ),
 snapped AS (
     INSERT INTO snapshots (session_id, version, state)
-    SELECT moved.id, $23, $24 FROM moved WHERE $23::INTEGER IS NOT NULL
+    SELECT moved.id, $24, $25 FROM moved WHERE $24::INTEGER IS NOT NULL
     ON CONFLICT (session_id) DO UPDATE SET version = excluded.version, state = excluded.state
     WHERE excluded.version >= snapshots.version
 ),
 dropped AS (
     DELETE FROM deadlines AS d USING moved,
-        unnest($25::TEXT[], $26::TEXT[], $27::INTEGER[]) AS k (session_id, kind, seat)
+        unnest($26::TEXT[], $27::TEXT[], $28::INTEGER[]) AS k (session_id, kind, seat)
     WHERE d.session_id = k.session_id AND d.kind = k.kind AND d.seat = k.seat
 ),
 put AS (
     INSERT INTO deadlines (session_id, kind, seat, due, fired)
     SELECT k.session_id, k.kind, k.seat, k.due, k.fired FROM moved,
-        unnest($28::TEXT[], $29::TEXT[], $30::INTEGER[], $31::DOUBLE PRECISION[],
-            $32::BOOLEAN[]) AS k (session_id, kind, seat, due, fired)
+        unnest($29::TEXT[], $30::TEXT[], $31::INTEGER[], $32::DOUBLE PRECISION[],
+            $33::BOOLEAN[]) AS k (session_id, kind, seat, due, fired)
     ON CONFLICT (session_id, kind, seat) DO UPDATE SET due = excluded.due, fired = excluded.fired
 )
 SELECT (SELECT COUNT(*) FROM moved)::INTEGER AS moved,
-    CASE WHEN $33::TEXT IS NOT NULL AND EXISTS (SELECT 1 FROM moved)
-        THEN pg_notify('{CHANGED}', $33) END AS notified
+    CASE WHEN $34::TEXT IS NOT NULL AND EXISTS (SELECT 1 FROM moved)
+        THEN pg_notify('{CHANGED}', $34) END AS notified
 """
 
 
@@ -188,7 +189,7 @@ def _write_args(change: SessionWrite) -> tuple[Any, ...]:
     before, after = change.before, change.after
     old = before.seats
     seats = [
-        (i, s.user_id, s.name, s.away, s.missed, s.ai_level)
+        (i, s.user_id, s.name, s.away, s.missed, s.ai_level, s.hints)
         for i, s in enumerate(after.seats)
         if len(old) != len(after.seats) or old[i] != s
     ]
@@ -209,7 +210,7 @@ def _write_args(change: SessionWrite) -> tuple[Any, ...]:
         [e.actor for e in change.entries],
         [dumps(e.action) for e in change.entries],
         len(after.seats) if len(old) != len(after.seats) else None,
-        *_columns(seats, 6),
+        *_columns(seats, 7),
         None if snapshot is None else snapshot.version,
         None if snapshot is None else dumps(snapshot.state),
         [d.session_id for d in drop],

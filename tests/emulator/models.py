@@ -7,8 +7,8 @@ Each class knows how to render itself as the JSON payload Discord would send.
 
 from __future__ import annotations
 
-import copy
 import datetime
+import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -394,7 +394,7 @@ class EmuMessage:
         return text_of(self)
 
     def snapshot(self) -> dict[str, Any]:
-        return copy.deepcopy(
+        return _copy(
             {
                 "content": self.content,
                 "embeds": self.embeds,
@@ -443,9 +443,9 @@ class EmuMessage:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": copy.deepcopy(self.attachments),
-            "embeds": copy.deepcopy(self.embeds),
-            "components": copy.deepcopy(self.components),
+            "attachments": _copy(self.attachments),
+            "embeds": _copy(self.embeds),
+            "components": _copy(self.components),
             "pinned": False,
             "flags": self.flags,
         }
@@ -511,3 +511,8 @@ def text_of(message: EmuMessage | dict[str, Any]) -> str:
             if item.get("description"):
                 parts.append(str(item["description"]))
     return "\n".join(parts)
+
+
+def _copy(data: Any) -> Any:
+    """A deep copy of JSON data (twice as fast as `copy.deepcopy`, which the bench feels)."""
+    return json.loads(json.dumps(data))

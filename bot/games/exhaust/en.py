@@ -128,6 +128,20 @@ CATALOG: dict[str, str] = {
     "exhaust.history.solo_loss": "💀 Lost to the NPC at level {n}",
     "exhaust.history.loser": "💀 {name} failed; everyone else survived",
     "exhaust.hand.empty_other": "no cards",
+    "exhaust.action.play": "cast {cards} on {combo}",
+    "exhaust.action.time": "return a time magic card to the pile",
+    "exhaust.action.flip": "flip your depletion card face down",
+    "exhaust.action.next": "start game {next}",
+    "exhaust.reason.only_move": "it is the only thing you can do.",
+    "exhaust.reason.next_game": "you lost the last game, so you start the next one.",
+    "exhaust.reason.spends_time_card": "returning a time card keeps every spell card for later.",
+    "exhaust.reason.flips_depletion": "flipping it is a one-time pass that keeps every card.",
+    "exhaust.reason.blocks_single": "a 15 on Single closes it: nobody can cast there any more.",
+    "exhaust.reason.single": "one card on Single is the cheapest play.",
+    "exhaust.reason.pair_draws_card": "a Pair draws you a card from the refill pile.",
+    "exhaust.reason.earns_time_card": "the play earns you a time magic card.",
+    "exhaust.reason.earns_two_time_cards": "a Four earns you two time magic cards.",
+    "exhaust.reason.no_reward_left": "it gets cards out of your hand, though its reward pile is empty.",
     "exhaust.rules": (
         "**Goal** — cast spells until your magic runs out. The one player who cannot act loses; "
         "everyone else wins.\n"

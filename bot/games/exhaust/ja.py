@@ -128,6 +128,20 @@ CATALOG: dict[str, str] = {
     "exhaust.history.solo_loss": "💀 レベル{n}のNPCに敗北",
     "exhaust.history.loser": "💀 {name} が落第、ほかの全員が生き残り",
     "exhaust.hand.empty_other": "手札なし",
+    "exhaust.action.play": "{combo} に {cards} を出す",
+    "exhaust.action.time": "時間魔法カードを1枚山に戻す",
+    "exhaust.action.flip": "枯渇カードを裏返す",
+    "exhaust.action.next": "第{next}ゲームを始める",
+    "exhaust.reason.only_move": "できることはこれだけです。",
+    "exhaust.reason.next_game": "前のゲームで負けたので、次のゲームはあなたから始めます。",
+    "exhaust.reason.spends_time_card": "時間魔法カードを戻せば、呪文カードをすべて後に残せます。",
+    "exhaust.reason.flips_depletion": "裏返すのは一度きりのパスで、カードを1枚も使いません。",
+    "exhaust.reason.blocks_single": "シングルに15を出すと閉じて、もう誰も出せなくなります。",
+    "exhaust.reason.single": "シングルに1枚出すのがいちばん安い手です。",
+    "exhaust.reason.pair_draws_card": "ペアなら補充用の山から1枚引けます。",
+    "exhaust.reason.earns_time_card": "この手で時間魔法カードが1枚もらえます。",
+    "exhaust.reason.earns_two_time_cards": "4カードなら時間魔法カードが2枚もらえます。",
+    "exhaust.reason.no_reward_left": "報酬の山は空ですが、手札を減らせます。",
     "exhaust.rules": (
         "**目的** — 魔力が尽きるまで魔法を唱え続けます。先に行動できなくなった1人だけが敗北し、"
         "ほかの全員が勝者です。\n"

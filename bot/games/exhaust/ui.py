@@ -599,6 +599,21 @@ class ExhaustUI(GameUI):
             raise _bad() from None
         raise _bad()
 
+    def action_text(self, ctx: Context, seat: int, action: Any) -> str:
+        view = self._view(ctx, seat)
+        match action:
+            case PlayCards():
+                cards = cards_text(hand_order(action.cards), action.copies)
+                combo = self._combo_name(ctx, view.combos[action.combo].combo, view.players)
+                return ctx.t("exhaust.action.play", cards=cards, combo=combo)
+            case UseTime():
+                return ctx.t("exhaust.action.time")
+            case FlipDepletion():
+                return ctx.t("exhaust.action.flip")
+            case NextGame():
+                return ctx.t("exhaust.action.next", next=view.game_no + 1)
+        raise ValueError(f"not a seat's action: {action!r}")
+
     # Events ------------------------------------------------------------------------------------
 
     def _params(self, event: Event, ctx: Context) -> dict[str, Any]:

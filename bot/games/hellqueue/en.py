@@ -116,6 +116,16 @@ CATALOG: dict[str, str] = {
     "hellqueue.event.winner": "🏆 {seat} wins!",
     "hellqueue.event.shared_win": "🏆 {seat} shares the win!",
     # Rules
+    "hellqueue.action.queue": "queue {dice} under the {number} card ({total} → {after})",
+    "hellqueue.action.queue_steal": "queue {dice} under the {number} card ({total} → {after}), taking ⚫{face} from {name}",
+    "hellqueue.action.awaken": "rest {dice} and wake the sleeping {wake}s (×{n})",
+    "hellqueue.action.reroll": "rest {dice} and reroll dice of your choice",
+    "hellqueue.action.mark": "choose {n} × {size} {face} on your {where} to reroll",
+    "hellqueue.action.roll": "roll the {n} dice you chose",
+    "hellqueue.action.roll_none": "reroll nothing",
+    "hellqueue.action.recall": "recall your dice (×{n})",
+    "hellqueue.action.pick": "take a {stone} stone (+{gain})",
+    "hellqueue.reason.heuristic": "it tried each move on the table as you see it and this one leaves you best placed against the others.",
     "hellqueue.rules": (
         "**Hell Queue Club** (地獄Queue部) · 3–4 players (R: the published count)\n"
         "**Goal** — queue your oni (dice) at the distribution cards to collect pretty stones. "

@@ -116,6 +116,16 @@ CATALOG: dict[str, str] = {
     "hellqueue.event.winner": "🏆 {seat} の勝ち!",
     "hellqueue.event.shared_win": "🏆 {seat} も同点で勝利!",
     # Rules
+    "hellqueue.action.queue": "{dice} を「{number}」のカードに並べる（{total} → {after}）",
+    "hellqueue.action.queue_steal": "{dice} を「{number}」のカードに並べ、{name} から ⚫{face} を取る（{total} → {after}）",
+    "hellqueue.action.awaken": "{dice} を休ませて、眠っている {wake} を起こす（×{n}）",
+    "hellqueue.action.reroll": "{dice} を休ませて、好きなダイスを振りなおす",
+    "hellqueue.action.mark": "{where}の{size} {face} を{n}個、振りなおしに選ぶ",
+    "hellqueue.action.roll": "選んだ{n}個のダイスを振る",
+    "hellqueue.action.roll_none": "何も振りなおさない",
+    "hellqueue.action.recall": "ダイスを回収する（×{n}）",
+    "hellqueue.action.pick": "{stone}の石を取る（+{gain}）",
+    "hellqueue.reason.heuristic": "見えている卓で手を1つずつ試し、他のプレイヤーに対していちばん有利になる手です。",
     "hellqueue.rules": (
         "**地獄Queue部** · 3〜4人 (R: 製品の人数)\n"
         "**目的** — 配下の鬼 (ダイス) を配給所に行列させて、きれいな石を集めます。得点がいちばん"

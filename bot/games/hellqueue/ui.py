@@ -206,6 +206,17 @@ class _Choice:
         return IN_REROLL if self.face is None else str(self.face)
 
 
+def _recall_count(view: View, seat: int) -> int:
+    """The dice a Recall by `seat` would take back now."""
+    player = view.players[seat]
+    case = recall_case(view, seat)
+    if case == "rest":
+        return player.rest_large + player.rest_small + view.rest_black
+    if case == "black":
+        return view.rest_black
+    return sum(queue[seat].count for queue in view.queues)
+
+
 # The UI ----------------------------------------------------------------------------------------
 
 
@@ -517,15 +528,7 @@ class HellQueueUI(GameUI):
         return Select(game_verb("fc"), tuple(options), placeholder=placeholder)
 
     def _recall_label(self, ctx: Context, view: View, seat: int) -> str:
-        player = view.players[seat]
-        case = recall_case(view, seat)
-        if case == "rest":
-            count = player.rest_large + player.rest_small + view.rest_black
-        elif case == "black":
-            count = view.rest_black
-        else:
-            count = sum(queue[seat].count for queue in view.queues)
-        return ctx.t("hellqueue.hand.recall", n=count)
+        return ctx.t("hellqueue.hand.recall", n=_recall_count(view, seat))
 
     def _queue_button(self, ctx: Context, view: View, seat: int, action: Queue) -> Button:
         slot, face = action.slot, action.face
@@ -679,6 +682,52 @@ class HellQueueUI(GameUI):
         rules, state = ctx.session.rules, ctx.session.state
         for action in actions:
             state = rules.apply(state, seat, action).state
+
+    def action_text(self, ctx: Context, seat: int, action: Any) -> str:
+        view = self._view(ctx, seat)
+        player = view.players[seat]
+        match action:
+            case Queue():
+                group = player.active.group(action.face)
+                total = view.totals[action.slot]
+                params = {
+                    "dice": dice_text(group),
+                    "number": NUMBERS[action.slot],
+                    "total": total,
+                    "after": total + group.count,
+                }
+                if action.steal_seat is not None and action.steal_face is not None:
+                    name = self.seat_name(ctx, action.steal_seat)
+                    face = KEYCAP[action.steal_face]
+                    return ctx.t("hellqueue.action.queue_steal", name=name, face=face, **params)
+                return ctx.t("hellqueue.action.queue", **params)
+            case Awaken():
+                dice = dice_text(player.active.group(action.face))
+                woken = player.sleep.count(action.wake)
+                return ctx.t("hellqueue.action.awaken", dice=dice, wake=action.wake, n=woken)
+            case Reroll():
+                dice = dice_text(player.active.group(action.face))
+                return ctx.t("hellqueue.action.reroll", dice=dice)
+            case Mark():
+                return ctx.t(
+                    "hellqueue.action.mark",
+                    n=action.count,
+                    size=ctx.t(f"hellqueue.size.{action.size}"),
+                    face=action.face,
+                    where=ctx.t(f"hellqueue.where.{action.where}"),
+                )
+            case RollMarked():
+                marked = view.marked.count if view.marked is not None else 0
+                if not marked:
+                    return ctx.t("hellqueue.action.roll_none")
+                return ctx.t("hellqueue.action.roll", n=marked)
+            case Recall():
+                return ctx.t("hellqueue.action.recall", n=_recall_count(view, seat))
+            case TakeStone():
+                gain = marginal(player.stones, STONES.index(action.stone))
+                name = STONE_EMOJI[action.stone] + ctx.t(f"hellqueue.stone.{action.stone}")
+                return ctx.t("hellqueue.action.pick", stone=name, gain=gain)
+        raise ValueError(f"not a seat's action: {action!r}")
 
     # Events -------------------------------------------------------------------------------------
 

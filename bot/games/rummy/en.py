@@ -148,6 +148,16 @@ CATALOG: dict[str, str] = {
     "rummy.event.you_answered": "You answered: {answer}.",
     "rummy.event.claim_lost": "Your claim lost to a claim with priority.",
     # Rules
+    "rummy.action.take": "take {card} from the field",
+    "rummy.action.goal": "call goal",
+    "rummy.action.goal_claim": "call goal with the discard {card}",
+    "rummy.action.open": "open {cards} as a big set and draw 2",
+    "rummy.action.discard": "discard {card}",
+    "rummy.action.discard_ready": "discard {card} and declare Ready",
+    "rummy.action.pass": "pass",
+    "rummy.action.gain": "gain the discard {card} with {cards} and draw 2",
+    "rummy.action.next": "deal short game {next}",
+    "rummy.reason.heuristic": "it leaves your hand closest to a goal, with the most unseen cards that help and the least risk of feeding the others.",
     "rummy.rules": (
         "**Angels & Demons Rummy** (2–4 players; R: the rulebook has no title). Make the goal "
         "form in your hand and goal. (R) marks this bot's rulings.\n"

@@ -148,6 +148,16 @@ CATALOG: dict[str, str] = {
     "rummy.event.you_answered": "あなたの答え:{answer}。",
     "rummy.event.claim_lost": "優先順位の高い取得があったため、あなたの取得は成立しませんでした。",
     # ルール
+    "rummy.action.take": "場札の {card} をテイクする",
+    "rummy.action.goal": "ゴールする",
+    "rummy.action.goal_claim": "捨札の {card} でゴールする",
+    "rummy.action.open": "{cards} をビッグセットとしてオープンし、2枚引く",
+    "rummy.action.discard": "{card} を捨てる",
+    "rummy.action.discard_ready": "{card} を捨ててレディ宣言する",
+    "rummy.action.pass": "パスする",
+    "rummy.action.gain": "捨札の {card} を {cards} でゲインし、2枚引く",
+    "rummy.action.next": "ショート・ゲーム {next} を配る",
+    "rummy.reason.heuristic": "手札がいちばんゴールに近づき、助けになるまだ見えていないカードが多く、他の人に使われる危険がいちばん小さい手です。",
     "rummy.rules": (
         "**エンジェル&デーモン・ラミー**(2〜4人、R: 原典に題名がないための仮称)。手札で"
         "「ゴール形」を作ってゴールします。(R) はこのボットの裁定です。\n"

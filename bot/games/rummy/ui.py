@@ -515,6 +515,30 @@ class RummyUI(GameUI):
             return Goal()
         return Gain.model_validate({"cards": (int(args[2]), int(args[3]))})
 
+    def action_text(self, ctx: Context, seat: int, action: Any) -> str:
+        view = self._view(ctx, seat)
+        match action:
+            case Take():
+                return ctx.t("rummy.action.take", card=card_text(ctx, action.card))
+            case Goal() if view.window is not None:
+                card = card_text(ctx, view.window.card)
+                return ctx.t("rummy.action.goal_claim", card=card)
+            case Goal():
+                return ctx.t("rummy.action.goal")
+            case Open():
+                return ctx.t("rummy.action.open", cards=cards_text(ctx, action.cards))
+            case Discard():
+                key = "rummy.action.discard_ready" if action.ready else "rummy.action.discard"
+                return ctx.t(key, card=card_text(ctx, action.card))
+            case Pass():
+                return ctx.t("rummy.action.pass")
+            case Gain() if view.window is not None:
+                card = card_text(ctx, view.window.card)
+                return ctx.t("rummy.action.gain", card=card, cards=cards_text(ctx, action.cards))
+            case NextGame():
+                return ctx.t("rummy.action.next", next=view.game_no + 1)
+        raise ValueError(f"not a seat's action: {action!r}")
+
     # Events -------------------------------------------------------------------------------------
 
     def event_text(self, event: Event, ctx: Context) -> str | None:

@@ -62,6 +62,19 @@ CATALOG: dict[str, str] = {
     "thegame.stats.left": "{n} cards left",
     "thegame.stats.perfect": "Perfect wins: {n}",
     "thegame.hand.empty_other": "no cards",
+    "thegame.action.play": "play {card} on {pile} (now {top})",
+    "thegame.action.end": "end your turn and draw back up",
+    "thegame.action.signal_on": "ask “{signal}” on {pile}",
+    "thegame.action.signal_off": "clear “{signal}” on {pile}",
+    "thegame.reason.only_move": "it is the only card you can play.",
+    "thegame.reason.minimum_met": "you have played your minimum; the cards you keep are worth more later.",
+    "thegame.reason.asks_no_play": "you hold a card for that pile, so the others should keep it free.",
+    "thegame.reason.clears_signal": "that wish no longer holds.",
+    "thegame.reason.covers_fire": "it covers the blue card that would burn at the end of this turn.",
+    "thegame.reason.trick_minus_ten": "exactly 10 lower turns the pile back (the ±10 trick).",
+    "thegame.reason.trick_plus_ten": "exactly 10 higher turns the pile back (the ±10 trick).",
+    "thegame.reason.next_number": "it skips no number.",
+    "thegame.reason.smallest_jump": "it skips the fewest numbers the table still needs.",
     "thegame.rules": (
         "**Goal** — together, place as many of the 98 cards (2–99) as you can on four piles.\n"
         "**Piles** — two go up from 1, two go down from 100. On an up pile play a higher card, "

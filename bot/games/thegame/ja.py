@@ -62,6 +62,19 @@ CATALOG: dict[str, str] = {
     "thegame.stats.left": "残り{n}枚",
     "thegame.stats.perfect": "完全勝利：{n}回",
     "thegame.hand.empty_other": "手札なし",
+    "thegame.action.play": "{card} を {pile}（いま {top}）へ出す",
+    "thegame.action.end": "手番を終えて手札を補充する",
+    "thegame.action.signal_on": "{pile} に「{signal}」とお願いする",
+    "thegame.action.signal_off": "{pile} の「{signal}」を取り消す",
+    "thegame.reason.only_move": "出せるカードはこれだけです。",
+    "thegame.reason.minimum_met": "必要な枚数は出しました。残したカードは後で役に立ちます。",
+    "thegame.reason.asks_no_play": "その山に出したいカードを持っているので、他の人に空けておいてもらいます。",
+    "thegame.reason.clears_signal": "そのお願いはもう要りません。",
+    "thegame.reason.covers_fire": "この手番の終わりに燃えてしまう青いカードを覆います。",
+    "thegame.reason.trick_minus_ten": "ちょうど10小さいカードで山を戻せます（±10の技）。",
+    "thegame.reason.trick_plus_ten": "ちょうど10大きいカードで山を戻せます（±10の技）。",
+    "thegame.reason.next_number": "数字を1つも飛ばしません。",
+    "thegame.reason.smallest_jump": "まだ必要な数字をいちばん飛ばさずにすみます。",
     "thegame.rules": (
         "**目的** — 全員で協力して、98枚のカード（2～99）をできるだけ多く4つの結界に置きます。\n"
         "**結界** — 昇順が2つ（1から上へ）、降順が2つ（100から下へ）。昇順には一番上より大きい数か、"

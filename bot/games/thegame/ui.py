@@ -257,6 +257,22 @@ class TheGameUI(GameUI):
             items.append(Button(game_verb("end"), label, style=Style.DANGER))
         return Controls(tuple(items))
 
+    def action_text(self, ctx: Context, seat: int, action: Any) -> str:
+        view = self._view(ctx, seat)
+        match action:
+            case Play():
+                card = f"🔵{action.card}" if view.config.is_blue(action.card) else action.card
+                top = view.piles[action.pile].top
+                pile = self.pile_name(ctx, action.pile)
+                return ctx.t("thegame.action.play", card=card, pile=pile, top=top)
+            case EndTurn():
+                return ctx.t("thegame.action.end")
+            case Signal():
+                key = "thegame.action.signal_on" if action.on else "thegame.action.signal_off"
+                signal = ctx.t(f"thegame.signal.{action.signal.value}")
+                return ctx.t(key, signal=signal, pile=self.pile_name(ctx, action.pile))
+        raise ValueError(f"not a seat's action: {action!r}")
+
     # Clicks ---------------------------------------------------------------------------------
 
     def control(

@@ -1,0 +1,91 @@
+"""AI decisions at each level, the STRONG ones off the event loop in a small process pool.
+
+A NORMAL decision is the game's heuristic (p99 50 ms): it runs in place. A STRONG one searches
+for up to about a second of pure-Python work; in a thread it would hold the GIL and stall every
+session on the loop, so it goes to a worker process. The job is small and exact: the rules
+(pickled as a reference to their class), the view's model (likewise) with the view as JSON, the
+rng's seed and the level; the worker rebuilds the view and calls `ai_decision`, so the decision
+is the same as in process for the same seed, and a restart gives the same move.
+
+The pool (`games.engine.workers`) starts on the first STRONG decision: a bot whose tables play
+NORMAL never starts one. If the pool cannot take or finish a job (a worker died, the job would
+not pickle), that decision falls back to NORMAL in process, logged, and a broken pool is
+replaced on the next STRONG decision.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from games.engine.contract import AI_LEVELS, NORMAL, AiDecision, Rules
+from games.engine.workers import process_pool
+
+log = logging.getLogger(__name__)
+
+Decided = tuple[dict[str, Any], str, dict[str, Any]]
+"""A worker's answer: the action dumped as JSON, the reason code and its params."""
+
+
+def level_of(level: str) -> str:
+    """A stored level as the AI plays it (anything unknown plays NORMAL)."""
+    return level if level in AI_LEVELS else NORMAL
+
+
+def decide(
+    rules: Rules[Any, Any, Any, Any], view_model: type[Any], view: Any, seed: str, level: str
+) -> Decided:
+    """The worker's job: `ai_decision` on the view rebuilt from JSON (runs in the pool)."""
+    rebuilt = view_model.model_validate(view)
+    made = rules.ai_decision(rebuilt, random.Random(seed), level)
+    return rules.dump_action(made.action), made.reason, dict(made.params)
+
+
+class Thinker:
+    """Makes AI decisions: NORMAL in place, STRONG in a process pool of `workers`."""
+
+    def __init__(self, workers: int = 1) -> None:
+        if workers < 1:
+            raise ValueError("an AI pool needs at least one worker")
+        self.workers = workers
+        self._pool: Executor | None = None
+
+    def now(self, rules: Rules[Any, Any, Any, Any], view: Any, seed: str) -> AiDecision:
+        """A NORMAL decision, made in place."""
+        return rules.ai_decision(view, random.Random(seed), NORMAL)
+
+    async def decide(
+        self, rules: Rules[Any, Any, Any, Any], view: Any, seed: str, level: str
+    ) -> AiDecision:
+        """The decision at `level`: STRONG in a worker process (the loop runs on meanwhile),
+        NORMAL in place, and NORMAL in place when the pool fails."""
+        if level_of(level) == NORMAL:
+            return self.now(rules, view, seed)
+        job = (rules, type(view), view.model_dump(mode="json"), seed, level)
+        pool = self._executor()
+        try:
+            action, reason, params = await asyncio.get_running_loop().run_in_executor(
+                pool, decide, *job
+            )
+            return AiDecision(action=rules.parse_action(action), reason=reason, params=params)
+        except Exception as error:
+            log.error("strong AI decision failed; playing normal", exc_info=error)
+            if isinstance(error, BrokenProcessPool) and self._pool is pool:
+                self._pool = None  # replaced on the next strong decision
+                pool.shutdown(wait=False, cancel_futures=True)
+            return self.now(rules, view, seed)
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            self._pool = process_pool(self.workers)
+        return self._pool
+
+    async def close(self) -> None:
+        """Stop the pool (if one started), dropping queued jobs, waiting for running ones."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)

@@ -125,6 +125,7 @@ CATALOG: dict[str, str] = {
     "hellqueue.action.roll_none": "reroll nothing",
     "hellqueue.action.recall": "recall your dice (×{n})",
     "hellqueue.action.pick": "take a {stone} stone (+{gain})",
+    "hellqueue.reason.wins_most_samples": "{move} Tried {playouts} times on deals of what you cannot see, up to your next turn, it left you best placed (rating {score}/100).",
     "hellqueue.reason.heuristic": "it tried each move on the table as you see it and this one leaves you best placed against the others.",
     "hellqueue.rules": (
         "**Hell Queue Club** (地獄Queue部) · 3–4 players (R: the published count)\n"

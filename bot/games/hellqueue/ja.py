@@ -125,6 +125,7 @@ CATALOG: dict[str, str] = {
     "hellqueue.action.roll_none": "何も振りなおさない",
     "hellqueue.action.recall": "ダイスを回収する（×{n}）",
     "hellqueue.action.pick": "{stone}の石を取る（+{gain}）",
+    "hellqueue.reason.wins_most_samples": "{move} 見えていない部分をいろいろに仮定して次の手番まで{playouts}回試し、いちばん有利な形になりました（評価 {score}/100）。",
     "hellqueue.reason.heuristic": "見えている卓で手を1つずつ試し、他のプレイヤーに対していちばん有利になる手です。",
     "hellqueue.rules": (
         "**地獄Queue部** · 3〜4人 (R: 製品の人数)\n"

@@ -157,6 +157,7 @@ CATALOG: dict[str, str] = {
     "rummy.action.pass": "pass",
     "rummy.action.gain": "gain the discard {card} with {cards} and draw 2",
     "rummy.action.next": "deal short game {next}",
+    "rummy.reason.wins_most_samples": "{move} Tried {playouts} times on deals of the cards you cannot see, up to your next turn, it left your hand best placed (rating {score}/100).",
     "rummy.reason.heuristic": "it leaves your hand closest to a goal, with the most unseen cards that help and the least risk of feeding the others.",
     "rummy.rules": (
         "**Angels & Demons Rummy** (2–4 players; R: the rulebook has no title). Make the goal "

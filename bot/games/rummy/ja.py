@@ -157,6 +157,7 @@ CATALOG: dict[str, str] = {
     "rummy.action.pass": "パスする",
     "rummy.action.gain": "捨札の {card} を {cards} でゲインし、2枚引く",
     "rummy.action.next": "ショート・ゲーム {next} を配る",
+    "rummy.reason.wins_most_samples": "{move} 見えていないカードをいろいろに仮定して次の手番まで{playouts}回試し、手札がいちばん良い形になりました（評価 {score}/100）。",
     "rummy.reason.heuristic": "手札がいちばんゴールに近づき、助けになるまだ見えていないカードが多く、他の人に使われる危険がいちばん小さい手です。",
     "rummy.rules": (
         "**エンジェル&デーモン・ラミー**(2〜4人、R: 原典に題名がないための仮称)。手札で"

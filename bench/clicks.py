@@ -34,6 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.figures import percentile  # noqa: E402
 from tests.botkit import custom_ids  # noqa: E402
 from tests.emulator import Emulator  # noqa: E402
 from tests.emulator.models import EmuChannel, EmuMessage, EmuUser  # noqa: E402
@@ -171,8 +172,7 @@ async def measure(args: argparse.Namespace, work: Path) -> str:
             await process.wait()
     spans = [span for p in players for span in p.spans]
     values = sorted(ended - started for started, ended in spans)
-    p50 = values[len(values) // 2]
-    p99 = values[min(len(values) - 1, int(0.99 * len(values)))]
+    p50, p99 = percentile(values, 0.5), percentile(values, 0.99)
     wall = max(ended for _, ended in spans) - min(started for started, _ in spans)
     think = f" think_ms={args.think_ms:g}" if args.think_ms else ""
     return (

@@ -28,12 +28,12 @@ import argparse
 import random
 import sys
 import time
-from dataclasses import fields, replace
 from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.figures import mean, parse_params, percentile
 from games.engine.contract import AI_LEVELS, NORMAL
 from games.engine.step import advance
 from games.exhaust import RULES
@@ -98,20 +98,7 @@ def bench(
         results = [_run(task) for task in tasks]
     lost = sum(1 for lose, _ in results if lose)
     times = sorted(t for _, thinking in results for t in thinking)
-    mean = sum(times) / max(1, len(times))
-    p99 = times[min(len(times) - 1, int(0.99 * len(times)))] if times else 0.0
-    return 100 * lost / games, 1e6 * mean, 1e6 * p99
-
-
-def parse_params(pairs: list[str]) -> Params:
-    types = {f.name: type(getattr(PARAMS, f.name)) for f in fields(Params)}
-    changes = {}
-    for pair in pairs:
-        name, _, value = pair.partition("=")
-        if name not in types:
-            raise SystemExit(f"unknown parameter {name!r}")
-        changes[name] = types[name](value)
-    return replace(PARAMS, **changes)
+    return 100 * lost / games, 1e6 * mean(times), 1e6 * percentile(times, 0.99)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -126,7 +113,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=4, help="table size (2-5)")
     parser.add_argument("--details", action="store_true", help="append p99_us=")
     args = parser.parse_args(argv)
-    params = parse_params(args.param)
+    params = parse_params(args.param, PARAMS)
     games = args.games or (1200 if args.level == NORMAL else 200)
     run = (games, args.seed, args.jobs, params, args.level)
     for size in args.sizes:

@@ -23,12 +23,12 @@ import argparse
 import random
 import sys
 import time
-from dataclasses import fields, replace
 from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.figures import mean, parse_params, percentile
 from games.engine.contract import AI_LEVELS, NORMAL
 from games.engine.step import advance
 from games.hellqueue import RULES
@@ -89,26 +89,6 @@ def bench(
     return 100 * sum(r[0] for r in results) / games, times
 
 
-def mean(times: list[float]) -> float:
-    return sum(times) / max(1, len(times))
-
-
-def p99(times: list[float]) -> float:
-    """The 99th percentile of sorted `times` (0 without any)."""
-    return times[min(len(times) - 1, int(0.99 * len(times)))] if times else 0.0
-
-
-def parse_params(pairs: list[str]) -> Params:
-    types = {f.name: type(getattr(PARAMS, f.name)) for f in fields(Params)}
-    changes = {}
-    for pair in pairs:
-        name, _, value = pair.partition("=")
-        if name not in types:
-            raise SystemExit(f"unknown parameter {name!r}")
-        changes[name] = types[name](value)
-    return replace(PARAMS, **changes)
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, nargs="*", default=[3, 4], choices=[3, 4])
@@ -120,7 +100,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--details", action="store_true", help="append p99_us=")
     args = parser.parse_args(argv)
-    params = parse_params(args.param)
+    params = parse_params(args.param, PARAMS)
     for players in args.players:
         for opponents in args.opponents:
             win, times = bench(
@@ -129,7 +109,7 @@ def main(argv: list[str] | None = None) -> None:
             print(
                 f"players={players} opponents={opponents} games={args.games} ai_win={win:.1f}%"
                 f" level={args.level} us_per_decision={1e6 * mean(times):.0f}"
-                + (f" p99_us={1e6 * p99(times):.0f}" if args.details else ""),
+                + (f" p99_us={1e6 * percentile(times, 0.99):.0f}" if args.details else ""),
                 flush=True,
             )
 

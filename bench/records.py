@@ -32,6 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.figures import percentile
 from games.registry import GAME_IDS
 from storage import Storage, open_storage
 from storage.players import SeatRow
@@ -39,11 +40,6 @@ from storage.players import SeatRow
 GUILD, OTHER_GUILD = 1, 2
 CHANNELS = (11, 12, 13)
 BATCH = 500
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def build(storage: Storage, games: int, members: int, rng: random.Random) -> None:

@@ -47,6 +47,7 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.figures import percentile  # noqa: E402
 from games.engine import SessionService, Status  # noqa: E402
 from games.registry import GAMES  # noqa: E402
 from games.thegame.models import PILES, EndTurn, Play  # noqa: E402
@@ -333,10 +334,6 @@ class Bench:
         task = asyncio.get_running_loop().create_task(coro)
         pending.add(task)
         task.add_done_callback(pending.discard)
-
-
-def percentile(sorted_values: list[float], fraction: float) -> float:
-    return sorted_values[min(len(sorted_values) - 1, int(fraction * len(sorted_values)))]
 
 
 async def run(args: argparse.Namespace) -> str:

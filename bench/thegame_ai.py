@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.figures import mean, percentile
 from games.engine.contract import AI_LEVELS, NORMAL
 from games.engine.step import advance
 from games.registry import GAMES
@@ -79,8 +80,8 @@ def bench(
         "perfect": 100 * perfect / games,
         "mean_left": sum(lefts) / games,
         "burned": 100 * burned / games,
-        "us_per_decision": 1e6 * sum(times) / max(1, len(times)),
-        "p99_us": 1e6 * times[min(len(times) - 1, int(0.99 * len(times)))] if times else 0.0,
+        "us_per_decision": 1e6 * mean(times),
+        "p99_us": 1e6 * percentile(times, 0.99),
     }
 
 

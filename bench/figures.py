@@ -1,0 +1,31 @@
+"""What every bench computes the same way: means, percentiles, and `--param NAME=VALUE` tuning."""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+from typing import Any, TypeVar
+
+P = TypeVar("P")
+
+
+def mean(values: list[float]) -> float:
+    """The mean (0 without any value)."""
+    return sum(values) / max(1, len(values))
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value `fraction` of the way up `values` (0 without any value)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
+
+
+def parse_params(pairs: list[str], defaults: P) -> P:
+    """`defaults` (an AI's parameter dataclass) with each `NAME=VALUE` of `pairs` applied."""
+    types = {f.name: type(getattr(defaults, f.name)) for f in fields(defaults)}  # type: ignore[arg-type]
+    changes: dict[str, Any] = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        if name not in types:
+            raise SystemExit(f"unknown parameter {name!r}")
+        changes[name] = types[name](value)
+    return replace(defaults, **changes)  # type: ignore[type-var]

@@ -24,7 +24,7 @@ from bot.refresh import Refresher
 from bot.replays import Replays
 from bot.results import Results
 from bot.settings import Settings
-from bot.table_pictures import TablePictures
+from bot.table_pictures import TablePictures, start_picture_process
 from bot.tables import Tables
 from bot.turns import Turns
 from bot.ui.controls import ControlButton, ControlSelect
@@ -119,6 +119,7 @@ class TableBot(commands.Bot):
         # Loads nothing: sessions load on first touch, and only those with an AI to move or a
         # deadline due are resumed, in the background. Tables are redrawn as they change.
         await self.service.resume()
+        start_picture_process(self.games.values())
 
     async def _on_change(self, change: Change) -> None:
         """After a committed change (and after the click that made it was answered):

@@ -11,9 +11,10 @@ therefore pickle (a method of a `GameUI` without unpicklable state does).
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -47,6 +48,13 @@ class _PictureProcess:
         self.pool: ProcessPoolExecutor | None = None
         self.broken_until = 0.0
 
+    def start(self, modules: tuple[str, ...]) -> None:
+        """Spawn the process and import `modules` there (the games' drawing code and Pillow),
+        so the first table of a game does not wait the second that takes."""
+        if self.pool is None and time.monotonic() >= self.broken_until:
+            self.pool = process_pool(1)
+            self.pool.submit(_import, modules)
+
     async def draw(self, draw: Draw, view: Any) -> bytes | None:
         if time.monotonic() < self.broken_until:
             return await in_thread(draw, view)
@@ -61,7 +69,18 @@ class _PictureProcess:
             return await in_thread(draw, view)
 
 
+def _import(modules: tuple[str, ...]) -> None:
+    for module in modules:
+        importlib.import_module(module)
+
+
 _PROCESS = _PictureProcess()
+
+
+def start_picture_process(uis: Iterable[GameUI]) -> None:
+    """Have the picture process up, with the drawing code of `uis` that draw, before a table
+    asks for a picture."""
+    _PROCESS.start(tuple(type(ui).__module__ for ui in uis if ui.pictures))
 
 
 async def in_worker_process(draw: Draw, view: Any) -> bytes | None:

@@ -1,13 +1,18 @@
 """The SQLite file: one writer connection with group commit, and reader connections.
 
-Every write is a plain function of a `sqlite3.Connection`, run on the writer's own thread.
-Writes that arrive together share one `BEGIN IMMEDIATE … COMMIT`, each inside its own
-SAVEPOINT, so a refused write rolls back alone while the others commit; each caller is
-answered only once that COMMIT is on disk. A batch costs one fsync, whatever its size, and no
-asyncio lock is held while it runs: a caller waits for its own batch, never for another
-session's lock. The writer thread takes writes straight from a thread-safe queue and answers
-their futures itself, so the next batch starts the moment a COMMIT returns, and a busy event
-loop delays neither (it only wakes each caller once its write is durable).
+Every write is a plain function of a `sqlite3.Connection`. Writes that arrive together share
+one `BEGIN IMMEDIATE … COMMIT`, each inside its own SAVEPOINT, so a refused write rolls back
+alone while the others commit; each caller is answered only once that COMMIT is on disk. A
+batch costs one fsync, whatever its size, and no asyncio lock is held while it runs: a caller
+waits for its own batch, never for another session's lock.
+
+Where the batch runs depends on the disk. On a local disk a COMMIT takes a fraction of a
+millisecond, less than handing the batch to another thread and back (two wake-ups, and the
+writer waiting for the GIL between statements while the loop is busy): the writes of one loop
+iteration then commit on the loop's own thread, at the end of it. Where commits are slow (a
+network disk), or another process holds the write lock, batches go to the writer thread, so
+the loop never waits on a slow fsync or a lock; one mode at a time, so writes keep their order.
+The WAL is checkpointed by a reader thread, never inside a COMMIT on the loop.
 
 Reads are functions too, each run in one read transaction (a consistent snapshot) on a reader
 connection of its own thread, so a load never queues behind a commit.
@@ -22,9 +27,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -35,11 +42,26 @@ from games.engine.store import Durable
 
 T = TypeVar("T")
 
+log = logging.getLogger(__name__)
+
 BUSY_TIMEOUT_MS = 5000
 """How long a connection waits for another process's write lock before SQLITE_BUSY."""
 
 MAX_BATCH = 512
 """Writes in one group commit at most; the rest go in the next one."""
+
+SLOW_COMMIT_S = 0.002
+"""Batches commit on the loop's thread while COMMITs take less than this (a moving average);
+above it the disk is slow and they go to the writer thread for `SLOW_DISK_FOR_S`."""
+
+SLOW_DISK_FOR_S = 30.0
+
+COMMIT_WEIGHT = 0.05
+"""Weight of the latest COMMIT in the moving average: one stray slow fsync is not a slow disk."""
+
+CHECKPOINT_EVERY = 200
+"""Batches between two WAL checkpoints (a move adds a few pages; SQLite's own would run at
+1,000 pages, inside a COMMIT)."""
 
 Synchronous = Literal["FULL", "NORMAL"]
 
@@ -76,6 +98,14 @@ class _Pending:
     loop: asyncio.AbstractEventLoop
 
 
+@dataclass(slots=True)
+class _Checkpoint:
+    loop: asyncio.AbstractEventLoop
+
+
+_STOP = object()
+"""Queued last by `close`: the writer thread ends there."""
+
 Answer = tuple[Durable[object], bool, object]
 
 
@@ -88,13 +118,21 @@ def _answer(answers: list[Answer]) -> None:
             future.set_exception(value)  # type: ignore[arg-type]
 
 
-def _run_batch(
-    conn: sqlite3.Connection, writes: list[Write[object]]
-) -> list[tuple[bool, object]]:
+def _run_batch(conn: sqlite3.Connection, writes: list[Write[object]]) -> list[tuple[bool, object]]:
     """One transaction, a savepoint per write: (True, result) or (False, its exception)."""
-    results: list[tuple[bool, object]] = []
     try:
         conn.execute("BEGIN IMMEDIATE")
+    except Exception as error:
+        return [(False, error)] * len(writes)
+    return _run_begun(conn, writes)[0]
+
+
+def _run_begun(
+    conn: sqlite3.Connection, writes: list[Write[object]]
+) -> tuple[list[tuple[bool, object]], float]:
+    """`_run_batch` once its BEGIN IMMEDIATE went through; also how long the COMMIT took."""
+    results: list[tuple[bool, object]] = []
+    try:
         for write in writes:
             conn.execute("SAVEPOINT w")
             try:
@@ -106,17 +144,19 @@ def _run_batch(
             else:
                 conn.execute("RELEASE w")
                 results.append((True, result))
+        started = time.perf_counter()
         conn.execute("COMMIT")
-    except Exception as error:  # BEGIN or COMMIT failed: nothing of the batch is stored
+    except Exception as error:  # COMMIT failed: nothing of the batch is stored
         if conn.in_transaction:
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")
-        return [(False, error)] * len(writes)
-    return results
+        return [(False, error)] * len(writes), 0.0
+    return results, time.perf_counter() - started
 
 
 class Database:
-    """The writer (a thread, its connection and the group-commit queue) and the readers."""
+    """The writer connection (used by the loop's thread or the writer thread, never both at
+    once), the group-commit queues and the readers."""
 
     backend = "sqlite"
 
@@ -126,11 +166,21 @@ class Database:
         self.path = Path(path)
         self.synchronous = synchronous
         self._writer = connect(path, synchronous)
-        self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
+        self._writer.execute("PRAGMA wal_autocheckpoint = 0")  # `_checkpoint` does it
+        self._queue: queue.SimpleQueue[_Pending | _Checkpoint | object] = queue.SimpleQueue()
         self._write_thread = threading.Thread(
             target=self._write_batches, name="db-writer", daemon=True
         )
         self._write_thread.start()
+        self._on_loop: list[_Pending] = []
+        """Writes to commit at the end of this loop iteration."""
+        self._in_thread = 0
+        """Writes handed to the writer thread and not answered yet: while any is, the next go
+        there too (behind them), so writes commit in the order they were submitted."""
+        self._commit_s = 0.0
+        """Moving average of the loop's COMMITs."""
+        self._slow_until = 0.0
+        self._batches = 0
         self._read_threads = ThreadPoolExecutor(readers, thread_name_prefix="db-reader")
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
@@ -153,36 +203,109 @@ class Database:
             raise RuntimeError("the database is closed")
         loop = asyncio.get_running_loop()
         future: Durable[T] = Durable(loop=loop)
-        self._queue.put(_Pending(write, future, loop))  # type: ignore[arg-type]
+        pending = _Pending(write, future, loop)  # type: ignore[arg-type]
+        if self._in_thread or time.monotonic() < self._slow_until:
+            self._to_thread([pending])
+        else:
+            if not self._on_loop:
+                loop.call_soon(self._commit_on_loop)
+            self._on_loop.append(pending)
         return future
 
     async def write(self, write: Write[T]) -> T:
         """Run `write(conn)` in the next group commit; its result once the COMMIT is durable."""
         return await self.submit(write)
 
+    def _commit_on_loop(self) -> None:
+        """Commit the writes of the last loop iteration, here on the loop's thread."""
+        batch, self._on_loop = self._on_loop[:MAX_BATCH], self._on_loop[MAX_BATCH:]
+        if not batch:
+            return
+        if self._on_loop:
+            batch[0].loop.call_soon(self._commit_on_loop)
+        if self._in_thread:  # the writer thread has earlier writes: these go behind them
+            self._to_thread(batch)
+            return
+        conn = self._writer
+        try:
+            # Never wait for another process's write lock here: the writer thread will.
+            conn.execute("PRAGMA busy_timeout = 0")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            finally:
+                conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        except sqlite3.OperationalError:
+            self._to_thread(batch)
+            return
+        results, commit_s = _run_begun(conn, [p.write for p in batch])
+        self._commit_s += COMMIT_WEIGHT * (commit_s - self._commit_s)
+        if self._commit_s > SLOW_COMMIT_S:
+            self._commit_s = 0.0  # measured afresh when the loop tries again
+            self._slow_until = time.monotonic() + SLOW_DISK_FOR_S
+        _answer([(p.future, ok, value) for p, (ok, value) in zip(batch, results, strict=True)])
+        self._committed()
+
+    def _to_thread(self, batch: list[_Pending]) -> None:
+        self._in_thread += len(batch)
+        for pending in batch:
+            self._queue.put(pending)
+
+    def _answer_from_thread(self, answers: list[Answer]) -> None:
+        self._in_thread -= len(answers)
+        _answer(answers)
+        self._committed()
+
+    def _committed(self) -> None:
+        """Count a batch; every `CHECKPOINT_EVERY`, have the writer thread checkpoint the WAL
+        (the writes meanwhile queue behind it there, so the loop never waits for it)."""
+        self._batches += 1
+        if self._batches % CHECKPOINT_EVERY == 0 and not self._closed:
+            self._in_thread += 1
+            self._queue.put(_Checkpoint(asyncio.get_running_loop()))
+
+    def _checkpointed(self) -> None:
+        self._in_thread -= 1
+
     def _write_batches(self) -> None:
-        """The writer thread: commit whatever is queued, batch after batch, until `None`."""
+        """The writer thread: commit whatever is queued, batch after batch, and checkpoint when
+        asked, until `_STOP`."""
+        carried: object | None = None
         while True:
-            batch: list[_Pending] = []
-            item = self._queue.get()
-            while item is not None:
-                batch.append(item)
-                if len(batch) == MAX_BATCH:
-                    break
+            item = carried if carried is not None else self._queue.get()
+            carried = None
+            if isinstance(item, _Checkpoint):
+                self._checkpoint(item.loop)
+                continue
+            if not isinstance(item, _Pending):
+                return
+            batch = [item]
+            while len(batch) < MAX_BATCH:
                 try:
                     item = self._queue.get_nowait()
                 except queue.Empty:
                     break
-            if batch:
-                results = _run_batch(self._writer, [p.write for p in batch])
-                by_loop: dict[asyncio.AbstractEventLoop, list[Answer]] = {}
-                for pending, (ok, value) in zip(batch, results, strict=True):
-                    by_loop.setdefault(pending.loop, []).append((pending.future, ok, value))
-                for loop, answers in by_loop.items():
-                    with contextlib.suppress(RuntimeError):  # that loop closed meanwhile
-                        loop.call_soon_threadsafe(_answer, answers)
-            if item is None:
-                return
+                if not isinstance(item, _Pending):
+                    carried = item
+                    break
+                batch.append(item)
+            results = _run_batch(self._writer, [p.write for p in batch])
+            by_loop: dict[asyncio.AbstractEventLoop, list[Answer]] = {}
+            for pending, (ok, value) in zip(batch, results, strict=True):
+                by_loop.setdefault(pending.loop, []).append((pending.future, ok, value))
+            for loop, answers in by_loop.items():
+                with contextlib.suppress(RuntimeError):  # that loop closed meanwhile
+                    loop.call_soon_threadsafe(self._answer_from_thread, answers)
+
+    def _checkpoint(self, loop: asyncio.AbstractEventLoop) -> None:
+        # PASSIVE: copies what no reader still needs, waiting for no one. Run between two
+        # batches of this connection, so the next write finds all of it copied and starts the
+        # WAL over (a checkpoint racing the writes would never catch up with them).
+        try:
+            self._writer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error:
+            log.warning("WAL checkpoint failed", exc_info=True)
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(self._checkpointed)
 
     # Reading --------------------------------------------------------------------------------
 
@@ -226,7 +349,9 @@ class Database:
         if self._closed:
             return
         self._closed = True
-        self._queue.put(None)
+        while self._on_loop:
+            self._commit_on_loop()
+        self._queue.put(_STOP)
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(None, self._shutdown)
 

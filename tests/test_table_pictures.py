@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from bot.table_pictures import (
     in_thread,
     in_worker_process,
     pictures_on,
+    start_picture_process,
 )
 from games.engine import Session, SessionRecord, Status
 from games.thegame import RULES
@@ -126,6 +128,32 @@ async def test_when_the_picture_process_dies_pictures_are_drawn_in_threads(
     here = str(os.getpid()).encode()
     assert await in_worker_process(die_in_a_worker, None) == here
     assert await in_worker_process(process_id, None) == here  # for a while, not a new process
+
+
+class DrawingUI(TheGameUI):
+    pictures = True
+
+
+class PlainUI(TheGameUI):
+    pictures = False
+
+
+# Stand-ins for two games' modules, which nothing else here imports.
+DrawingUI.__module__, PlainUI.__module__ = "tabnanny", "pyclbr"
+
+
+def loaded_modules(view: Any) -> bytes:
+    return " ".join(sys.modules).encode()
+
+
+async def test_the_picture_process_starts_with_the_bot_holding_the_drawing_code(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(bot.table_pictures, "_PROCESS", bot.table_pictures._PictureProcess())
+    start_picture_process([DrawingUI(), PlainUI()])
+    loaded = (await in_worker_process(loaded_modules, None)).decode().split()
+    assert "tabnanny" in loaded  # imported before the first picture is asked for
+    assert "pyclbr" not in loaded  # a game without pictures brings nothing there
 
 
 async def test_the_picture_is_drawn_from_the_public_view() -> None:

@@ -50,7 +50,7 @@ class _PictureProcess:
 
     def start(self, modules: tuple[str, ...]) -> None:
         """Spawn the process and import `modules` there (the games' drawing code and Pillow),
-        so the first table of a game does not wait the second that takes."""
+        so the first table does not wait for that (about a second of CPU)."""
         if self.pool is None and time.monotonic() >= self.broken_until:
             self.pool = process_pool(1)
             self.pool.submit(_import, modules)

@@ -59,9 +59,10 @@ SLOW_DISK_FOR_S = 30.0
 COMMIT_WEIGHT = 0.05
 """Weight of the latest COMMIT in the moving average: one stray slow fsync is not a slow disk."""
 
-CHECKPOINT_EVERY = 200
-"""Batches between two WAL checkpoints (a move adds a few pages; SQLite's own would run at
-1,000 pages, inside a COMMIT)."""
+WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024
+"""The WAL is checkpointed once its file grows past this (SQLite's own checkpoint, off here,
+would run inside a COMMIT at 1,000 pages, about as much). `journal_size_limit` cuts the file
+back to this size whenever the WAL starts over, so its size says when it holds more."""
 
 Synchronous = Literal["FULL", "NORMAL"]
 
@@ -167,6 +168,8 @@ class Database:
         self.synchronous = synchronous
         self._writer = connect(path, synchronous)
         self._writer.execute("PRAGMA wal_autocheckpoint = 0")  # `_checkpoint` does it
+        self._writer.execute(f"PRAGMA journal_size_limit = {WAL_CHECKPOINT_BYTES}")
+        self._wal = Path(f"{path}-wal")
         self._queue: queue.SimpleQueue[_Pending | _Checkpoint | object] = queue.SimpleQueue()
         self._write_thread = threading.Thread(
             target=self._write_batches, name="db-writer", daemon=True
@@ -180,7 +183,7 @@ class Database:
         self._commit_s = 0.0
         """Moving average of the loop's COMMITs."""
         self._slow_until = 0.0
-        self._batches = 0
+        self._checkpoint_queued = False
         self._read_threads = ThreadPoolExecutor(readers, thread_name_prefix="db-reader")
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
@@ -256,15 +259,19 @@ class Database:
         self._committed()
 
     def _committed(self) -> None:
-        """Count a batch; every `CHECKPOINT_EVERY`, have the writer thread checkpoint the WAL
-        (the writes meanwhile queue behind it there, so the loop never waits for it)."""
-        self._batches += 1
-        if self._batches % CHECKPOINT_EVERY == 0 and not self._closed:
-            self._in_thread += 1
-            self._queue.put(_Checkpoint(asyncio.get_running_loop()))
+        """After a batch: once the WAL is past `WAL_CHECKPOINT_BYTES`, have the writer thread
+        checkpoint it (the writes meanwhile queue behind it there: the loop never waits)."""
+        if self._checkpoint_queued or self._closed:
+            return
+        with contextlib.suppress(FileNotFoundError):
+            if self._wal.stat().st_size > WAL_CHECKPOINT_BYTES:
+                self._checkpoint_queued = True
+                self._in_thread += 1
+                self._queue.put(_Checkpoint(asyncio.get_running_loop()))
 
     def _checkpointed(self) -> None:
         self._in_thread -= 1
+        self._checkpoint_queued = False
 
     def _write_batches(self) -> None:
         """The writer thread: commit whatever is queued, batch after batch, and checkpoint when

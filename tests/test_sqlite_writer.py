@@ -91,19 +91,22 @@ async def test_writes_submitted_while_the_writer_thread_has_some_queue_behind_th
 async def test_the_wal_is_checkpointed_though_no_commit_does_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(storage.db, "CHECKPOINT_EVERY", 10)
+    monkeypatch.setattr(storage.db, "WAL_CHECKPOINT_BYTES", 64 * 1024)
     db = await Database.open(tmp_path / "c.db", synchronous="NORMAL")
     try:
         pages = await db.write(lambda conn: conn.execute("PRAGMA wal_autocheckpoint").fetchone())
         assert pages[0] == 0  # no COMMIT checkpoints (on the loop it would stall every click)
         await db.write(lambda conn: conn.execute("CREATE TABLE t (n INTEGER, blob BLOB)"))
-        blob = bytes(8192)
-        for n in range(300):
+        blob, wal = bytes(8192), Path(f"{db.path}-wal")
+        for n in range(300):  # many small batches
             await db.write(insert(n, blob))
-        wal = Path(f"{db.path}-wal").stat().st_size
         # Never checkpointed, the WAL would hold every blob: 300 × 8 KiB and more.
-        assert wal < 300 * len(blob) / 3
-        assert len(await rows(db)) == 300
+        assert wal.stat().st_size < 300 * len(blob) / 3
+        await asyncio.gather(*(db.write(insert(n, blob)) for n in range(300)))  # one batch
+        for n in range(3):
+            await db.write(insert(n, b""))
+        assert wal.stat().st_size < 300 * len(blob) / 3  # cut back once it started over
+        assert len(await rows(db)) == 603
     finally:
         await db.close()
 

@@ -127,8 +127,8 @@ class GameUI(ABC):
         """Turn a click into an engine action, or a `Pick` that only redraws the hand.
 
         A tuple of actions is one move of the clicker played as several engine actions, in
-        order (a choice the rules take in steps); check that they are legal in turn first, as
-        each is committed on its own.
+        order (a choice the rules take in steps): all of them are committed together, or none
+        when any is refused.
 
         Raises GameError(BAD_OPTION) for a malformed control.
         """

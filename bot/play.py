@@ -125,10 +125,8 @@ class Play:
         if isinstance(result, Pick):
             await self.hands.answer(interaction, session, pick=result.value)
             return
-        version = record.version
-        for action in result if isinstance(result, tuple) else (result,):
-            change = await self.service.submit(session.id, interaction.user.id, action, version)
-            version = change.session.record.version
+        actions = result if isinstance(result, tuple) else (result,)
+        await self.service.submit_all(session.id, interaction.user.id, actions, record.version)
         if on_table:
             await self.tables.answer(interaction, session)
         else:

@@ -80,7 +80,7 @@ async def test_an_unexpected_failure_still_gets_a_reply_and_changes_nothing(
             async def broken(*args: object, **kwargs: object) -> None:
                 raise RuntimeError("the store is on fire")
 
-            bot.service.submit = broken  # type: ignore[method-assign]
+            bot.service.submit_all = broken  # type: ignore[method-assign]
             pick = custom_ids(hand, r":x\.pick$")[0]
             await alice.select(hand, pick, [select_options(hand, pick)[0]])
             res = await alice.click(hand, custom_ids(hand, r":x\.play\.")[0])

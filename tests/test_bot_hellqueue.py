@@ -36,7 +36,7 @@ from bot.i18n import EN, JA, has, t
 from bot.ui.v2 import build
 from games.engine import GameError, Reason, Session, SessionRecord, Status
 from games.engine.contract import CHANCE
-from games.engine.step import advance
+from games.engine.step import advance, advance_all
 from games.hellqueue import RULES
 from games.hellqueue.cards import NUMBERS, SLOTS, STONES
 from games.hellqueue.models import (
@@ -759,9 +759,10 @@ def test_a_reroll_click_plays_the_reroll_a_mark_per_kind_and_the_roll() -> None:
         Mark(where="sleep", size="small", face=3, count=2),
         RollMarked(),
     )
-    # A die that is not there (the resting group itself) refuses the whole click.
+    # A die that is not there (the resting group itself) refuses the whole click: its
+    # actions are one move (`submit_all`), and the Reroll before the bad Mark is not played.
     with pytest.raises(GameError) as refused:
-        ui.control(ctx, 0, "rg", ["2", "l2"], [])
+        advance_all(RULES, state, 0, 0, ui.control(ctx, 0, "rg", ["2", "l2"], []), 1)
     assert refused.value.detail == "no_such_die"
     # In the `reroll` phase (a Reroll begun before a restart) the same controls finish it.
     begun = RULES.apply(state, 0, Reroll(face=2)).state

@@ -275,6 +275,56 @@ async def test_refused_submits_change_nothing(service: SessionService, storage: 
         assert loaded is not None and loaded.record == record
 
 
+async def test_the_actions_of_one_click_are_stored_together_as_one_change(
+    service: SessionService, storage: Storage
+) -> None:
+    session = await new_game(service, moves=2)  # two moves a turn
+    await service.settle()
+    changes: list[Change] = []
+
+    async def listen(change: Change) -> None:
+        changes.append(change)
+
+    service.subscribe(listen)
+    writes = await count_writes(storage)
+    version = session.record.version
+    await service.submit_all(session.id, HOST, (Move(amount=1), Move(amount=1)), version)
+    await service.settle()
+    assert writes == [1]  # one commit for both
+    log = await storage.sessions.log(session.id, after=version)
+    assert [(e.actor, e.action) for e in log[:2]] == [(0, {"kind": "move", "amount": 1})] * 2
+    assert [e.actor for e in log[2:]] == [CHANCE]  # the next turn's roll, due after them
+    assert len(changes) == 1 and [e.key for e in changes[0].events][:2] == ["toy.move"] * 2
+    assert to_move(session) == {1}
+
+
+async def test_one_refused_action_of_a_click_stores_none_of_them(
+    service: SessionService, storage: Storage
+) -> None:
+    session = await new_game(service, moves=2)
+    state, record = session.state, session.record
+    length = await log_length(storage, session.id)
+    for actions in ((Move(amount=1), Move(amount=99)), (Move(amount=1), None), ()):
+        with pytest.raises(GameError) as refused:
+            await service.submit_all(session.id, HOST, actions, record.version)
+        assert refused.value.reason is Reason.ILLEGAL_MOVE
+        assert session.state == state and session.record == record
+        assert await log_length(storage, session.id) == length
+
+
+async def count_writes(storage: Storage) -> list[int]:
+    """A one-item list counting the session store's writes from now on."""
+    count = [0]
+    write = storage.sessions.write
+
+    def counted(change: Any) -> Any:
+        count[0] += 1
+        return write(change)
+
+    storage.sessions.write = counted  # type: ignore[method-assign]
+    return count
+
+
 async def test_submit_in_lobby_refused(service: SessionService) -> None:
     session = await open_lobby(service)
     with pytest.raises(GameError) as refused:

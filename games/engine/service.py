@@ -26,7 +26,7 @@ import logging
 import math
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,7 +46,7 @@ from games.engine.deadlines import Deadline, Key, Kind, changes, plan
 from games.engine.errors import GameError, Reason
 from games.engine.session import Seat, SessionRecord, Status
 from games.engine.shards import Shards
-from games.engine.step import Advance, advance, replay
+from games.engine.step import Advance, advance, advance_all, replay
 from games.engine.store import (
     Durable,
     LoadedSession,
@@ -602,6 +602,13 @@ class SessionService:
         refused, taking the seat back is committed on its own before the error is raised (any
         control of theirs counts as being back).
         """
+        return await self.submit_all(session_id, user_id, (action,), expected_version)
+
+    async def submit_all(
+        self, session_id: str, user_id: int, actions: Sequence[Any], expected_version: int
+    ) -> Change:
+        """Play `actions` in turn for `user_id`'s seat as one move (one click that makes
+        several): all of them are stored in one commit, or none when any is refused."""
         async with self._locks.hold(session_id):
             session = await self.get(session_id)
             cached = session.record.version
@@ -618,12 +625,12 @@ class SessionService:
                 raise GameError(Reason.NOT_A_PLAYER)
             back = record.seats[seat].away
             try:
-                if action is None:  # to `advance`, None would mean "no move": refuse it here
+                if any(a is None for a in actions):  # to `advance`, None means "no move"
                     raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
                 if expected_version != record.version:
                     raise GameError(Reason.STALE_VERSION)
-                step = advance(
-                    session.rules, session.state, record.version, seat, action, record.seed
+                step = advance_all(
+                    session.rules, session.state, record.version, seat, actions, record.seed
                 )
             except GameError:
                 if back:

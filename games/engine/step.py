@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,6 +83,35 @@ def advance(
         left=frozenset(left),
         to_move=to_move,
     )
+
+
+def advance_all(
+    rules: Rules[Any, Any, Any, Any],
+    state: Any,
+    version: int,
+    actor: int,
+    actions: Sequence[Any],
+    seed: int,
+) -> Advance:
+    """`advance` through `actions` in turn, as one step: all of them apply or none (the first
+    refused raises), and the log gets them all in one append."""
+    if len(actions) == 1:
+        return advance(rules, state, version, actor, actions[0], seed)
+    if not actions:
+        raise GameError(Reason.ILLEGAL_MOVE, "no_action")
+    waiting = rules.to_move(state).seats
+    events: list[Event] = []
+    logged: list[LoggedAction] = []
+    left: set[int] = set()
+    step: Advance | None = None
+    for action in actions:
+        step = advance(rules, state, version + len(logged), actor, action, seed)
+        state = step.state
+        events.extend(step.events)
+        logged.extend(step.logged)
+        left.update(step.left & waiting)
+    assert step is not None
+    return Advance(state, tuple(events), tuple(logged), frozenset(left), step.to_move)
 
 
 def replay(

@@ -654,9 +654,7 @@ class HellQueueUI(GameUI):
                 return Pick(f"{'r' if face else IN_REROLL}{face or ''}.{picked}")
             case "rg":
                 face = self._reroll_face(view, args[0])
-                actions = reroll_actions(face, decode_dice(args[1] if len(args) > 1 else ""))
-                self._check_all(ctx, seat, actions)
-                return actions
+                return reroll_actions(face, decode_dice(args[1] if len(args) > 1 else ""))
         raise _bad()
 
     @staticmethod
@@ -674,14 +672,6 @@ class HellQueueUI(GameUI):
         if face not in view.players[view.turn].active.faces():
             raise illegal("no_such_face", face=face)
         return face
-
-    @staticmethod
-    def _check_all(ctx: Context, seat: int, actions: Sequence[Action]) -> None:
-        """Refuse a click's actions before any is played unless all of them are legal in turn
-        (the rules are pure: trying them changes nothing)."""
-        rules, state = ctx.session.rules, ctx.session.state
-        for action in actions:
-            state = rules.apply(state, seat, action).state
 
     def action_text(self, ctx: Context, seat: int, action: Any) -> str:
         view = self._view(ctx, seat)

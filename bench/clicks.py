@@ -14,6 +14,9 @@ emulator saturated and the figure is mostly queueing (the line adds `in_flight=`
 number of clicks waiting, by Little's law). `--think-ms T` gives each user a pause of 0.5–1.5 T
 between clicks, as people playing have.
 
+`--bot-root DIR` starts the bot from another checkout (an older commit, to compare), with
+this checkout's emulator and users.
+
 Prints one line: users=N moves=M clicks=C p50_ms=A p99_ms=B in_flight=F [think_ms=T]
 """
 
@@ -132,7 +135,7 @@ async def measure(args: argparse.Namespace, work: Path) -> str:
         emu.rate_limit_headers = True
         env = {
             **os.environ,
-            "PYTHONPATH": str(ROOT),
+            "PYTHONPATH": str(args.bot_root),
             "DISCORD_TOKEN": emu.bot_token,
             "DISCORD_API_BASE": emu.api_base,
             "DISCORD_GATEWAY_URL": emu.gateway_url,
@@ -187,6 +190,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--think-ms", type=float, default=0.0, help="pause between clicks")
+    parser.add_argument("--bot-root", type=Path, default=ROOT, help="checkout the bot runs from")
     print(asyncio.run(run(parser.parse_args())), flush=True)
 
 

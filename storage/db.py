@@ -178,8 +178,9 @@ class Database:
         self._on_loop: list[_Pending] = []
         """Writes to commit at the end of this loop iteration."""
         self._in_thread = 0
-        """Writes handed to the writer thread and not answered yet: while any is, the next go
-        there too (behind them), so writes commit in the order they were submitted."""
+        """Writes (and a checkpoint) handed to the writer thread and not done yet: while any
+        is, the next writes go there too (behind them), so they commit in the order they were
+        submitted and the connection is never used from two threads at once."""
         self._commit_s = 0.0
         """Moving average of the loop's COMMITs."""
         self._slow_until = 0.0

@@ -25,17 +25,15 @@ at NORMAL; STRONG takes about 1 s of one core per game.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-import time
 from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.duel import at_level, play_out
 from bench.figures import mean, parse_params, percentile
 from games.engine.contract import AI_LEVELS, NORMAL
-from games.engine.step import advance
 from games.exhaust import RULES
 from games.exhaust.ai import PARAMS, Params, decide
 from games.exhaust.ai_policies import npc_policy, random_policy
@@ -48,29 +46,10 @@ def play_game(
 ) -> tuple[bool, list[float]]:
     """One game; returns (the AI seat lost, the seconds each AI decision took)."""
     options = {"npc_size": npc_size} if players == 1 else {}
-    config = RULES.make_config(players, options)
-    result = advance(RULES, RULES.setup(config), 0, -1, None, seed)
-    state, version = result.state, len(result.logged)
     ai_seat = seed % players
-    other = POLICIES[table]
-    rng = random.Random(seed)
-    thinking: list[float] = []
-    while not RULES.is_over(state):
-        seat = next(iter(RULES.to_move(state).seats))
-        view = RULES.view(state, seat)
-        if seat == ai_seat:
-            start = time.perf_counter()
-            if level == NORMAL:
-                action = decide(view, rng, params)
-            else:
-                action = RULES.ai_decision(view, rng, level).action
-            thinking.append(time.perf_counter() - start)
-        else:
-            action = other(view, rng)
-        result = advance(RULES, state, version, seat, action, seed)
-        state, version = result.state, version + len(result.logged)
-    outcome = RULES.outcome(state)
-    assert outcome is not None
+    ai = at_level(RULES, decide, params, level)
+    config = RULES.make_config(players, options)
+    outcome, thinking = play_out(RULES, config, seed, ai_seat, ai, POLICIES[table])
     return ai_seat not in outcome.winners, thinking
 
 

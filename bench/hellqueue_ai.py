@@ -20,17 +20,15 @@ microseconds per decision (`--details` appends the 99th percentile, `p99_us=`).
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-import time
 from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.duel import at_level, play_out
 from bench.figures import mean, parse_params, percentile
 from games.engine.contract import AI_LEVELS, NORMAL
-from games.engine.step import advance
 from games.hellqueue import RULES
 from games.hellqueue.ai import PARAMS, Params, decide
 from games.hellqueue.ai_policies import greedy_policy, random_policy
@@ -43,29 +41,10 @@ def play_game(
 ) -> tuple[float, list[float]]:
     """One game; returns the AI seat's share of the win (1, 1/k for a shared win, or 0), and the
     seconds each of its decisions took."""
-    config = RULES.make_config(players, {})
-    result = advance(RULES, RULES.setup(config), 0, -1, None, seed)
-    state, version = result.state, len(result.logged)
     ai_seat = seed % players
-    other = POLICIES[opponents]
-    rng = random.Random(seed)
-    thinking: list[float] = []
-    while not RULES.is_over(state):
-        seat = next(iter(RULES.to_move(state).seats))
-        view = RULES.view(state, seat)
-        if seat == ai_seat:
-            start = time.perf_counter()
-            if level == NORMAL:
-                action = decide(view, rng, params)
-            else:
-                action = RULES.ai_decision(view, rng, level).action
-            thinking.append(time.perf_counter() - start)
-        else:
-            action = other(view, rng)
-        result = advance(RULES, state, version, seat, action, seed)
-        state, version = result.state, version + len(result.logged)
-    outcome = RULES.outcome(state)
-    assert outcome is not None
+    ai = at_level(RULES, decide, params, level)
+    config = RULES.make_config(players, {})
+    outcome, thinking = play_out(RULES, config, seed, ai_seat, ai, POLICIES[opponents])
     share = 1 / len(outcome.winners) if ai_seat in outcome.winners else 0.0
     return share, thinking
 

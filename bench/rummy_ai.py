@@ -22,17 +22,15 @@ microseconds per decision (`--details` appends the 99th percentile, `p99_us=`).
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-import time
 from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.duel import at_level, play_out
 from bench.figures import mean, parse_params, percentile
 from games.engine.contract import AI_LEVELS, NORMAL
-from games.engine.step import advance
 from games.rummy import RULES
 from games.rummy.ai import PARAMS, Params, decide
 from games.rummy.ai_policies import greedy_policy, random_policy
@@ -47,29 +45,10 @@ def play_match(
     seconds each of its decisions took.
 
     Opponents `self` are the AI with its default weights (for tuning `params`)."""
-    config = RULES.make_config(players, {"advanced": advanced})
-    result = advance(RULES, RULES.setup(config), 0, -1, None, seed)
-    state, version = result.state, len(result.logged)
     ai_seat = seed % players
-    other = POLICIES.get(opponents, decide)
-    rng = random.Random(seed)
-    thinking: list[float] = []
-    while not RULES.is_over(state):
-        seat = min(RULES.to_move(state).seats)
-        view = RULES.view(state, seat)
-        if seat == ai_seat:
-            start = time.perf_counter()
-            if level == NORMAL:
-                action = decide(view, rng, params)
-            else:
-                action = RULES.ai_decision(view, rng, level).action
-            thinking.append(time.perf_counter() - start)
-        else:
-            action = other(view, rng)
-        result = advance(RULES, state, version, seat, action, seed)
-        state, version = result.state, version + len(result.logged)
-    outcome = RULES.outcome(state)
-    assert outcome is not None
+    ai = at_level(RULES, decide, params, level)
+    config = RULES.make_config(players, {"advanced": advanced})
+    outcome, thinking = play_out(RULES, config, seed, ai_seat, ai, POLICIES.get(opponents, decide))
     share = 1 / len(outcome.winners) if ai_seat in outcome.winners else 0.0
     return share, thinking
 
@@ -120,14 +99,20 @@ def main(argv: list[str] | None = None) -> None:
             for opponents in args.opponents:
                 advanced = rules == "advanced"
                 win, times = bench(
-                    players, advanced, opponents, args.games, args.seed, args.jobs, params,
+                    players,
+                    advanced,
+                    opponents,
+                    args.games,
+                    args.seed,
+                    args.jobs,
+                    params,
                     args.level,
                 )
                 print(
                     f"players={players} rules={rules} opponents={opponents} "
                     f"matches={args.games} ai_win={win:.1f}% level={args.level} "
                     f"us_per_decision={1e6 * mean(times):.0f}"
-                + (f" p99_us={1e6 * percentile(times, 0.99):.0f}" if args.details else ""),
+                    + (f" p99_us={1e6 * percentile(times, 0.99):.0f}" if args.details else ""),
                     flush=True,
                 )
 

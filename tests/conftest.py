@@ -1,6 +1,6 @@
-"""Fixtures every test file may use: a PostgreSQL cluster for the test session, and
-`database`, the location of a fresh empty database of each backend (tests that take it run
-once on SQLite and once on PostgreSQL)."""
+"""Fixtures every test file may use: a PostgreSQL cluster for the test session, `database`,
+the location of a fresh empty database of each backend (tests that take it run once on SQLite
+and once on PostgreSQL), `storage` opened on it, and `sqlite_storage` on SQLite alone."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from storage import Storage, open_storage
 from tests.pgserver import Cluster, fresh_database
 
 BACKENDS = ("sqlite", "postgresql")
@@ -41,3 +42,17 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
     cluster: Cluster = request.getfixturevalue("pg_cluster")
     async with fresh_database(cluster, migrated=True) as url:
         yield url
+
+
+@pytest.fixture
+async def storage(database: Path | str) -> AsyncIterator[Storage]:
+    opened = await open_storage(database)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+async def sqlite_storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    opened = await open_storage(tmp_path / "bot.db")
+    yield opened
+    await opened.close()

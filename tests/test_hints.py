@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -26,7 +24,7 @@ from games.engine import (
     Status,
 )
 from games.registry import GAME_IDS, GAMES
-from storage import Storage, open_storage
+from storage import Storage
 
 HOST, BOB, EVE = 1, 2, 99
 CHANNEL = 10
@@ -41,20 +39,6 @@ def make_service(storage: Storage, ai_delay: float = 3600) -> SessionService:
         seed_source=lambda: next(seeds),
         clock=ManualClock(),
     )
-
-
-@pytest.fixture
-async def storage(database: Path | str) -> AsyncIterator[Storage]:
-    opened = await open_storage(database)
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture
-async def sqlite_storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await open_storage(tmp_path / "bot.db")
-    yield opened
-    await opened.close()
 
 
 async def lobby(service: SessionService, game_id: str) -> Session:

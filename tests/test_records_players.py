@@ -6,32 +6,16 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
-from storage import PlayerStore, SeatRow, Storage, open_storage
+from storage import PlayerStore, SeatRow, Storage
 from storage.players import ALL_COUNTS
 
 GUILD = 1
 ALICE, BOB = 100, 200
-
-
-@pytest.fixture
-async def storage(database: Path | str) -> AsyncIterator[Storage]:
-    """On each backend in turn (the query plan test below is SQLite's own)."""
-    opened = await open_storage(database)
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture
-async def sqlite_storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await open_storage(tmp_path / "bot.db")
-    yield opened
-    await opened.close()
 
 
 async def add(

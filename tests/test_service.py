@@ -50,13 +50,6 @@ def make_service(
 
 
 @pytest.fixture
-async def storage(database: Path | str) -> AsyncIterator[Storage]:
-    opened = await open_storage(database)
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture
 async def service(storage: Storage) -> AsyncIterator[SessionService]:
     svc = make_service(storage)
     yield svc

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -61,13 +60,6 @@ TABLES = {
     "hand_messages",
     "deadlines",
 }
-
-
-@pytest.fixture
-async def storage(database: Path | str) -> AsyncIterator[Storage]:
-    opened = await open_storage(database)
-    yield opened
-    await opened.close()
 
 
 def make_record(id: str = "s1", channel_id: int = 10, guild_id: int | None = 1) -> SessionRecord:

@@ -288,6 +288,14 @@ def forge(message: EmuMessage, custom_id: str, action: str) -> str:
     return str(component["custom_id"])
 
 
+def offer(message: EmuMessage, custom_id: str, card: int) -> str:
+    """Add `card` to the options of a select of `message` (a tampered client); its value."""
+    component = message.component(custom_id)
+    assert component is not None
+    component["options"].append({"value": str(card), "label": "forged"})
+    return str(card)
+
+
 def context(
     state: State,
     lang: str = "en",

@@ -21,7 +21,7 @@ import pytest
 
 from bot.game_ui import Pick
 from bot.games.rummy.render import card_label, card_text, cards_text, sets_text
-from bot.games.rummy.ui import RummyUI
+from bot.games.rummy.ui import RummyUI, discard_choices
 from bot.i18n import EN, JA, has, t
 from bot.ui.v2 import build
 from games.engine import GameError, ManualClock, Reason, Session, Status
@@ -68,6 +68,7 @@ from tests.rummy_play import (
     first_discards,
     forge,
     greedy_claimer,
+    offer,
     one,
     play,
     seed_where,
@@ -387,6 +388,16 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             res = await alice.click(stale, custom_ids(stale, r":x\.tk\.")[0])
             assert "This table has changed" in res.text
             assert snapshot() == before
+            # A card the discard select did not offer (a tampered client): told, not redrawn.
+            await wait_drawn(emu, hand, session)
+            missing = next(x for x in range(100) if x not in session.state.hands[0])
+            select = one(hand, r":x\.dc$")
+            value = offer(hand, select, missing)
+            drawn = hand.text
+            res = await alice.select(hand, select, [value])
+            text = card_text(context(session.state), missing)
+            assert res.text == t("en", "error.illegal_move.not_offered_discard", card=text)
+            assert res.ephemeral and snapshot() == before and hand.text == drawn
             # Ready with no open set.
             card = session.state.hands[0][0]
             res = await alice.click(hand, forge(hand, one(hand, ":refresh$"), f"x.dr.{card}"))
@@ -789,7 +800,22 @@ def test_controls_refuse_out_of_turn_and_malformed_clicks() -> None:
             ui.control(ctx, 0, verb, args, values)
         assert refused.value.reason in (Reason.BAD_OPTION, Reason.ILLEGAL_MOVE), verb
     assert ui.control(ctx, 0, "tk", [str(c("Is"))], []) == Take(card=c("Is"))
-    assert ui.control(ctx, 0, "dc", [], [str(c("D7"))]) == Pick(f"d{c('D7')}")
+    # The discard select: a card it offered is picked; any other value is refused, a card
+    # with a reason that names it (not in the hand, or a copy it did not offer).
+    acting = RULES.apply(state, 0, Take(card=c("Is"))).state
+    actx = context(acting)
+    assert ui.control(actx, 0, "dc", [], [str(c("D7"))]) == Pick(f"d{c('D7')}")
+    offered = discard_choices(RULES.view(acting, 0))
+    other_copy = next(x for x in cs("A5 A5'") if x not in offered)
+    for card in (c("D5"), other_copy):
+        with pytest.raises(GameError) as refused:
+            ui.control(actx, 0, "dc", [], [str(card)])
+        assert refused.value.detail == "not_offered_discard"
+        assert refused.value.params == {"card": card_text(actx, card)}
+    for value in ("x", "100", "-1"):
+        with pytest.raises(GameError) as refused:
+            ui.control(actx, 0, "dc", [], [value])
+        assert refused.value.reason is Reason.BAD_OPTION, value
     # A claim for a window that is not open.
     with pytest.raises(GameError) as refused:
         ui.control(ctx, 0, "wp", ["1", str(c("D7"))], [])

@@ -32,6 +32,7 @@ CATALOG: dict[str, str] = {
     "error.illegal_move.window_closed": "That claim window has closed.",
     "error.illegal_move.already_answered": "You have already answered this claim window.",
     "error.illegal_move.not_asked": "You cannot goal or gain with this discard: you have nothing to answer.",
+    "error.illegal_move.not_offered_discard": "{card} is not one of the cards offered to discard.",
     "error.bad_option.advanced": "The advanced rules option must be on or off.",
     "error.bad_option.claim_seconds": "The claim window lasts 5 to 300 seconds.",
     "error.bad_option.match_games": "A match has 1 to 50 short games.",

@@ -32,6 +32,7 @@ CATALOG: dict[str, str] = {
     "error.illegal_move.window_closed": "その捨札の受付は締め切られました。",
     "error.illegal_move.already_answered": "この受付にはすでに答えています。",
     "error.illegal_move.not_asked": "この捨札ではゴールもゲインもできないので、答えることはありません。",
+    "error.illegal_move.not_offered_discard": "{card} は捨てるカードの候補にありません。",
     "error.bad_option.advanced": "上級ルールはオンかオフで指定してください。",
     "error.bad_option.claim_seconds": "受付時間は5～300秒にしてください。",
     "error.bad_option.match_games": "ショート・ゲーム数は1～50回にしてください。",

@@ -62,7 +62,7 @@ from bot.ui.layout import (
     game_verb,
 )
 from games.engine import Event, GameError, Reason, Session, illegal
-from games.rummy.cards import is_red, kind, kinds_of
+from games.rummy.cards import CARDS, is_red, kind, kinds_of
 from games.rummy.models import (
     Discard,
     Gain,
@@ -497,7 +497,7 @@ class RummyUI(GameUI):
                 case "op":
                     return Open.model_validate({"cards": tuple(int(a) for a in args)})
                 case "dc":
-                    return Pick(f"d{int(values[0])}")
+                    return self._discard_pick(ctx, view, values)
                 case "ds" | "dr":
                     return Discard(card=int(args[0]), ready=verb == "dr")
                 case "nx":
@@ -505,6 +505,16 @@ class RummyUI(GameUI):
         except (ValueError, IndexError):  # pydantic's ValidationError is a ValueError
             raise _bad() from None
         raise _bad()
+
+    @staticmethod
+    def _discard_pick(ctx: Context, view: View, values: Sequence[str]) -> Pick:
+        """The card chosen in the discard select: one it offered, or a refusal that says so."""
+        card = int(values[0])
+        if card not in discard_choices(view):
+            if not 0 <= card < len(CARDS):
+                raise _bad()
+            raise illegal("not_offered_discard", card=card_text(ctx, card))
+        return Pick(f"d{card}")
 
     @staticmethod
     def _claim(view: View, seat: int, verb: str, args: list[str]) -> Any:

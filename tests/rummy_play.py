@@ -194,6 +194,24 @@ async def play(
     return played
 
 
+def before(
+    session: Session,
+    users: dict[int, EmuUser],
+    choose: Choose,
+    wanted: Callable[[State, int, Action], bool],
+) -> Callable[[State], bool]:
+    """A `stop` for `play`: true just before the users' next move that `wanted(state, seat,
+    action)` picks out (the action `choose` makes there)."""
+
+    def stop(state: State) -> bool:
+        seat = next_seat(state, users)
+        if seat not in users:
+            return False
+        return wanted(state, seat, choose(RULES.view(state, seat), session.record.version))
+
+    return stop
+
+
 def simulate(
     players: int, options: dict[str, Any], users: frozenset[int], choose: Choose, seed: int
 ) -> tuple[State, list[Any]]:

@@ -211,9 +211,16 @@ async def test_a_user_gains_a_discard_inside_the_window(tmp_path: Path) -> None:
             await emu.wait_for(lambda: text in table.text)
             assert f"📣 {text}" in table.text.split("\n")
             assert t("en", "rummy.table.answer") in table.text
+            nothing = t(
+                "en",
+                "rummy.hand.window_not_asked",
+                card=card_text(context(state), window.card),
+                name=names[window.discarder],
+                when=f"<t:{math.ceil(due)}:R>",
+            )
             for seat in users.keys() - RULES.to_move(state).seats - {window.discarder}:
                 await wait_drawn(emu, hands[seat], session)
-                assert "nothing to answer" in hands[seat].text
+                assert nothing in hands[seat].text
                 assert not custom_ids(hands[seat], r":x\.")
             gainer = next(
                 s for s in users if any(isinstance(a, Gain) for a in RULES.legal_actions(state, s))

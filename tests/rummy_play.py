@@ -266,7 +266,6 @@ def assert_hidden(session: Session, seen: dict[int, list[EmuMessage]]) -> None:
                 assert cards_text(ctx, hand) not in text, (seat, other)
 
 
-
 @cache
 def first_discards(players: int, seed: int) -> dict[int, frozenset[int]]:
     """Alice's first turn (she is first) when she takes the first field card: each card her

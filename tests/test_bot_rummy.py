@@ -348,7 +348,6 @@ async def test_a_restart_inside_a_window_keeps_its_deadline(tmp_path: Path) -> N
 # Refusals -------------------------------------------------------------------------------------
 
 
-
 def opens_on_first_turn(seed: int) -> bool:
     """Alice (first) can open a big set after her first take, as the AI would take."""
     config = RULES.make_config(2, {"first_player": 0})
@@ -536,7 +535,6 @@ async def test_rules_and_screens_in_both_languages(tmp_path: Path) -> None:
 
 
 # Screens and controls, checked directly ---------------------------------------------------------
-
 
 
 def _message(layout: Any) -> dict[str, Any]:

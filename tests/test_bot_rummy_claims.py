@@ -61,7 +61,19 @@ def window_line(session: Session, key: str) -> str:
     return f"{WINDOW} " + t("en", key, card=card, name=name, when=when)
 
 
-async def three_users(emu: Emulator) -> tuple[EmuUser, EmuUser, EmuUser]:
+def goal_on_a_discard(events: list[Any]) -> bool:
+    return any(e.key == "rummy.goal" and "to_seat" in e.params for e in events)
+
+
+def goal_after_take(event: Any) -> bool:
+    return event.key == "rummy.goal" and "to_seat" not in event.params
+
+
+def lines(message: EmuMessage) -> list[str]:
+    return message.text.split("\n")
+
+
+def three_users(emu: Emulator) -> tuple[EmuUser, EmuUser, EmuUser]:
     return emu.add_user("alice"), emu.add_user("bob"), emu.add_user("carol")
 
 
@@ -72,7 +84,7 @@ async def test_a_discard_nobody_can_claim_opens_no_window(tmp_path: Path) -> Non
     seed = seed_where(lambda s: frozenset() in first_discards(3, s).values())
     card = next(x for x, asked in first_discards(3, seed).items() if not asked)
     async with Emulator.running(rate_limit=QUICK) as emu:
-        alice, bob, carol = await three_users(emu)
+        alice, bob, carol = three_users(emu)
         clock = ManualClock(START)
         async with running_bot(emu, tmp_path / "db.sqlite3", clock=clock, **FAST) as bot:
             bot.service._seed_source = lambda: seed
@@ -109,7 +121,7 @@ async def test_a_discard_one_player_can_claim_asks_only_that_player(tmp_path: Pa
     (claimant,) = asked
     other = 3 - claimant  # the player of seats 1 and 2 who cannot claim
     async with Emulator.running(rate_limit=QUICK) as emu:
-        users = dict(enumerate(await three_users(emu)))
+        users = dict(enumerate(three_users(emu)))
         clock = ManualClock(START)
         async with running_bot(emu, tmp_path / "db.sqlite3", clock=clock, **FAST) as bot:
             bot.service._seed_source = lambda: seed
@@ -152,7 +164,6 @@ async def test_a_discard_one_player_can_claim_asks_only_that_player(tmp_path: Pa
             await click(users[claimant], prompt, RULES.view(state, claimant), Pass())
             assert session.state.window is None and session.due("window") is None
             assert session.state.turn == 1 and session.record.version == version + 1
-
 
 
 # A person's claims, from the start of a game ---------------------------------------------------
@@ -318,15 +329,3 @@ async def test_advanced_a_goal_on_a_discard_costs_the_discarder_by_clicks(tmp_pa
             score=after[discarder],
         )
         assert lost in game.table.text
-
-
-def goal_on_a_discard(events: list[Any]) -> bool:
-    return any(e.key == "rummy.goal" and "to_seat" in e.params for e in events)
-
-
-def goal_after_take(event: Any) -> bool:
-    return event.key == "rummy.goal" and "to_seat" not in event.params
-
-
-def lines(message: EmuMessage) -> list[str]:
-    return message.text.split("\n")

@@ -100,6 +100,9 @@ class Rules(ABC, Generic[C, S, A, V]):
 
     game_id: ClassVar[str]
     rules_version: ClassVar[int] = 1
+    older_versions: ClassVar[frozenset[int]] = frozenset()
+    """Earlier rules versions whose stored games these rules still replay exactly (what
+    changed is told apart by the stored config)."""
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     variants: ClassVar[tuple[dict[str, Any], ...]] = ({},)

@@ -9,7 +9,7 @@ CATALOG: dict[str, str] = {
     "cmd.rummy.advanced.name": "advanced",
     "cmd.rummy.advanced": "Advanced rules: red card conditions, Item victory, goals on a discard cost",
     "cmd.rummy.claim_seconds.name": "claim_seconds",
-    "cmd.rummy.claim_seconds": "Seconds everyone has to claim a discard (5–300; default 20)",
+    "cmd.rummy.claim_seconds": "Seconds the players who can claim a discard have to answer (5–300; default 20)",
     "cmd.rummy.match_games.name": "match_games",
     "cmd.rummy.match_games": "Short games in the match (1–50; default: 6 for 2–3 players, 8 for 4)",
     # Errors (detail codes of the rules; the keys shared with other games read the same)
@@ -31,6 +31,8 @@ CATALOG: dict[str, str] = {
     "error.illegal_move.own_discard_completes": "Your own discard row holds a card that would complete your goal: no goal on a discard.",
     "error.illegal_move.window_closed": "That claim window has closed.",
     "error.illegal_move.already_answered": "You have already answered this claim window.",
+    "error.illegal_move.not_asked": "You cannot goal or gain with this discard: you have nothing to answer.",
+    "error.illegal_move.not_offered_discard": "{card} is not one of the cards offered to discard.",
     "error.bad_option.advanced": "The advanced rules option must be on or off.",
     "error.bad_option.claim_seconds": "The claim window lasts 5 to 300 seconds.",
     "error.bad_option.match_games": "A match has 1 to 50 short games.",
@@ -53,7 +55,6 @@ CATALOG: dict[str, str] = {
     "rummy.table.to_act": "**{name}** opens a big set or discards.",
     "rummy.table.to_act_ready": "**{name}** (Ready) goals or discards the card just taken.",
     "rummy.table.window": "**Claim window** on {card}, discarded by **{name}** — closes {when}.",
-    "rummy.table.answers": "Answered: {answers}",
     "rummy.table.answer": "Answer the claim window",
     "rummy.table.ended": "**Short game {game} is over.** {name} deals short game {next} from their hand.",
     "rummy.table.field": "**Field** {cards} · Deck: **{deck}** cards",
@@ -112,9 +113,10 @@ CATALOG: dict[str, str] = {
     "rummy.hand.chosen": "Discard {card}?",
     "rummy.hand.discard": "Discard {card}",
     "rummy.hand.discard_ready": "Discard {card} and declare Ready",
-    "rummy.hand.window": "**Claim window**: **{name}** discarded {card}. Pass, or claim it if you can — closes {when}.",
-    "rummy.hand.window_own": "**Claim window** on your discard {card}: the others are answering — closes {when}.",
-    "rummy.hand.window_answered": "**Claim window**: you answered **{answer}**. Waiting for the others — closes {when}.",
+    "rummy.hand.window": "**Claim window**: **{name}** discarded {card}, and you can claim it. Claim it or pass — closes {when}.",
+    "rummy.hand.window_own": "**Claim window** on your discard {card}: whoever can claim it is answering — closes {when}.",
+    "rummy.hand.window_answered": "**Claim window**: you answered **{answer}**. It closes {when} at the latest.",
+    "rummy.hand.window_not_asked": "**Claim window** on {card}, discarded by **{name}**: you cannot goal or gain with it, so you have nothing to answer. Play goes on when it closes, {when} at the latest.",
     "rummy.hand.pass": "Pass",
     "rummy.hand.claim_goal": "Goal with it!",
     "rummy.hand.gain": "Gain with {cards}",
@@ -178,9 +180,10 @@ CATALOG: dict[str, str] = {
         "declare Ready: (R) only with an open set, and the missing card must still exist. Ready, "
         "you may not open or gain, and must discard the card you took unless it completes your "
         "goal. (R) A goal comes only right after a take, or on another's discard when Ready.\n"
-        "**Claim window** — (R) after every discard every other player is asked at once: Pass, "
-        "or Goal / Gain where they can (only you see your choices); it closes when all have "
-        "answered or at the time limit (default 20 s; silent players pass). Priority, not speed: "
+        "**Claim window** — (R) after a discard, the players who can goal or gain with it are "
+        "asked at once: Pass, Goal or Gain (only you see your choices). A player who cannot "
+        "claim is not asked; when nobody can, play goes straight on. It closes when all asked "
+        "have answered or at the time limit (default 20 s; silent players pass). Priority, not speed: "
         "a Ready player's Goal beats any Gain, then the nearest after the discarder. Gain: open "
         "the card with 2 hand cards as a big set, draw 2 (not when Ready). Only the winning "
         "claim is shown; a claimed card leaves the discarder's row. The turn then passes to the "
@@ -204,7 +207,8 @@ CATALOG: dict[str, str] = {
         "bonus included (not below 0).\n"
         "**Playing here** — your hand offers only legal moves: Take buttons, Goal, Open "
         "buttons, then a card to discard (with Ready where it applies). In a window, your hand "
-        "or the table's Answer button shows Pass and your claims; the table shows who has "
-        "answered and the deadline. The next short game is dealt by its first player."
+        "or the table's Answer button shows Pass and your claims, or that you have nothing to "
+        "answer; the table shows that a window is open and its deadline, never who is asked. "
+        "The next short game is dealt by its first player."
     ),
 }

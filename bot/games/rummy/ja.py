@@ -9,7 +9,7 @@ CATALOG: dict[str, str] = {
     "cmd.rummy.advanced.name": "上級ルール",
     "cmd.rummy.advanced": "上級ルール：赤字カードの条件、アイテム勝利、捨札ゴールの失点",
     "cmd.rummy.claim_seconds.name": "受付秒数",
-    "cmd.rummy.claim_seconds": "捨札を取れるか全員に聞く時間(5～300秒、標準20秒)",
+    "cmd.rummy.claim_seconds": "捨札を取れる人が答える時間(5～300秒、標準20秒)",
     "cmd.rummy.match_games.name": "ショートゲーム数",
     "cmd.rummy.match_games": "1ゲームのショート・ゲーム数(1～50、標準は2～3人6回、4人8回)",
     # エラー(ルールの詳細コード。他のゲームと共通のキーは同じ文)
@@ -31,6 +31,8 @@ CATALOG: dict[str, str] = {
     "error.illegal_move.own_discard_completes": "自分の捨札の列にゴール形を完成させるカードがあるため、捨札ではゴールできません。",
     "error.illegal_move.window_closed": "その捨札の受付は締め切られました。",
     "error.illegal_move.already_answered": "この受付にはすでに答えています。",
+    "error.illegal_move.not_asked": "この捨札ではゴールもゲインもできないので、答えることはありません。",
+    "error.illegal_move.not_offered_discard": "{card} は捨てるカードの候補にありません。",
     "error.bad_option.advanced": "上級ルールはオンかオフで指定してください。",
     "error.bad_option.claim_seconds": "受付時間は5～300秒にしてください。",
     "error.bad_option.match_games": "ショート・ゲーム数は1～50回にしてください。",
@@ -53,7 +55,6 @@ CATALOG: dict[str, str] = {
     "rummy.table.to_act": "**{name}** がビッグセットをオープンするか、捨札します。",
     "rummy.table.to_act_ready": "**{name}**(レディ)がゴールするか、テイクしたカードを捨てます。",
     "rummy.table.window": "**捨札の受付**:**{name}** の捨てた {card} — 締切 {when}",
-    "rummy.table.answers": "回答:{answers}",
     "rummy.table.answer": "捨札の受付に答える",
     "rummy.table.ended": "**ショート・ゲーム {game} 終了。** {name} が手札の画面からショート・ゲーム {next} を配ります。",
     "rummy.table.field": "**場札** {cards} · 山札 **{deck}** 枚",
@@ -112,9 +113,10 @@ CATALOG: dict[str, str] = {
     "rummy.hand.chosen": "{card} を捨てますか?",
     "rummy.hand.discard": "{card} を捨てる",
     "rummy.hand.discard_ready": "{card} を捨ててレディ宣言",
-    "rummy.hand.window": "**捨札の受付**:**{name}** が {card} を捨てました。パスするか、できるなら取ってください — 締切 {when}",
-    "rummy.hand.window_own": "**捨札の受付**:あなたの捨てた {card} に他の人が答えています — 締切 {when}",
-    "rummy.hand.window_answered": "**捨札の受付**:あなたの答えは **{answer}**。他の人を待っています — 締切 {when}",
+    "rummy.hand.window": "**捨札の受付**:**{name}** が {card} を捨てました。あなたはこれを取れます。取るかパスしてください — 締切 {when}",
+    "rummy.hand.window_own": "**捨札の受付**:あなたの捨てた {card} を取れる人が答えています — 締切 {when}",
+    "rummy.hand.window_answered": "**捨札の受付**:あなたの答えは **{answer}**。遅くとも {when} に締め切られます。",
+    "rummy.hand.window_not_asked": "**捨札の受付**:**{name}** の捨てた {card} で、あなたはゴールもゲインもできないので、答えることはありません。受付が締め切られると(遅くとも {when})次へ進みます。",
     "rummy.hand.pass": "パス",
     "rummy.hand.claim_goal": "これでゴール!",
     "rummy.hand.gain": "{cards} でゲイン",
@@ -177,9 +179,10 @@ CATALOG: dict[str, str] = {
         "あるときだけ、またその1枚が実在するときだけ。レディ中はオープンもゲインもできず、テイクした"
         "カードでゴールしないならそれを捨てます。(R) ゴールはテイクの直後か、レディ中に他人の"
         "捨札が出たときだけです。\n"
-        "**捨札の受付** — (R) 捨札のたびに他の全員へ同時に「パス」、できる人には「ゴール」"
-        "「ゲイン」をたずねます(自分の選択肢は自分にだけ見えます)。全員が答えるか制限時間"
-        "(標準20秒)で締め切り、答えなかった人はパス。早い者勝ちではなく、レディした人のゴールが"
+        "**捨札の受付** — (R) 捨札が出たら、それでゴールかゲインができる人にだけ同時に「パス」"
+        "「ゴール」「ゲイン」をたずねます(自分の選択肢は自分にだけ見えます)。取れない人には"
+        "聞かず、誰も取れなければすぐ次の手番へ。聞かれた全員が答えるか制限時間(標準20秒)で"
+        "締め切り、答えなかった人はパス。早い者勝ちではなく、レディした人のゴールが"
         "ゲインより優先、同じなら捨てた人の次に近い人が優先です。ゲイン:その捨札と手札2枚で"
         "ビッグセットをオープンして2枚引く(レディ中は不可)。公開されるのは成立した取得だけで、"
         "取られたカードは捨てた人の列から消えます。手番はゲインがあっても捨てた人の左隣へ。\n"
@@ -201,7 +204,7 @@ CATALOG: dict[str, str] = {
         "捨てた人はその得点(ボーナス込み)を失います(0点未満にはならない)。\n"
         "**ここでの遊び方** — 手札の画面には合法な操作だけが出ます:テイクのボタン、ゴール、オープンの"
         "ボタン、捨てるカード(レディできるときはレディも)。受付中は手札か卓の「答える」ボタンから"
-        "パスや取得を選びます。卓には誰が答えたかと締切が出ます。次のショート・ゲームはその最初の人が"
-        "配ります。"
+        "パスや取得を選びます(取れないときは答えることはありません)。卓には受付中であることと"
+        "締切だけが出て、誰に聞いているかは出ません。次のショート・ゲームはその最初の人が配ります。"
     ),
 }

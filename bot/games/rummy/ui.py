@@ -1,9 +1,12 @@
 """Angels & Demons Rummy on Discord: the public table, each player's hand and the claim window.
 
 The public table is drawn from the public view only, so it reads the same whoever could claim a
-discard. During a claim window it shows the card, who has answered (never what) and the
-deadline, and its hand button reads "Answer the claim window": a click opens the same private
-prompt every other player gets in their hand (ephemeral, or the hand kept in DMs).
+discard. A claim window asks only the players who can claim (the rules decide from their
+hands); the table shows the card and the deadline, never who is asked or who has answered, and
+its hand button reads "Answer the claim window" for everyone: a click opens the clicker's hand,
+with the prompt for an asked player and, for anyone else, that there is nothing to answer.
+While a window is open its screens carry no version (answers move it), so an answer changes
+nobody's screen but the answerer's: an edit would tell the others how many were asked.
 
 Hand controls (game verbs; only legal choices are offered):
 - `tk.{card}`: take a field card, a button each;
@@ -16,7 +19,7 @@ Hand controls (game verbs; only legal choices are offered):
 - `nx`: deal the next short game (its first player);
 - the claim window: `wp` Pass, `wg` Goal, `wn.….{a}.{b}` Gain with two hand cards, each naming
   its window by `{short game}.{card}` after the verb. They stay valid while others answer
-  (every answer moves the version) and are refused once that window has closed.
+  and are refused once that window has closed.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from bot.games.rummy.render import (
 )
 from bot.i18n import t
 from bot.ui.layout import (
+    LOBBY,
     Block,
     Button,
     Control,
@@ -58,7 +62,7 @@ from bot.ui.layout import (
     game_verb,
 )
 from games.engine import Event, GameError, Reason, Session, illegal
-from games.rummy.cards import is_red, kind, kinds_of
+from games.rummy.cards import CARDS, is_red, kind, kinds_of
 from games.rummy.models import (
     Discard,
     Gain,
@@ -135,6 +139,12 @@ class RummyUI(GameUI):
         return view
 
     @staticmethod
+    def _version(ctx: Context, view: View) -> int | str:
+        """The screens' version marker: none (`LOBBY`, the marker of controls that do not
+        depend on the version) while a claim window is open (see the module)."""
+        return LOBBY if view.phase == "window" else ctx.version
+
+    @staticmethod
     def _when(ctx: Context, view: View) -> str:
         """The claim window's deadline as a Discord relative timestamp."""
         due = ctx.session.due("window")
@@ -181,7 +191,7 @@ class RummyUI(GameUI):
             blocks=tuple(blocks),
             accent=self._accent(ctx.session),
             session=ctx.sid,
-            version=ctx.version,
+            version=self._version(ctx, view),
         )
 
     @staticmethod
@@ -198,18 +208,13 @@ class RummyUI(GameUI):
     def _status(self, ctx: Context, view: View) -> str:
         window, turn = view.window, view.turn
         if view.phase == "window" and window is not None:
-            answers = " · ".join(
-                f"{'✅' if done else '⏳'} {ctx.names[s]}"
-                for s, done in enumerate(window.answered)
-                if s != window.discarder
-            )
             heading = ctx.t(
                 "rummy.table.window",
                 card=card_text(ctx, window.card),
                 name=ctx.names[window.discarder],
                 when=self._when(ctx, view),
             )
-            return f"{WINDOW} {heading}\n{ctx.t('rummy.table.answers', answers=answers)}"
+            return f"{WINDOW} {heading}"
         if turn is None:
             return ""
         name = ctx.names[turn]
@@ -234,7 +239,7 @@ class RummyUI(GameUI):
 
     def _table_controls(self, ctx: Context, view: View, finished: bool) -> Controls:
         """The shared buttons; during a claim window the hand button invites everyone alike to
-        answer (it opens the same prompt for every player)."""
+        answer (whoever is asked: the table must not tell)."""
         if finished or view.phase != "window":
             return table_controls(ctx, finished)
         return Controls(
@@ -308,7 +313,7 @@ class RummyUI(GameUI):
             blocks=tuple(blocks),
             accent=ACCENT,
             session=ctx.sid,
-            version=ctx.version,
+            version=self._version(ctx, view),
         )
 
     def _hand_status(
@@ -392,8 +397,8 @@ class RummyUI(GameUI):
         return ctx.t(key)
 
     def _window_prompt(self, ctx: Context, view: View, seat: int, items: list[Control]) -> str:
-        """The claim window as this player sees it: the same words for everyone who may answer,
-        with Pass, and Goal or a Gain only where this player can."""
+        """The claim window as this player sees it: Pass with the Goal or Gains this player can
+        make when asked; else what the window waits for, which says nothing about the others."""
         window = view.window
         assert window is not None
         when = self._when(ctx, view)
@@ -404,6 +409,10 @@ class RummyUI(GameUI):
         if answer is not None:
             said = self._answer_text(ctx, answer.choice, answer.cards)
             return f"{WINDOW} " + ctx.t("rummy.hand.window_answered", answer=said, when=when)
+        name = ctx.names[window.discarder]
+        if not view.legal:
+            nothing = ctx.t("rummy.hand.window_not_asked", name=name, card=card, when=when)
+            return f"{WINDOW} {nothing}"
         tag = f"{view.game_no}.{window.card}"
         items.append(Button(game_verb(f"wp.{tag}"), ctx.t("rummy.hand.pass"), "👋"))
         if Goal() in view.legal:
@@ -413,7 +422,6 @@ class RummyUI(GameUI):
         for a, b in gains:
             label = ctx.t("rummy.hand.gain", cards=cards_label(ctx, (a, b)))
             items.append(Button(game_verb(f"wn.{tag}.{a}.{b}"), label, "🤲", Style.PRIMARY))
-        name = ctx.names[window.discarder]
         return f"{WINDOW} " + ctx.t("rummy.hand.window", name=name, card=card, when=when)
 
     @staticmethod
@@ -489,7 +497,7 @@ class RummyUI(GameUI):
                 case "op":
                     return Open.model_validate({"cards": tuple(int(a) for a in args)})
                 case "dc":
-                    return Pick(f"d{int(values[0])}")
+                    return self._discard_pick(ctx, view, values)
                 case "ds" | "dr":
                     return Discard(card=int(args[0]), ready=verb == "dr")
                 case "nx":
@@ -497,6 +505,16 @@ class RummyUI(GameUI):
         except (ValueError, IndexError):  # pydantic's ValidationError is a ValueError
             raise _bad() from None
         raise _bad()
+
+    @staticmethod
+    def _discard_pick(ctx: Context, view: View, values: Sequence[str]) -> Pick:
+        """The card chosen in the discard select: one it offered, or a refusal that says so."""
+        card = int(values[0])
+        if card not in discard_choices(view):
+            if not 0 <= card < len(CARDS):
+                raise _bad()
+            raise illegal("not_offered_discard", card=card_text(ctx, card))
+        return Pick(f"d{card}")
 
     @staticmethod
     def _claim(view: View, seat: int, verb: str, args: list[str]) -> Any:
@@ -509,6 +527,8 @@ class RummyUI(GameUI):
             raise GameError(Reason.NOT_YOUR_TURN)
         if view.my_answer is not None:
             raise illegal("already_answered")
+        if not view.legal:
+            raise illegal("not_asked")
         if verb == "wp":
             return Pass()
         if verb == "wg":
@@ -554,7 +574,7 @@ class RummyUI(GameUI):
             if name in p:
                 params[name] = p[name]
         match key:
-            case "answered" | "window" | "no_claim" | "next_game":
+            case "window" | "no_claim" | "next_game":
                 return None  # the table's status shows the window; the deal follows
             case "window_closed":
                 if not p.get("deadline"):

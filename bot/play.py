@@ -79,7 +79,7 @@ class Play:
         lang = self.languages.of(interaction)
         verb, *args = base_action(act).split(".")
         if verb == REPLAY_VERB:  # a finished game: anyone of its server may watch
-            await self.replays.control(interaction, sid, args, lang)
+            await self.replays.control(interaction, sid, args, values, lang)
             return
         if verb == RULES_VERB:  # a rules page: no session
             await turn_page(interaction, self.games, args, values, lang)

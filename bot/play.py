@@ -24,7 +24,7 @@ from bot.refresh import Refresher
 from bot.replays import VERB as REPLAY_VERB
 from bot.replays import Replays
 from bot.rules import VERB as RULES_VERB
-from bot.rules import turn_page
+from bot.rules import pick_page
 from bot.tables import Tables
 from bot.ui.controls import GAME_NS
 from bot.ui.layout import base_action
@@ -82,7 +82,7 @@ class Play:
             await self.replays.control(interaction, sid, args, values, lang)
             return
         if verb == RULES_VERB:  # a rules page: no session
-            await turn_page(interaction, self.games, args, values, lang)
+            await pick_page(interaction, self.games, args, values, lang)
             return
         session = await self.service.get(sid)
         await self.service.come_back(sid, interaction.user.id)  # any control retakes a seat

@@ -52,7 +52,7 @@ async def send_rules(interaction: discord.Interaction[Any], ui: GameUI, lang: st
     await interaction.response.send_message(**message.send_kwargs(), ephemeral=True)
 
 
-async def turn_page(
+async def pick_page(
     interaction: discord.Interaction[Any],
     games: Mapping[str, GameUI],
     args: Sequence[str],

@@ -27,7 +27,7 @@ from bot.settings import Settings
 from bot.table_pictures import TablePictures, start_picture_process
 from bot.tables import Tables
 from bot.turns import Turns
-from bot.ui.controls import ControlButton, ControlSelect
+from bot.ui.controls import ControlButton, ControlSelect, modal_control
 from games.engine import Change, Clock, SessionService, SystemClock
 from games.registry import GAME_IDS, GAMES
 from storage import Storage, open_storage
@@ -120,6 +120,10 @@ class TableBot(commands.Bot):
         # deadline due are resumed, in the background. Tables are redrawn as they change.
         await self.service.resume()
         start_picture_process(self.games.values())
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Every interaction: a form of ours sent (`ControlModal`) is answered as a control."""
+        await modal_control(interaction)
 
     async def _on_change(self, change: Change) -> None:
         """After a committed change (and after the click that made it was answered):

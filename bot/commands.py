@@ -20,6 +20,7 @@ from bot.hints import hint_text
 from bot.i18n import cmd, t
 from bot.languages import GUILD_LOCALE
 from bot.lobby import is_admin
+from bot.rules import send_rules
 from bot.table_pictures import GUILD_PICTURES, pictures_on
 from bot.turns import NOTIFY
 from bot.ui.layout import Layout, Priority, Text
@@ -165,10 +166,8 @@ async def setup(bot: TableBot) -> None:
 
 
 async def show_rules(interaction: discord.Interaction[Any], bot: TableBot, game_id: str) -> None:
-    """`/<game> rules`: the game's rules and this bot's rulings, in the reader's language."""
-    lang = bot.languages.of(interaction)
-    title = t(lang, "rules.title", game=t(lang, f"{game_id}.name"))
-    await send_private(interaction, title, bot.games[game_id].rules_text(lang).split("\n"))
+    """`/<game> rules`: the game's first rules page (`bot.rules`), in the reader's language."""
+    await send_rules(interaction, bot.games[game_id], bot.languages.of(interaction))
 
 
 async def send_private(

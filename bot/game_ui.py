@@ -97,6 +97,9 @@ class GameUI(ABC):
     """Whether `/stats` shows a player's win streaks in this game."""
     hidden_hands: bool = True
     """Whether a seat holds what the others cannot see (a replay then shows every hand)."""
+    rules_pages: tuple[str, ...] = ("intro", "setup", "turn", "scoring", "rulings")
+    """The pages of `/<game> rules` in order (see `bot.rules`): each is the catalog text
+    `{game_id}.rules.{page}`; a game adds `options` for its variants or leaves a page out."""
 
     @abstractmethod
     def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:
@@ -278,6 +281,3 @@ class GameUI(ABC):
     async def after_finish(self, session: Session, prefs: PrefTable) -> None:
         """Game-specific bookkeeping when a game ends (e.g. a remembered solo level)."""
         return None
-
-    def rules_text(self, lang: str) -> str:
-        return t(lang, f"{self.game_id}.rules")

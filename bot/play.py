@@ -1,7 +1,8 @@
 """Play dispatch: a click on any control, from its custom_id to the service and back.
 
-Shared verbs first (replay steps, lobby, hand, rematch), then the game's own verbs through its
-`GameUI`; the click is answered as soon as the move is committed, everything else follows it.
+Shared verbs first (replay steps, rules pages, lobby, hand, rematch), then the game's own verbs
+through its `GameUI`; the click is answered as soon as the move is committed, everything else
+follows it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from bot.lobby import Lobby
 from bot.refresh import Refresher
 from bot.replays import VERB as REPLAY_VERB
 from bot.replays import Replays
+from bot.rules import VERB as RULES_VERB
+from bot.rules import pick_page
 from bot.tables import Tables
 from bot.ui.controls import GAME_NS
 from bot.ui.layout import base_action
@@ -76,7 +79,10 @@ class Play:
         lang = self.languages.of(interaction)
         verb, *args = base_action(act).split(".")
         if verb == REPLAY_VERB:  # a finished game: anyone of its server may watch
-            await self.replays.control(interaction, sid, args, lang)
+            await self.replays.control(interaction, sid, args, values, lang)
+            return
+        if verb == RULES_VERB:  # a rules page: no session
+            await pick_page(interaction, self.games, args, values, lang)
             return
         session = await self.service.get(sid)
         await self.service.come_back(sid, interaction.user.id)  # any control retakes a seat

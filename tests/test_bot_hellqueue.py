@@ -56,6 +56,7 @@ from games.hellqueue.moves import room, to_move_seat
 from tests.botkit import (
     custom_ids,
     open_hand,
+    rules_page,
     running_bot,
     session_in,
     start_game,
@@ -538,23 +539,24 @@ async def test_rules_and_screens_in_both_languages(tmp_path: Path) -> None:
         hana = emu.add_user("hana", locale="ja", admin=True)
         bob, carol = emu.add_user("bob"), emu.add_user("carol")
         async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
-            res = await hana.slash(emu.general, "hellqueue rules")
-            assert res.ephemeral and res.message.components_v2
-            assert "地獄Queue部" in res.text and "n × (n − 1)" in res.text
-            assert "RBYGAW · RRGGBW · YYBGAW" in res.text
-            res = await bob.slash(emu.general, "hellqueue rules")
+            scoring = await rules_page(hana, emu.general, "hellqueue", "scoring")
+            assert "地獄Queue部" in scoring and "n × (n − 1)" in scoring
+            assert "RBYGAW · RRGGBW · YYBGAW" in await rules_page(
+                hana, emu.general, "hellqueue", "setup"
+            )
+            rulings = await rules_page(bob, emu.general, "hellqueue", "rulings")
             for ruling in (
-                "(R: the published count)",
-                "With no black die anywhere, none comes",
-                "Waking nothing is allowed",
+                "3–4 players, the published count",
+                "bring no black die when none is left anywhere",
+                "an Awaken that wakes nothing is legal",
                 "RRW · BBR · YYB · GGY · AAG",
                 "n × (n − 1)",
                 "black dice on your active card count",
-                "still tied: a shared win",
-                "the bot asks you",
-                "a shared win.",  # the last line: nothing was cut
+                "**Still tied** — a shared win",
+                "the bot asks each player which stone to take",
+                "only when the stones depend on it.",  # the last line: nothing was cut
             ):
-                assert ruling in res.text, ruling
+                assert ruling in rulings, ruling
             await hana.slash(emu.general, "settings", language="ja")
             _, table = await start_game(
                 emu, bot, hana, joiners=(bob, carol), first="0", command=COMMAND

@@ -43,6 +43,7 @@ from games.rummy.sets import is_big
 from tests.botkit import (
     custom_ids,
     open_hand,
+    rules_page,
     running_bot,
     start_game,
     table_message,
@@ -500,25 +501,24 @@ async def test_rules_and_screens_in_both_languages(tmp_path: Path) -> None:
         hana = emu.add_user("hana", locale="ja", admin=True)
         bob = emu.add_user("bob")
         async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
-            res = await hana.slash(emu.general, "rummy rules")
-            assert res.ephemeral and res.message.components_v2
-            assert "エンジェル&デーモン・ラミー" in res.text and "アイテム勝利" in res.text
-            assert "配ります。" in res.text  # the last line: nothing was cut
-            res = await bob.slash(emu.general, "rummy rules")
+            rulings = await rules_page(hana, emu.general, "rummy", "rulings")
+            assert "エンジェル&デーモン・ラミー" in rulings and "アイテム勝利" in rulings
+            assert "（2枚引く前）に判定します。" in rulings  # the last line: nothing was cut
+            rulings = await rules_page(bob, emu.general, "rummy", "rulings")
             for ruling in (
-                "R: the rulebook has no title",
-                "R: sword, shield, potion, ring",
-                "R: always the 8 in hand",
-                "(R) only with an open set",
-                "(R) A goal comes only right after a take",
-                "(R) after a discard, the players who can goal or gain with it are",
-                "(R) check again while it scores",
-                "(R) a tie is a shared win",
-                "(R) red Item: 1",
-                "(R) Item victory",
-                "dealt by its first player.",  # the last line: nothing was cut
+                "the rulebook has no title",
+                "sword, shield, potion and ring",
+                "always the 8 cards in hand",
+                "only for a player with at least one open set",
+                "a goal comes only right after a take",
+                "the players who can goal or gain with that card are asked at once",
+                "always check again while a check scores",
+                "share the win",
+                "1 point each, no condition",
+                "**Item victory**",
+                "(before drawing).",  # the last line: nothing was cut
             ):
-                assert ruling in res.text, ruling
+                assert ruling in rulings, ruling
             await hana.slash(emu.general, "settings", language="ja")
             bot.service._seed_source = lambda: SEED
             session, table = await start_game(

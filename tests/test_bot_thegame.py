@@ -20,6 +20,7 @@ from tests.botkit import (
     open_hand,
     open_lobby,
     play_a_card,
+    rules_page,
     running_bot,
     session_in,
     start_game,
@@ -369,11 +370,8 @@ async def test_japanese_users_get_japanese_and_the_table_follows_the_server(
         hana = emu.add_user("hana", locale="ja", admin=True)
         bob = emu.add_user("bob")
         async with running_bot(emu, tmp_path / "db.sqlite3") as bot:
-            res = await hana.slash(emu.general, "thegame rules")
-            assert "10戻し" in res.text
-            assert res.ephemeral and res.message.components_v2
-            res = await bob.slash(emu.general, "thegame rules")
-            assert "±10 trick" in res.text
+            assert "10戻し" in await rules_page(hana, emu.general, "thegame", "turn")
+            assert "±10 trick" in await rules_page(bob, emu.general, "thegame", "turn")
             res = await hana.slash(emu.general, "settings", language="ja")
             assert "日本語" in res.text
             _, table = await start_game(emu, bot, hana, joiners=(bob,))

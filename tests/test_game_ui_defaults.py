@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from toygame import RULES, Move, Vote
+from toygame import RULES, Vote
 
 from bot.context import Context
 from bot.game_ui import GameUI
 from bot.i18n import t
-from bot.replays import replay_step
+from bot.replay_turns import replay_turn, target, turn_ends
 from bot.results import Results
 from bot.ui.layout import Button, Controls, Layout, Priority, Text, game_verb
 from games.engine import CHANCE, Event, Seat, Session, SessionRecord, Status
@@ -151,16 +151,33 @@ async def test_a_default_game_is_recorded_counted_and_ranked(storage: Storage) -
     assert t("en", "stats.points", n=max(session.state.totals)) in board[1]
 
 
-def test_a_replay_step_is_the_state_after_that_many_actions() -> None:
+def test_a_replay_turn_is_one_players_action_with_the_chance_it_caused() -> None:
     session, log = finished()
-    first = replay_step(session, log, 1)
-    assert (first.number, first.total, first.actor) == (1, len(log), CHANCE)
-    last = replay_step(session, log, len(log))
-    assert last.state == session.state
-    assert replay_step(session, log, 10_000).number == len(log)
-    middle = replay_step(session, log, 5)
-    moves = [Move.model_validate(e.action) for e in log[:5] if e.action["kind"] == "move"]
-    assert sum(middle.state.totals) == sum(move.amount for move in moves)
+    players = [i for i, entry in enumerate(log) if entry.actor != CHANCE]
+    assert len(turn_ends(log)) == len(players) + 1  # the setup, then one turn per action
+    setup = replay_turn(session, log, 0)
+    assert (setup.number, setup.total, setup.actor) == (0, len(players), None)
+    assert [e.key for e in setup.events] == ["toy.roll"] * players[0]  # the rolls before anyone
+    caused = 0
+    for number, start in enumerate(players, start=1):
+        turn = replay_turn(session, log, number)
+        end = players[number] if number < len(players) else len(log)
+        state = RULES.setup(session.config)
+        for entry in log[:end]:  # through the rolls that follow the action
+            state = RULES.apply(state, entry.actor, RULES.parse_action(entry.action)).state
+        assert (turn.actor, turn.state) == (log[start].actor, state)
+        rolls = sum(entry.actor == CHANCE for entry in log[start:end])
+        assert [e.key for e in turn.events].count("toy.roll") == rolls
+        caused += rolls
+    assert caused > 0 and players[0] + caused == sum(e.actor == CHANCE for e in log)
+    assert replay_turn(session, log, len(players)).state == session.state
+    assert replay_turn(session, log, 10_000).number == len(players)
+
+
+def test_replay_moves_stay_between_the_setup_and_the_last_turn() -> None:
+    assert [target(0, move, 5) for move in "fpnl"] == [0, 0, 1, 5]
+    assert [target(5, move, 5) for move in "fpnl"] == [0, 4, 5, 5]
+    assert [target(3, move, 5) for move in "fpnl"] == [0, 2, 4, 5]
 
 
 def test_the_default_replay_hands_are_each_seats_hand_without_its_controls() -> None:

@@ -167,6 +167,7 @@ class _Choice:
 
 class ExhaustUI(GameUI):
     game_id = "exhaust"
+    rules_pages = ("intro", "setup", "turn", "options", "rulings")
 
     def __init__(self) -> None:
         self._next_level: dict[str, int] = {}

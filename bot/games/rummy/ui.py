@@ -118,6 +118,7 @@ def discard_choices(view: View) -> list[int]:
 
 class RummyUI(GameUI):
     game_id = "rummy"
+    rules_pages = ("intro", "setup", "turn", "scoring", "options", "rulings")
     unversioned_verbs = WINDOW_VERBS
 
     def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:

@@ -79,6 +79,7 @@ def card_token(view: TheGameView, card: int) -> Token:
 
 class TheGameUI(GameUI):
     game_id = "thegame"
+    rules_pages = ("intro", "setup", "turn", "scoring", "options", "rulings")
     table_verbs = frozenset({"sig"})
     unversioned_verbs = frozenset({"sig"})
     pictures = True

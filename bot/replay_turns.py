@@ -1,8 +1,10 @@
 """A finished game's log cut into the turns its replay steps through.
 
 Turn 0 is the setup: the chance actions before anyone acted (the deal). Each later turn is one
-actor's action — a player's, an AI's, or the clock closing a timed window — together with the
-chance actions it caused, which follow it in the log. Turn k shows the state after its last
+actor's run of actions — a player's, an AI's, or the clock closing a timed window — together
+with the chance actions they caused, which follow them in the log: The Game's two plays and
+end of turn are one turn, not three. A chance action ends a run, so a solo player's turns
+stay apart at each draw. Turn k shows the state after its last
 action, replayed through the rules from the start, so a replay is as exact as the log.
 """
 
@@ -32,7 +34,11 @@ class ReplayTurn:
 
 def turn_ends(log: Sequence[LoggedAction]) -> tuple[int, ...]:
     """How many log entries each turn's state has seen: the setup's first, then each turn's."""
-    starts = [index for index, entry in enumerate(log) if entry.actor != CHANCE]
+    starts = [
+        index
+        for index, entry in enumerate(log)
+        if entry.actor != CHANCE and (index == 0 or log[index - 1].actor != entry.actor)
+    ]
     if not starts:
         return (len(log),)
     return (*starts, len(log))

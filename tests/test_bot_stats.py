@@ -69,9 +69,13 @@ def seated(session: Session) -> Session:
 
 
 def turns_of(log: list[LoggedAction]) -> list[tuple[int, int]]:
-    """Each turn's (first, last + 1) log entries, the setup's first: a player's action (or the
-    clock's) opens a turn, the chance actions after it belong to it."""
-    starts = [i for i, entry in enumerate(log) if entry.actor != CHANCE]
+    """Each turn's (first, last + 1) log entries, the setup's first: an actor's run of actions
+    (a player's, or the clock's) opens a turn, the chance actions after it belong to it."""
+    starts = [
+        i
+        for i, entry in enumerate(log)
+        if entry.actor != CHANCE and (i == 0 or log[i - 1].actor != entry.actor)
+    ]
     bounds = [0, *starts, len(log)]
     return list(itertools.pairwise(bounds))
 
@@ -212,8 +216,8 @@ async def test_a_finished_game_is_listed_counted_replayed_and_exported(
             await alice.click(replay, nav(replay, "f"))
             assert turn_head(session, log, 0) in replay.text
 
-            # A turn whose action caused chance (a roll, a deal) shows the table after it. (The
-            # Game and Exhaust deal everything at the setup: no turn of theirs causes chance.)
+            # A turn of several entries (an actor's run of actions, or an action and the chance it
+            # caused) shows the table after all of them, in one step.
             chanced = [turn for turn, (start, end) in enumerate(turns) if turn and end > start + 1]
             caused = next(
                 (

@@ -151,10 +151,23 @@ async def test_a_default_game_is_recorded_counted_and_ranked(storage: Storage) -
     assert t("en", "stats.points", n=max(session.state.totals)) in board[1]
 
 
-def test_a_replay_turn_is_one_players_action_with_the_chance_it_caused() -> None:
+def test_a_replay_turn_is_one_actors_run_of_actions_with_the_chance_it_caused() -> None:
+    log = [
+        LoggedAction(seq=seq, actor=actor, action={})
+        for seq, actor in enumerate([CHANCE, CHANCE, 0, 0, 0, CHANCE, 1, 1, 0, CHANCE, 0], 1)
+    ]
+    # the deal; 0's three plays and its draw; 1's two; 0's one and its draw; 0 again (solo-like)
+    assert turn_ends(log) == (2, 6, 8, 10, 11)
+
+
+def test_each_replay_turn_shows_the_state_after_its_last_entry() -> None:
     session, log = finished()
-    players = [i for i, entry in enumerate(log) if entry.actor != CHANCE]
-    assert len(turn_ends(log)) == len(players) + 1  # the setup, then one turn per action
+    players = [
+        i
+        for i, entry in enumerate(log)
+        if entry.actor != CHANCE and log[i - 1].actor != entry.actor
+    ]
+    assert len(turn_ends(log)) == len(players) + 1  # the setup, then one turn per run
     setup = replay_turn(session, log, 0)
     assert (setup.number, setup.total, setup.actor) == (0, len(players), None)
     assert [e.key for e in setup.events] == ["toy.roll"] * players[0]  # the rolls before anyone

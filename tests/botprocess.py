@@ -9,7 +9,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -62,6 +62,15 @@ def start_failure(
         **(options or {}),
     )
     return done.returncode, done.stdout + done.stderr
+
+
+async def eventually(
+    predicate: Callable[[], Awaitable[bool]], timeout: float = 60.0, every: float = 0.05
+) -> None:
+    """Wait until `predicate()` holds (checked every `every` s), failing after `timeout` s."""
+    async with asyncio.timeout(timeout):
+        while not await predicate():
+            await asyncio.sleep(every)
 
 
 def cannot_start_lines(output: str) -> list[str]:

@@ -1,8 +1,8 @@
 """`python -m bot`: start the bot with settings from the environment and `.env`.
 
 Exit status 2 when it cannot start for a reason the admin can fix (a setting, the database,
-the token, a shard another process runs), told in one line; 0 after a clean stop (Ctrl-C,
-SIGTERM)."""
+the token, a shard another process runs), or must stop (a shard lease another process took),
+told in one line; 0 after a clean stop (Ctrl-C, SIGTERM)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def main() -> int:
     try:
         asyncio.run(run(settings))
     except Failure as failure:
-        log.error("Cannot start: %s", failure)
+        log.error("%s: %s", "Stopped" if failure.running else "Cannot start", failure)
         return EXIT_STATUS
     except KeyboardInterrupt:
         pass

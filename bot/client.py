@@ -126,7 +126,14 @@ class TableBot(commands.Bot):
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
+            try:
+                synced = await self.tree.sync(guild=guild)
+            except discord.HTTPException as error:  # not in that server, or no such server
+                raise Failure(
+                    f"DEV_GUILD_ID {guild.id}: Discord refused the commands there "
+                    f"({error.status} {error.text}): invite the bot to that server, or leave "
+                    "DEV_GUILD_ID empty to sync globally"
+                ) from None
         else:
             synced = await self.tree.sync()
         self.synced = Synced(len(synced), self.settings.dev_guild_id)

@@ -17,7 +17,12 @@ EXIT_STATUS = 2
 
 
 class Failure(Exception):
-    """A start-up failure told in one line (`str(failure)`)."""
+    """A failure told in one line (`str(failure)`): at start, or (`running`) one that stops a
+    running bot, such as a shard lease another process took while the bot was cut off."""
+
+    def __init__(self, line: str, *, running: bool = False) -> None:
+        super().__init__(line)
+        self.running = running
 
 
 def settings_lines(error: ValidationError) -> list[str]:

@@ -103,7 +103,7 @@ async def claim_shards(
     count, ids = (1, frozenset({0})) if shards is None else (shards.count, shards.ids)
 
     def lost(error: Exception) -> None:
-        on_lost(Failure(shards_problem(place, error)))
+        on_lost(Failure(shards_problem(place, error), running=True))
 
     try:
         return await ShardLeases.claim(url, count, ids, lost)

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from storage.migrations import MIGRATIONS
-from tests.botprocess import bound_by_permissions, cannot_start_lines, start_failure
+from tests.botprocess import bot_process, bound_by_permissions, cannot_start_lines, start_failure
+from tests.emulator import Emulator
 from tests.pgserver import Cluster
 
 TOKEN = "not-checked-before-the-database-opens"
@@ -106,3 +107,29 @@ def test_a_database_of_a_newer_bot_names_both_schema_versions(tmp_path: Path) ->
     status, output = start_failure(tmp_path, discord_token=TOKEN, database_path=path)
     line = assert_one_clear_line(status, output, str(path))
     assert f"schema version {newer}, newer than this bot's {len(MIGRATIONS)}" in line
+
+
+async def test_a_token_discord_refuses_is_named(tmp_path: Path) -> None:
+    async with Emulator.running() as emu:
+        settings = {
+            "discord_token": "not-" + emu.bot_token,
+            "discord_api_base": emu.api_base,
+            "discord_gateway_url": emu.gateway_url,
+        }
+        async with bot_process(tmp_path, **settings) as bot:
+            status = await bot.exit_status()
+    line = assert_one_clear_line(status, bot.output, "Discord refused DISCORD_TOKEN")
+    assert emu.bot_token not in bot.output and "Reset Token" in line
+
+
+async def test_a_dev_guild_the_bot_cannot_reach_is_named(tmp_path: Path) -> None:
+    async with Emulator.running() as emu:
+        settings = {
+            "discord_token": emu.bot_token,
+            "discord_api_base": emu.api_base,
+            "discord_gateway_url": emu.gateway_url,
+            "dev_guild_id": 4242,
+        }
+        async with bot_process(tmp_path, **settings) as bot:
+            status = await bot.exit_status()
+    assert_one_clear_line(status, bot.output, "DEV_GUILD_ID 4242")

@@ -90,6 +90,16 @@ def sqlite_problem(path: Path, error: BaseException) -> str:
     return f"cannot open the SQLite database DATABASE_PATH {path}: {error}"
 
 
+def reason(error: BaseException) -> str:
+    """An error in a few words: the system's own for a failed connection ("Connection
+    refused"), not asyncio's "Connect call failed ('10.0.0.5', 5432)"."""
+    if isinstance(error, OSError) and error.errno and error.errno > 0:
+        return os.strerror(error.errno)
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error) or type(error).__name__
+
+
 def postgres_problem(place: str, error: BaseException, waited: float) -> str:
     """What is wrong with the PostgreSQL database `place` (`database "x" on host:port`)."""
     if isinstance(error, NewerSchema):
@@ -117,11 +127,10 @@ def postgres_problem(place: str, error: BaseException, waited: float) -> str:
             "it the database's owner (ALTER DATABASE NAME OWNER TO USER)"
         )
     if isinstance(error, OSError | asyncpg.CannotConnectNowError):
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         return (
-            f"PostgreSQL ({place}) is not reachable ({reason or type(error).__name__}; waited "
-            f"{waited:g} s): start it, or fix the host and port in DATABASE_URL "
-            "(DATABASE_WAIT sets how long to wait)"
+            f"PostgreSQL ({place}) is not reachable ({reason(error)}; waited {waited:.0f} s): "
+            "start it, or fix the host and port in DATABASE_URL (DATABASE_WAIT sets how long "
+            "to wait)"
         )
     return f"PostgreSQL ({place}) failed at start: {error}"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
-from bot.failures import Failure, postgres_problem, shards_problem, sqlite_problem
+from bot.failures import Failure, postgres_problem, reason, shards_problem, sqlite_problem
 from bot.settings import Settings
 from storage import Storage, open_storage
 from storage.migrations import NewerSchema
@@ -46,12 +46,11 @@ def describe_store(settings: Settings) -> str:
 
 def _waiting(place: str) -> Callable[[Exception, float, float], None]:
     def log_wait(error: Exception, delay: float, left: float) -> None:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         log.warning(
             "PostgreSQL (%s) is not reachable yet (%s): trying again in %.1f s (DATABASE_WAIT "
             "allows %.0f s more)",
             place,
-            reason or type(error).__name__,
+            reason(error),
             delay,
             left,
         )

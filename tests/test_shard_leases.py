@@ -4,6 +4,7 @@ leases go with its connection, so its replacement starts at once and plays its g
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import asyncpg
@@ -14,7 +15,7 @@ from bot.store import claim_shards
 from games.engine import Status
 from storage import open_storage
 from storage.postgres.leases import SHARDS, CountConflict, ShardLeases, ShardTaken
-from tests.botkit import custom_ids
+from tests.botkit import custom_ids, running_bot
 from tests.botprocess import BotProcess, bot_process, cannot_start_lines, eventually
 from tests.emulator import Emulator
 from tests.emulator.models import EmuChannel, EmuMessage, EmuUser
@@ -22,8 +23,31 @@ from tests.emulator.models import EmuChannel, EmuMessage, EmuUser
 HOLDER = """
 SELECT pid FROM pg_locks
 WHERE locktype = 'advisory' AND classid = $1::bigint::oid AND objid = $2::bigint::oid
+  AND granted
 """
 """The connection holding a shard's lease (none: the shard is free)."""
+
+
+async def steal(url: str, shard: int) -> asyncpg.Connection:
+    """Take `shard`'s lease as another process could while its holder's connection is cut:
+    queue for the lock, then cut the holder's connection. The queued request is granted the
+    moment the holder is gone, before the holder can reconnect. Returns the thief."""
+    thief = await asyncpg.connect(url)
+    admin = await asyncpg.connect(url)
+    try:
+        holder = await admin.fetchval(HOLDER, SHARDS, shard)
+        take = asyncio.create_task(thief.execute("SELECT pg_advisory_lock($1, $2)", SHARDS, shard))
+
+        async def queued() -> bool:
+            waits = "SELECT count(*) FROM pg_locks WHERE pid = $1 AND NOT granted"
+            return bool(await admin.fetchval(waits, thief.get_server_pid()))
+
+        await eventually(queued)
+        await admin.execute("SELECT pg_terminate_backend($1)", holder)
+        await take
+    finally:
+        await admin.close()
+    return thief
 
 
 def shard_settings(emu: Emulator, url: str, ids: str, **more: object) -> dict[str, object]:
@@ -154,14 +178,8 @@ async def test_a_lease_taken_while_its_connection_was_cut_stops_the_process(
 ) -> None:
     lost: list[Exception] = []
     leases = await ShardLeases.claim(pg_url, 2, {0}, lost.append)
-    thief = await asyncpg.connect(pg_url)
+    thief = await steal(pg_url, 0)
     try:
-        pid = await thief.fetchval(HOLDER, SHARDS, 0)
-        # One statement: the lock is taken the moment its holder is gone, before the process
-        # can reconnect.
-        await thief.execute(
-            "SELECT pg_terminate_backend($1, 30000), pg_advisory_lock($2, 0)", pid, SHARDS
-        )
 
         async def told() -> bool:
             return bool(lost)
@@ -190,3 +208,19 @@ async def test_a_process_without_shard_ids_holds_every_shard_so_no_other_runs_on
             assert set(taken.taken) == {1}
     finally:
         await every.release()
+
+
+async def test_a_bot_whose_shard_was_taken_while_it_was_cut_off_stops(
+    pg_url: str, tmp_path: Path
+) -> None:
+    async with Emulator.running() as emu:
+        emu.add_guild("Zero", shard=(0, 2))
+        options = {"database_url": pg_url, "shard_count": 2, "shard_ids": (0,)}
+        async with running_bot(emu, tmp_path / "unused.sqlite3", **options) as bot:
+            thief = await steal(pg_url, 0)
+            try:
+                await emu.wait_for(bot.is_closed, timeout=60)
+            finally:
+                await thief.close()
+    assert bot.failure is not None and bot.failure.running
+    assert "shard 0 of 2 already run in another process" in str(bot.failure)

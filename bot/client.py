@@ -7,13 +7,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 import yarl
 from discord.ext import commands
 
 from bot.errors import Tree
+from bot.failures import Failure
 from bot.game_ui import GameUI
 from bot.hands import Hands
 from bot.i18n import CatalogTranslator
@@ -24,13 +25,18 @@ from bot.refresh import Refresher
 from bot.replays import Replays
 from bot.results import Results
 from bot.settings import Settings
+from bot.startup import Synced, quiet_voice, report_ready
+from bot.store import claim_shards, open_store
 from bot.table_pictures import TablePictures, start_picture_process
 from bot.tables import Tables
 from bot.turns import Turns
 from bot.ui.controls import ControlButton, ControlSelect, modal_control
 from games.engine import Change, Clock, SessionService, SystemClock
 from games.registry import GAME_IDS, GAMES
-from storage import Storage, open_storage
+from storage import Storage
+
+if TYPE_CHECKING:
+    from storage.postgres.leases import ShardLeases
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +59,7 @@ class TableBot(commands.Bot):
         settings: Settings,
         storage: Storage,
         clock: Clock | None = None,
+        leases: ShardLeases | None = None,
         **options: Any,
     ) -> None:
         intents = discord.Intents.none()
@@ -66,6 +73,12 @@ class TableBot(commands.Bot):
         )
         self.settings = settings
         self.storage = storage
+        self.leases = leases
+        self.synced: Synced | None = None
+        self.failure: Failure | None = None
+        """Why the bot stopped itself (`stop_for`), if it did."""
+        self._reported = False
+        self._stopping: asyncio.Future[None] | None = None
         self.service = SessionService(
             storage.sessions,
             GAMES,
@@ -113,9 +126,17 @@ class TableBot(commands.Bot):
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
+            try:
+                synced = await self.tree.sync(guild=guild)
+            except discord.HTTPException as error:  # not in that server, or no such server
+                raise Failure(
+                    f"DEV_GUILD_ID {guild.id}: Discord refused the commands there "
+                    f"({error.status} {error.text}): invite the bot to that server, or leave "
+                    "DEV_GUILD_ID empty to sync globally"
+                ) from None
         else:
-            await self.tree.sync()
+            synced = await self.tree.sync()
+        self.synced = Synced(len(synced), self.settings.dev_guild_id)
         # Loads nothing: sessions load on first touch, and only those with an AI to move or a
         # deadline due are resumed, in the background. Tables are redrawn as they change.
         await self.service.resume()
@@ -124,6 +145,18 @@ class TableBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Every interaction: a form of ours sent (`ControlModal`) is answered as a control."""
         await modal_control(interaction)
+
+    async def on_ready(self) -> None:
+        """Tell the admin once; later READYs (a new gateway session) say nothing new."""
+        if not self._reported and self.user is not None:
+            self._reported = True
+            app_id = self.application_id or self.user.id
+            report_ready(self.user, app_id, len(self.guilds), self.settings, self.synced)
+
+    def stop_for(self, failure: Failure) -> None:
+        """Stop the bot because of `failure`, which `run` then raises."""
+        self.failure = failure
+        self._stopping = asyncio.ensure_future(self.close())
 
     async def _on_change(self, change: Change) -> None:
         """After a committed change (and after the click that made it was answered):
@@ -151,6 +184,8 @@ class TableBot(commands.Bot):
         self.refresher.close()
         await super().close()
         await self.storage.close()
+        if self.leases is not None:
+            await self.leases.release()
 
 
 class ShardedTableBot(TableBot, commands.AutoShardedBot):
@@ -162,22 +197,57 @@ class ShardedTableBot(TableBot, commands.AutoShardedBot):
 
 
 async def create_bot(settings: Settings, clock: Clock | None = None, **options: Any) -> TableBot:
+    """The bot over its store and, on PostgreSQL, this process's shard leases; raises a
+    `Failure` when either cannot be had."""
     point_at(settings)
-    storage = await open_storage(settings.database, synchronous=settings.database_synchronous)
+    storage = await open_store(settings)
+    bot: TableBot | None = None
+
+    def lost(failure: Failure) -> None:
+        if bot is not None:
+            bot.stop_for(failure)
+
+    try:
+        leases = await claim_shards(settings, lost)
+    except BaseException:
+        await storage.close()
+        raise
     if settings.shard_count is None:
-        return TableBot(settings, storage, clock, **options)
-    ids = None if settings.shard_ids is None else list(settings.shard_ids)
-    return ShardedTableBot(
-        settings, storage, clock, shard_count=settings.shard_count, shard_ids=ids, **options
-    )
+        bot = TableBot(settings, storage, clock, leases, **options)
+    else:
+        ids = None if settings.shard_ids is None else list(settings.shard_ids)
+        bot = ShardedTableBot(
+            settings,
+            storage,
+            clock,
+            leases,
+            shard_count=settings.shard_count,
+            shard_ids=ids,
+            **options,
+        )
+    return bot
 
 
 async def run(settings: Settings) -> None:
     """Run the bot until it is closed or sent SIGTERM (`docker stop`), which closes it like
     Ctrl-C does: moves in flight are committed and the store and worker processes shut down."""
+    quiet_voice()
     bot = await create_bot(settings)
     async with bot:
         asyncio.get_running_loop().add_signal_handler(
             signal.SIGTERM, lambda: asyncio.ensure_future(bot.close())
         )
-        await bot.start(settings.discord_token)
+        try:
+            await bot.start(settings.discord_token)
+        except discord.LoginFailure:
+            raise Failure(
+                "Discord refused DISCORD_TOKEN: copy a new one from the Developer Portal "
+                "(your application → Bot → Reset Token)"
+            ) from None
+        except OSError as error:  # aiohttp's connection errors too
+            if bot.user is not None:  # logged in: not a start-up failure
+                raise
+            where = settings.discord_api_base or "discord.com"
+            raise Failure(f"cannot reach Discord ({where}): {error}; check the network") from None
+    if bot.failure is not None:
+        raise bot.failure

@@ -18,6 +18,7 @@ from bot.client import TableBot
 from bot.context import Context
 from bot.games.exhaust.ui import card_text
 from bot.i18n import t
+from bot.playground.emulator import Emulator, EmuMessage, EmuUser, InvalidInteraction
 from bot.replays import Replays
 from bot.ui.layout import Priority, Section, Text, without_controls
 from games.engine import ManualClock, Session, Status
@@ -25,7 +26,6 @@ from games.registry import GAME_IDS, GAMES
 from games.replay import check
 from storage import PlayerTally
 from tests.botkit import custom_ids, running_bot, start_game
-from tests.emulator import Emulator, EmuMessage, EmuUser, InvalidInteraction
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMER = 30

@@ -1,4 +1,4 @@
-"""Turning `user.slash(channel, "thegame new", players=3)` into Discord's interaction data.
+"""Turning `user.slash(channel, "cards new", players=3)` into Discord's interaction data.
 
 The command is looked up in what the bot registered (guild commands, then global ones), and the
 options are checked against the registered schema the way Discord's client enforces it: the
@@ -98,7 +98,7 @@ def build_command_data(
 ) -> tuple[dict[str, Any], str]:
     """Interaction `data` for a slash command (or autocomplete when `focused` is set).
 
-    Returns the data and the full command name ("thegame new").
+    Returns the data and the full command name ("cards new").
     """
     tokens = command.strip().lstrip("/").split()
     if not tokens:

@@ -5,7 +5,7 @@ Typical use::
     async with Emulator.running() as emu:          # also points discord.py at it
         alice = emu.add_user("alice")
         async with emu.run_bot(make_bot()) as bot:  # starts the client, waits for on_ready
-            res = await alice.slash(emu.general, "thegame new", players=3)
+            res = await alice.slash(emu.general, "cards new", players=3)
             assert res.ephemeral and alice.can_see(res.message)
 
 Everything runs on the test's event loop; there are no threads.
@@ -73,7 +73,7 @@ from .models import (
 from .rest import RestApi
 from .validation import SELECT_TYPES, validate_flags_edit, validate_message
 
-log = logging.getLogger("tests.emulator")
+log = logging.getLogger("bot.playground.emulator")
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
 

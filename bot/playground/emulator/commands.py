@@ -56,6 +56,15 @@ def find_command(emu: Emulator, user: EmuUser, channel: EmuChannel, name: str) -
     raise InvalidInteraction(f"unknown slash command /{name}; the bot registered {known}")
 
 
+def usable(emu: Emulator, user: EmuUser, channel: EmuChannel, cmd: dict[str, Any]) -> bool:
+    """Whether Discord's client would offer `cmd` to `user` in `channel`."""
+    try:
+        _check_available(emu, user, channel, cmd)
+    except InvalidInteraction:
+        return False
+    return True
+
+
 def _check_available(
     emu: Emulator, user: EmuUser, channel: EmuChannel, cmd: dict[str, Any]
 ) -> None:

@@ -49,6 +49,7 @@ function context() {
     select,
     dismiss,
     closeMenus,
+    jump,
     openMenu: (key, close) => {
       state.menu = { key, close };
     },
@@ -257,6 +258,18 @@ function openChannel(id) {
   drawChannels();
   drawMessages();
   loadCommands();
+}
+
+// A link to a channel or message of this Discord: open the channel, show the message.
+function jump(channelId, messageId) {
+  if (channelId !== state.channel) openChannel(channelId);
+  if (!messageId) return;
+  const node = document.querySelector(`#messages > li[data-id="${messageId}"]`);
+  if (!node) return;
+  node.scrollIntoView({ block: "center" });
+  node.classList.remove("highlight");
+  void node.offsetWidth;
+  node.classList.add("highlight");
 }
 
 function switchUser(name) {

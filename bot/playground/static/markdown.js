@@ -80,7 +80,10 @@ function blocks(text, ctx) {
       const items = [];
       while (i < lines.length && ITEM.test(lines[i])) {
         const [, indent, marker, body] = ITEM.exec(lines[i]);
-        items.push({ depth: Math.floor(indent.length / 2), ordered: /\d/.test(marker), marker, body });
+        const item = { depth: Math.floor(indent.length / 2), ordered: /\d/.test(marker), marker, body };
+        // A top-level item of the other kind starts a list of its own.
+        if (items.length && !item.depth && item.ordered !== items[0].ordered) break;
+        items.push(item);
         i += 1;
       }
       i -= 1;
@@ -138,7 +141,28 @@ function safeUrl(url) {
   }
 }
 
+const MESSAGE_LINK = /^https:\/\/(?:canary\.|ptb\.)?discord(?:app)?\.com\/channels\/(?:\d+|@me)\/(\d+)(?:\/(\d+))?$/;
+
+// A link to a message or channel of this Discord jumps there in the page, as Discord's own
+// client does, drawn as Discord draws it: "#channel ›".
+function jumpLink(label, url, ctx) {
+  const m = MESSAGE_LINK.exec(url);
+  if (!m || !ctx.channels[m[1]]) return null;
+  const a = el("a", "md-mention md-jump");
+  a.href = "#";
+  a.dataset.channel = m[1];
+  if (m[2]) a.dataset.message = m[2];
+  a.textContent = typeof label === "string" && label !== url ? label : `#${ctx.channels[m[1]]}${m[2] ? " › 💬" : ""}`;
+  a.addEventListener("click", (event) => {
+    event.preventDefault();
+    ctx.jump(m[1], m[2]);
+  });
+  return a;
+}
+
 function link(label, url, ctx) {
+  const jump = jumpLink(label, url, ctx);
+  if (jump) return jump;
   const href = safeUrl(url);
   if (!href) return document.createTextNode(label);
   const a = el("a", "md-link");

@@ -4,6 +4,7 @@ user's language, light and dark, and a phone's width."""
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from playwright.async_api import Page, expect
 from bot.context import jump_url
 from bot.i18n import t
 from bot.playground.emulator import EmuUser
+from bot.playground.emulator.models import FLAG_COMPONENTS_V2
 from bot.playground.playground import Playground
 from games.registry import GAME_IDS
 from tests.botkit import session_in, start_game, table_message
@@ -24,6 +26,7 @@ from tests.browser import (
     open_channel,
     open_page,
     page_text,
+    pick,
     playground,
     run_command,
 )
@@ -291,3 +294,126 @@ async def test_every_games_table_and_hand_are_drawn_with_their_pictures(
         path = await shoot(browser, game_id, tmp_path / "shots")
     with Image.open(path) as picture:
         assert picture.width == WIDTH and picture.height > 600
+
+
+def png(colour: str) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (64, 48), colour).save(out, format="PNG")
+    return out.getvalue()
+
+
+EVERY_COMPONENT = {
+    "flags": FLAG_COMPONENTS_V2,
+    "components": [
+        {
+            "type": 17,
+            "accent_color": 0xE67E22,
+            "components": [
+                {"type": 10, "content": "### Every part"},
+                {
+                    "type": 9,
+                    "components": [{"type": 10, "content": "A section with a button"}],
+                    "accessory": {"type": 2, "style": 3, "label": "Go", "custom_id": "t:go"},
+                },
+                {
+                    "type": 9,
+                    "components": [{"type": 10, "content": "A section with a thumbnail"}],
+                    "accessory": {
+                        "type": 11,
+                        "media": {"url": "attachment://thumb.png"},
+                        "description": "a red square",
+                    },
+                },
+                {"type": 14, "divider": True, "spacing": 2},
+                {
+                    "type": 12,
+                    "items": [
+                        {"media": {"url": "attachment://one.png"}, "description": "blue"},
+                        {"media": {"url": "attachment://two.png"}, "description": "green"},
+                    ],
+                },
+                {"type": 14, "divider": False, "spacing": 1},
+                {
+                    "type": 1,
+                    "components": [
+                        {"type": 2, "style": 1, "label": "Primary", "custom_id": "t:1"},
+                        {
+                            "type": 2,
+                            "style": 2,
+                            "label": "Grey",
+                            "custom_id": "t:2",
+                            "emoji": {"name": "🎲"},
+                        },
+                        {
+                            "type": 2,
+                            "style": 4,
+                            "label": "Danger",
+                            "custom_id": "t:4",
+                            "disabled": True,
+                        },
+                        {"type": 2, "style": 5, "label": "Rules", "url": "https://example.org/"},
+                    ],
+                },
+                {
+                    "type": 1,
+                    "components": [
+                        {
+                            "type": 3,
+                            "custom_id": "t:pick",
+                            "placeholder": "Pick two",
+                            "min_values": 2,
+                            "max_values": 2,
+                            "options": [
+                                {"label": "Red", "value": "r", "description": "warm"},
+                                {"label": "Blue", "value": "b", "emoji": {"name": "💧"}},
+                                {"label": "Green", "value": "g"},
+                            ],
+                        }
+                    ],
+                },
+            ],
+        }
+    ],
+}
+
+
+async def test_every_kind_of_component_is_drawn_and_a_pick_of_two_is_sent(
+    tmp_path: Path,
+) -> None:
+    """A message of every Components V2 part the bot may send, posted through the emulator;
+    the page draws each, and picks two options in one interaction. The bot has no control of
+    that name, so it never answers, and the page says the interaction failed, as Discord does."""
+    async with playground(tmp_path) as pg, chromium() as browser:
+        files = [
+            {"filename": name, "data": png(colour), "content_type": "image/png", "index": i}
+            for i, (name, colour) in enumerate(
+                [("thumb.png", "red"), ("one.png", "blue"), ("two.png", "green")]
+            )
+        ]
+        pg.emu.create_message(pg.emu.general, pg.emu.bot, EVERY_COMPONENT, files=files)
+        page = await open_page(browser, pg, "bob")
+        box = page.locator("#messages .container").last
+        await expect(box).to_have_css("border-left-color", "rgb(230, 126, 34)")
+        await expect(box.locator("h3")).to_have_text("Every part")
+        sections = box.locator(".section")
+        await expect(sections.nth(0).locator(".section-accessory .btn-success")).to_have_text("Go")
+        thumbnail = sections.nth(1).locator(".section-accessory img.thumbnail")
+        await expect(thumbnail).to_have_attribute("alt", "a red square")
+        await expect(box.locator(".separator hr")).to_have_count(1)
+        await expect(box.locator(".separator")).to_have_count(2)
+        await expect(box.locator(".gallery img")).to_have_count(2)
+        await page.wait_for_function(
+            "[...document.images].every(img => img.complete && img.naturalWidth > 0)"
+        )
+        await expect(box.locator(".btn-primary")).to_have_text("Primary")
+        await expect(box.locator(".btn-secondary")).to_contain_text("🎲")
+        await expect(box.locator(".btn-danger")).to_be_disabled()
+        link = box.locator("a.btn-link")
+        await expect(link).to_have_attribute("href", "https://example.org/")
+        await expect(box.locator(".select-face")).to_have_text(re.compile("Pick two"))
+        await pick(box, "t:pick", "r", "g")
+        await expect(page.locator("#notice")).to_have_text(t("en", "playground.failed"))
+        sent = [r for r in pg.emu.interactions.values() if r.data.get("custom_id") == "t:pick"]
+        assert [r.data["values"] for r in sent] == [["r", "g"]]
+        assert sent[0].user.name == "bob"
+        no_page_errors(page)

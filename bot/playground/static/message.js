@@ -145,10 +145,20 @@ function select(comp, ctx, message) {
     done.addEventListener("click", () => close(true));
     menu.append(done);
   }
+  // The menu opens upwards when the channel has no room for it below, as Discord's does.
+  const place = () => {
+    const list = box.closest("#messages");
+    if (!list || menu.hidden) return;
+    const room = list.getBoundingClientRect();
+    const at = face.getBoundingClientRect();
+    const below = room.bottom - at.bottom;
+    menu.classList.toggle("up", below < menu.offsetHeight + 8 && at.top - room.top > below);
+  };
   const open = () => {
     menu.hidden = false;
     face.setAttribute("aria-expanded", "true");
     ctx.openMenu(key, () => close(multi));
+    requestAnimationFrame(place);
   };
   face.addEventListener("click", () => {
     const opening = menu.hidden;

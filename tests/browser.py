@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from playwright.async_api import Browser, Locator, Page, async_playwright, expect
 
@@ -54,19 +55,20 @@ async def chromium() -> AsyncIterator[Browser]:
             await browser.close()
 
 
-class PageErrors(list[str]):
-    """Uncaught errors of the page's own scripts."""
+_ERRORS: WeakKeyDictionary[Page, list[str]] = WeakKeyDictionary()
 
 
-async def open_page(
-    browser: Browser, pg: Playground, user: str = "alice", **context: Any
-) -> Page:
+def page_errors(page: Page) -> list[str]:
+    """The uncaught errors of the page's own scripts so far."""
+    return _ERRORS[page]
+
+
+async def open_page(browser: Browser, pg: Playground, user: str = "alice", **context: Any) -> Page:
     """A new tab showing `user`'s view, once its live feed has said hello."""
     page = await browser.new_page(**context)
     page.set_default_timeout(CEILING_MS)
-    errors = PageErrors()
+    errors = _ERRORS.setdefault(page, [])
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors  # type: ignore[attr-defined]
     await page.goto(f"{pg.url}?user={user}")
     await connected(page, user)
     return page

@@ -23,7 +23,14 @@ if str(ROOT) not in sys.path:
 
 from games.registry import GAME_IDS, GAMES  # noqa: E402
 from tests.botkit import start_game  # noqa: E402
-from tests.browser import chromium, control, latest_with, open_page, playground  # noqa: E402
+from tests.browser import (  # noqa: E402
+    chromium,
+    control,
+    latest_with,
+    open_page,
+    page_errors,
+    playground,
+)
 
 SEED = 24
 WIDTH = 900
@@ -64,7 +71,7 @@ async def shoot(browser: Browser, game_id: str, out: Path, theme: str = "dark") 
             out.mkdir(parents=True, exist_ok=True)
             path = out / f"{game_id}.png"
             await page.screenshot(path=path)
-            assert page.errors == [], page.errors  # type: ignore[attr-defined]
+            assert page_errors(page) == []
             return path
 
 

@@ -25,6 +25,7 @@ from tests.browser import (
     latest_with,
     open_channel,
     open_page,
+    page_errors,
     page_text,
     pick,
     playground,
@@ -44,7 +45,7 @@ async def a_game_of_the_game(pg: Playground) -> None:
 
 def no_page_errors(*pages: Page) -> None:
     for page in pages:
-        assert page.errors == []  # type: ignore[attr-defined]
+        assert page_errors(page) == []
 
 
 async def test_a_hand_is_shown_to_its_user_only_and_marked_so(tmp_path: Path) -> None:

@@ -32,19 +32,22 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--database",
         type=Path,
+        metavar="FILE",
         help="keep the games in this SQLite file (default: a temporary one, removed at exit)",
     )
     parser.add_argument(
         "--ai-delay",
         type=float,
+        metavar="SECONDS",
         help="seconds an AI seat waits before each move (default: the bot's own)",
     )
-    parser.add_argument("--log-level", default="WARNING", help="default WARNING")
+    parser.add_argument("--log-level", default="WARNING", metavar="LEVEL", help="default WARNING")
     args = parser.parse_args(argv)
     if not is_loopback(args.host):
-        parser.error(f"--host must be a loopback address (127.0.0.1, ::1, localhost): the "
-                     f"playground has no accounts, so it is never served beyond this machine, "
-                     f"not on {args.host}")
+        parser.error(
+            f"--host {args.host} is not a loopback address: the playground has no accounts, "
+            "so it serves this machine only (127.0.0.1, ::1 or localhost)"
+        )
     return args
 
 

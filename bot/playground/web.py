@@ -27,7 +27,7 @@ from bot.playground.emulator import (
     InvalidInteraction,
 )
 from bot.playground.emulator.emulator import Emulator
-from bot.playground.emulator.models import EmuChannel, EmuUser
+from bot.playground.emulator.models import EmuChannel, EmuMessage, EmuUser
 from bot.playground.live import Live
 from bot.playground.payloads import (
     channels_of,
@@ -105,6 +105,12 @@ class Site:
             raise BadRequest(f"{user.name} has no channel {channel_id!r}")
         return found
 
+    def message(self, message_id: object) -> EmuMessage:
+        found = self.emu.messages.get(int(message_id)) if str(message_id).isdigit() else None
+        if found is None:
+            raise BadRequest(f"no message {message_id!r}")
+        return found
+
     @staticmethod
     async def body(request: web.Request) -> Mapping[str, Any]:
         try:
@@ -155,19 +161,15 @@ class Site:
 
     async def click(self, request: web.Request) -> web.Response:
         data = await self.body(request)
-        user = self.user(data.get("user"))
-        message = self.emu.messages.get(int(data.get("message") or 0))
-        if message is None:
-            raise BadRequest("no such message")
+        user, message = self.user(data.get("user")), self.message(data.get("message"))
         return await self.act(user.click(message, str(data.get("custom_id"))))
 
     async def select(self, request: web.Request) -> web.Response:
         data = await self.body(request)
-        user = self.user(data.get("user"))
-        message = self.emu.messages.get(int(data.get("message") or 0))
+        user, message = self.user(data.get("user")), self.message(data.get("message"))
         values = data.get("values")
-        if message is None or not isinstance(values, list):
-            raise BadRequest("a pick names its message and its values")
+        if not isinstance(values, list):
+            raise BadRequest("a pick names its values")
         picked = [str(v) for v in values]
         return await self.act(user.select(message, str(data.get("custom_id")), picked))
 

@@ -14,7 +14,7 @@ const state = {
   unread: new Map(),
   dismissed: new Set(),
   socket: null,
-  commands: [],
+  commands: Promise.resolve([]),
   menu: null,
   noticeTimer: null,
 };
@@ -284,10 +284,10 @@ function switchUser(name) {
   if (old) old.close();
 }
 
-async function loadCommands() {
+// The commands this user may run in the channel shown; the list waits for them.
+function loadCommands() {
   const url = `/api/commands?user=${encodeURIComponent(state.user)}&channel=${state.channel}`;
-  const response = await fetch(url);
-  if (response.ok) state.commands = await response.json();
+  state.commands = fetch(url).then((response) => (response.ok ? response.json() : []));
 }
 
 // -- slash commands --------------------------------------------------------------------------
@@ -299,14 +299,15 @@ function closePanel() {
   $("#slash-open").setAttribute("aria-expanded", "false");
 }
 
-function openPanel() {
+async function openPanel() {
   const panel = $("#slash-panel");
   if (!panel.hidden) {
     closePanel();
     return;
   }
   const ctx = context();
-  const { box, focus } = commandList(state.commands, ctx, (entry) => {
+  const commands = await state.commands;
+  const { box, focus } = commandList(commands, ctx, (entry) => {
     panel.replaceChildren(
       commandForm(
         entry,

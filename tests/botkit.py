@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.client import TableBot, create_bot
+from bot.playground.emulator import Emulator
+from bot.playground.emulator.models import EmuChannel, EmuMessage, EmuUser
 from bot.settings import Settings
 from games.engine import Clock, Session
 from games.thegame import RULES
 from games.thegame.models import Play
-from tests.emulator import Emulator
-from tests.emulator.models import EmuChannel, EmuMessage, EmuUser
 
 
 def settings_for(emu: Emulator, db: Path, **overrides: Any) -> Settings:

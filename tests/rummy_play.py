@@ -14,6 +14,7 @@ from typing import Any
 from bot.context import Context
 from bot.games.rummy.render import card_label, card_text, cards_text
 from bot.games.rummy.ui import WINDOW, RummyUI, discard_choices, one_per_kinds
+from bot.playground.emulator import Emulator, EmuMessage, EmuUser, RateLimit
 from games.engine import ManualClock, Seat, Session, SessionRecord, Status
 from games.engine.contract import CHANCE
 from games.engine.deadlines import Deadline
@@ -33,7 +34,6 @@ from games.rummy.models import (
     View,
 )
 from tests.botkit import custom_ids
-from tests.emulator import Emulator, EmuMessage, EmuUser, RateLimit
 
 COMMAND = "rummy new"
 FAST = {"table_edit_interval": 0.1}

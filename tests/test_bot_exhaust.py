@@ -25,6 +25,9 @@ from bot.games.exhaust.ui import (
     encode,
 )
 from bot.i18n import EN, JA, has, t
+from bot.playground.emulator import Emulator, EmuMessage, EmuUser, InvalidInteraction, RateLimit
+from bot.playground.emulator.models import FLAG_COMPONENTS_V2, walk_components
+from bot.playground.emulator.validation import validate_message
 from bot.ui.v2 import V2Message, build
 from games.engine import GameError, Reason, Session, SessionRecord, Status
 from games.engine.contract import CHANCE
@@ -50,9 +53,6 @@ from tests.botkit import (
     start_game,
     table_message,
 )
-from tests.emulator import Emulator, EmuMessage, EmuUser, InvalidInteraction, RateLimit
-from tests.emulator.models import FLAG_COMPONENTS_V2, walk_components
-from tests.emulator.validation import validate_message
 
 FAST = {"table_edit_interval": 0.2}
 LABEL = re.compile("(" + "|".join(map(re.escape, COLOUR_EMOJI)) + r")(\d+)")

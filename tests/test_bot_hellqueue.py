@@ -33,6 +33,9 @@ from bot.games.hellqueue.ui import (
     stones_row,
 )
 from bot.i18n import EN, JA, has, t
+from bot.playground.emulator import Emulator, EmuMessage, EmuUser, RateLimit
+from bot.playground.emulator.models import FLAG_COMPONENTS_V2, text_of, walk_components
+from bot.playground.emulator.validation import validate_message
 from bot.ui.v2 import build
 from games.engine import GameError, Reason, Session, SessionRecord, Status
 from games.engine.contract import CHANCE
@@ -63,9 +66,6 @@ from tests.botkit import (
     table_message,
     wait_current,
 )
-from tests.emulator import Emulator, EmuMessage, EmuUser, RateLimit
-from tests.emulator.models import FLAG_COMPONENTS_V2, text_of, walk_components
-from tests.emulator.validation import validate_message
 from tests.hellqueue_tables import dice, table
 
 COMMAND = "hellqueue new"

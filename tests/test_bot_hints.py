@@ -15,6 +15,7 @@ from bot.client import TableBot
 from bot.context import Context
 from bot.hints import UNKNOWN, hint_text, reason_text
 from bot.i18n import CATALOGS, t
+from bot.playground.emulator import Emulator, EmuMessage, EmuUser
 from games.engine import (
     CHANCE,
     NORMAL,
@@ -30,7 +31,6 @@ from games.engine.search import WINS_MOST_SAMPLES
 from games.registry import GAME_IDS, GAMES
 from storage import open_storage
 from tests.botkit import custom_ids, open_lobby, running_bot, session_in, start_game, table_message
-from tests.emulator import Emulator, EmuMessage, EmuUser
 
 FAST = {"table_edit_interval": 0.2}
 

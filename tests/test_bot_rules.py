@@ -11,11 +11,11 @@ import pytest
 
 from bot.game_ui import GameUI
 from bot.i18n import CATALOGS, t
+from bot.playground.emulator import Emulator, EmuMessage, EmuUser
 from bot.rules import FIRST, rules_layout
 from bot.ui.v2 import MAX_COMPONENTS, MAX_TEXT, build
 from games.registry import GAME_IDS
 from tests.botkit import custom_ids, running_bot, select_options
-from tests.emulator import Emulator, EmuMessage, EmuUser
 
 RULINGS = Path("/work/shared/RULINGS.md")
 FIRST_PAGE_MOST = 1_200

@@ -23,6 +23,9 @@ from bot.game_ui import Pick
 from bot.games.rummy.render import card_label, card_text, cards_text, sets_text
 from bot.games.rummy.ui import RummyUI, discard_choices
 from bot.i18n import EN, JA, has, t
+from bot.playground.emulator import Emulator, EmuMessage, EmuUser
+from bot.playground.emulator.models import FLAG_COMPONENTS_V2, text_of, walk_components
+from bot.playground.emulator.validation import validate_message
 from bot.ui.v2 import build
 from games.engine import GameError, ManualClock, Reason, Session, Status
 from games.engine.contract import CHANCE, SYSTEM
@@ -49,9 +52,6 @@ from tests.botkit import (
     table_message,
     wait_current,
 )
-from tests.emulator import Emulator, EmuMessage, EmuUser
-from tests.emulator.models import FLAG_COMPONENTS_V2, text_of, walk_components
-from tests.emulator.validation import validate_message
 from tests.rummy_cards import c, cs, make
 from tests.rummy_play import (
     AI_DELAY,

@@ -20,11 +20,11 @@ from typing import Any
 from bot.games.rummy.render import card_label, card_text
 from bot.games.rummy.ui import READY, WINDOW
 from bot.i18n import t
+from bot.playground.emulator import Emulator, EmuMessage, EmuUser
 from games.engine import ManualClock, Session, Status
 from games.rummy import RULES
 from games.rummy.models import Action, Discard, Goal, Pass, ShortResult, State
 from tests.botkit import custom_ids, open_hand, running_bot, start_game
-from tests.emulator import Emulator, EmuMessage, EmuUser
 from tests.rummy_play import (
     COMMAND,
     FAST,

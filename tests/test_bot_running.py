@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.playground.emulator import Emulator, InteractionFailed
 from games.engine import Status
 from games.thegame import RULES
 from games.thegame.models import Play
 from tests.botkit import custom_ids, open_hand, play_a_card, running_bot, start_game
-from tests.emulator import Emulator, InteractionFailed
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.client import ShardedTableBot, TableBot
+from bot.playground.emulator import Emulator, EmuMessage, EmuUser, RateLimit
+from bot.playground.emulator.models import EmuChannel, EmuGuild
 from games.engine import Change, Session, Status
 from games.thegame import RULES
 from games.thegame.models import EndTurn, Play
 from tests.botkit import custom_ids, open_hand, running_bot
-from tests.emulator import Emulator, EmuMessage, EmuUser, RateLimit
-from tests.emulator.models import EmuChannel, EmuGuild
 
 FAST = {"table_edit_interval": 0.2}
 

@@ -20,19 +20,19 @@ from bot.client import TableBot
 from bot.context import Context
 from bot.games.exhaust.ui import card_text
 from bot.i18n import t
-from bot.ui.layout import Priority, Section, Text, without_controls
-from games.engine import CHANCE, SYSTEM, LoggedAction, ManualClock, Session, Status
-from games.registry import GAME_IDS, GAMES
-from games.replay import check
-from storage import PlayerTally
-from tests.botkit import custom_ids, running_bot, start_game
-from tests.emulator import (
+from bot.playground.emulator import (
     Emulator,
     EmuMessage,
     EmuUser,
     InteractionResult,
     InvalidInteraction,
 )
+from bot.ui.layout import Priority, Section, Text, without_controls
+from games.engine import CHANCE, SYSTEM, LoggedAction, ManualClock, Session, Status
+from games.registry import GAME_IDS, GAMES
+from games.replay import check
+from storage import PlayerTally
+from tests.botkit import custom_ids, running_bot, start_game
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMER = 30

@@ -9,6 +9,8 @@ from pathlib import Path
 from bot.games.thegame.picture import FILENAME, table_picture
 from bot.games.thegame.ui import pile_line
 from bot.i18n import t
+from bot.playground.emulator import Emulator, EmuMessage, EmuUser, RateLimit
+from bot.playground.emulator.models import ATTACH_FILES
 from bot.ui.layout import plain
 from games.engine import Session, Status
 from games.engine.step import chance_rng
@@ -27,8 +29,6 @@ from tests.botkit import (
     table_message,
     wait_current,
 )
-from tests.emulator import Emulator, EmuMessage, EmuUser, RateLimit
-from tests.emulator.models import ATTACH_FILES
 
 FAST = {"table_edit_interval": 0.2}
 CARD_TOKEN = re.compile(r"`🔵?(\d+)`")

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
+from bot.playground.emulator import Emulator, EmuUser, InvalidInteraction
 from games.engine import ManualClock, Session, Status
 from tests.botkit import custom_ids, open_lobby, running_bot, start_game
-from tests.emulator import Emulator, EmuUser, InvalidInteraction
 
 TIMER = 30
 START = 1_800_000_000.0

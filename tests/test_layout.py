@@ -23,6 +23,9 @@ from bot.context import Context
 from bot.games.thegame.picture import FILENAME, table_picture
 from bot.games.thegame.ui import TheGameUI, pile_line
 from bot.i18n import t
+from bot.playground.emulator import Emulator, text_of
+from bot.playground.emulator.models import walk_components
+from bot.playground.emulator.validation import validate_message
 from bot.ui.controls import ControlButton, ControlSelect
 from bot.ui.layout import (
     LOBBY,
@@ -47,9 +50,6 @@ from bot.ui.v2 import MAX_COMPONENTS, MAX_TEXT, V2Message, build, shorten
 from games.engine import Event, Seat, Session, SessionRecord, Status
 from games.thegame import RULES
 from games.thegame.models import Phase, SignalKind, TheGameConfig, TheGameState
-from tests.emulator import Emulator, text_of
-from tests.emulator.models import walk_components
-from tests.emulator.validation import validate_message
 from tests.test_layers import imported_modules
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,6 +10,8 @@ from pathlib import Path
 import asyncpg
 
 from bot.failures import shards_problem
+from bot.playground.emulator import Emulator
+from bot.playground.emulator.models import EmuChannel, EmuMessage, EmuUser
 from bot.settings import Settings
 from bot.store import claim_shards
 from games.engine import Status
@@ -17,8 +19,6 @@ from storage import open_storage
 from storage.postgres.leases import SHARDS, CountConflict, ShardLeases, ShardTaken
 from tests.botkit import custom_ids, running_bot
 from tests.botprocess import BotProcess, bot_process, cannot_start_lines, eventually
-from tests.emulator import Emulator
-from tests.emulator.models import EmuChannel, EmuMessage, EmuUser
 
 HOLDER = """
 SELECT pid FROM pg_locks

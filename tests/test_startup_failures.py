@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.playground.emulator import Emulator
 from storage.migrations import MIGRATIONS
 from tests.botprocess import bot_process, bound_by_permissions, cannot_start_lines, start_failure
-from tests.emulator import Emulator
 from tests.pgserver import Cluster
 
 TOKEN = "not-checked-before-the-database-opens"

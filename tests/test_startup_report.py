@@ -12,9 +12,9 @@ import discord
 import pytest
 
 from bot.invite import PERMISSION_NAMES, PERMISSIONS, invite_url
+from bot.playground.emulator import Emulator
 from tests.botkit import running_bot
 from tests.botprocess import ROOT, bot_process
-from tests.emulator import Emulator
 from tests.pgserver import Cluster, fresh_database
 
 

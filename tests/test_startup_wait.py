@@ -6,8 +6,8 @@ import asyncio
 import tempfile
 from pathlib import Path
 
+from bot.playground.emulator import Emulator
 from tests.botprocess import bot_process
-from tests.emulator import Emulator
 from tests.pgserver import Cluster
 
 

@@ -1,7 +1,7 @@
 """The translation catalog: every user-facing string, in English and Japanese.
 
 The shared strings live in `en.py`/`ja.py` here; each game's own in `bot/games/<id>/en.py` and
-`ja.py`, merged in for every game of the registry.
+`ja.py`, merged in for every game of the registry; the playground page's in `bot/playground/`.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ log = logging.getLogger(__name__)
 
 EN: dict[str, str] = dict(en.CATALOG)
 JA: dict[str, str] = dict(ja.CATALOG)
-for _game_id in GAME_IDS:
-    EN.update(import_module(f"bot.games.{_game_id}.en").CATALOG)
-    JA.update(import_module(f"bot.games.{_game_id}.ja").CATALOG)
+for _part in (*(f"bot.games.{game_id}" for game_id in GAME_IDS), "bot.playground"):
+    EN.update(import_module(f"{_part}.en").CATALOG)
+    JA.update(import_module(f"{_part}.ja").CATALOG)
 CATALOGS: dict[str, dict[str, str]] = {"en": EN, "ja": JA}
 
 

@@ -26,7 +26,7 @@ from aiohttp import WSMsgType, web
 if TYPE_CHECKING:
     from .emulator import Emulator
 
-log = logging.getLogger("tests.emulator.gateway")
+log = logging.getLogger("bot.playground.emulator.gateway")
 
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT = 0, 1, 2, 3, 4, 6, 7
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11

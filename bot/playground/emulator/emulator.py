@@ -5,7 +5,7 @@ Typical use::
     async with Emulator.running() as emu:          # also points discord.py at it
         alice = emu.add_user("alice")
         async with emu.run_bot(make_bot()) as bot:  # starts the client, waits for on_ready
-            res = await alice.slash(emu.general, "thegame new", players=3)
+            res = await alice.slash(emu.general, "cards new", players=3)
             assert res.ephemeral and alice.can_see(res.message)
 
 Everything runs on the test's event loop; there are no threads.
@@ -73,7 +73,7 @@ from .models import (
 from .rest import RestApi
 from .validation import SELECT_TYPES, validate_flags_edit, validate_message
 
-log = logging.getLogger("tests.emulator")
+log = logging.getLogger("bot.playground.emulator")
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
 
@@ -179,6 +179,9 @@ class Emulator:
         self._watchers: collections.Counter[str] = collections.Counter()
         """The shard count `GET /gateway/bot` recommends (to a bot that sets none)."""
         self.bot_errors = BotErrors()
+        self.message_listeners: list[Callable[[EmuMessage], None]] = []
+        """Called with every message just created, edited or deleted (the playground's page
+        follows the bot through them)."""
         self.stopping = False
         self._buckets: dict[tuple[int, str], _Bucket] = {}
         self._changed = asyncio.Event()
@@ -363,6 +366,15 @@ class Emulator:
         guild.members[user.id] = user
         guild.member_roles[user.id] = roles
         guild.joined_at[user.id] = iso_now()
+
+    def set_guild_locale(self, guild: EmuGuild, locale: str) -> None:
+        """Change a guild's language (its `preferred_locale`, and every interaction's
+        `guild_locale` from now on), telling the bot with GUILD_UPDATE as Discord does."""
+        guild.locale = locale
+        if self.gateway.connected_for(guild.id):
+            payload = self.guild_create_payload(guild, 0)
+            self.gateway.dispatch("GUILD_UPDATE", payload, guild_id=guild.id)
+        self.notify()
 
     def add_channel(self, name: str, *, guild: EmuGuild | None = None) -> EmuChannel:
         guild = guild or self.guild
@@ -616,7 +628,7 @@ class Emulator:
         channel.messages.append(message)
         if not message.ephemeral:
             self._dispatch_message("MESSAGE_CREATE", message)
-        self.notify()
+        self._message_changed(message)
         return message
 
     def _attachments(
@@ -680,7 +692,7 @@ class Emulator:
         message.edited_timestamp = iso_now()
         if not message.ephemeral:
             self._dispatch_message("MESSAGE_UPDATE", message)
-        self.notify()
+        self._message_changed(message)
         return message
 
     def delete_message(self, message: EmuMessage) -> None:
@@ -690,6 +702,11 @@ class Emulator:
             if message.guild_id is not None:
                 data["guild_id"] = str(message.guild_id)
             self.gateway.dispatch("MESSAGE_DELETE", data, intent=self._message_intent(message))
+        self._message_changed(message)
+
+    def _message_changed(self, message: EmuMessage) -> None:
+        for listener in self.message_listeners:
+            listener(message)
         self.notify()
 
     def _message_intent(self, message: EmuMessage) -> int:

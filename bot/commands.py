@@ -93,7 +93,7 @@ class Common(commands.Cog):
                 "games.line",
                 game=t(lang, f"{s.record.game_id}.name"),
                 status=t(lang, f"status.{s.record.status.value}"),
-                players=len(s.record.seats),
+                count=len(s.record.seats),
                 link=jump_url(s),
             )
             for s in sessions[:GAMES_LISTED]

@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.context import Context
+from bot.context import Context, Records
 from bot.game_ui import GameUI
 from bot.hints import with_hint_count
 from bot.i18n import has
@@ -75,12 +75,12 @@ class Tables:
             return ctx.t(key, **params)
         return self.games[ctx.session.record.game_id].event_text(event, ctx)
 
-    def context(self, session: Session, records: dict[str, Any] | None = None) -> Context:
+    def context(self, session: Session, records: Records | None = None) -> Context:
         return Context.of(
             session,
             session.record.locale,
             recent=tuple(self._recent[session.id]),
-            records=records or {},
+            records=records,
             describe=self.describe,
         )
 

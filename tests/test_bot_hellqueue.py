@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from bot.context import Context, jump_url
+from bot.errors import error_text
 from bot.game_ui import Pick
 from bot.games.hellqueue.picture import FILENAME, table_picture
 from bot.games.hellqueue.ui import (
@@ -32,10 +33,11 @@ from bot.games.hellqueue.ui import (
     stone_counts_text,
     stones_row,
 )
-from bot.i18n import EN, JA, has, t
+from bot.i18n import t
 from bot.ui.v2 import build
 from games.engine import GameError, Reason, Session, SessionRecord, Status
 from games.engine.contract import CHANCE
+from games.engine.errors import illegal
 from games.engine.step import advance, advance_all
 from games.hellqueue import RULES
 from games.hellqueue.cards import NUMBERS, SLOTS, STONES
@@ -248,7 +250,7 @@ async def test_two_users_and_an_ai_seat_play_a_whole_game_by_clicks(tmp_path: Pa
             assert outcome is not None
             key = "hellqueue.result.win" if outcome.result == "win" else "hellqueue.result.shared"
             winners = ", ".join(name(s, names) for s in outcome.winners)
-            result = t("en", key, names=winners, score=max(outcome.scores))
+            result = t("en", key, names=winners, count=max(outcome.scores))
             await emu.wait_for(lambda: result in table.text)
             assert custom_ids(table, ":rematch$") and not custom_ids(table, ":hand$")
             assert t("en", "records.title") in table.text
@@ -474,7 +476,7 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             await alice.select(panel, one(panel, r":x\.fc$"), [str(faces[0])])
             queue = custom_ids(panel, rf":x\.q\.{faces[0]}\.")[0]
             res = await alice.click(panel, forge(panel, queue, f"x.q.{missing}.0"))
-            assert res.text == t("en", "error.illegal_move.no_such_face", face=missing)
+            assert res.text == t("en", "hellqueue.error.illegal_move.no_such_face", face=missing)
             assert snapshot() == before
 
             # A Queue that would overflow a card: play on until one card has less room than
@@ -506,7 +508,7 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             assert not custom_ids(panel, rf":x\.q\.{face}\.{slot}$")  # never offered
             tampered = forge(panel, one(panel, rf":x\.rs\.{face}$"), f"x.q.{face}.{slot}")
             res = await alice.click(panel, tampered)
-            assert res.text == t("en", "error.illegal_move.card_overflow")
+            assert res.text == t("en", "hellqueue.error.illegal_move.card_overflow")
             assert snapshot() == before
             # A pick of a colour that is no longer on the card.
             await play_until(emu, session, users, panels, user_pick_due(users))
@@ -518,7 +520,7 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             before = snapshot()
             button = custom_ids(picker, r":x\.pk\.")[0]
             res = await users[seat].click(picker, forge(picker, button, f"x.pk.{gone}"))
-            assert res.text == t("en", "error.illegal_move.stone_gone")
+            assert res.text == t("en", "hellqueue.error.illegal_move.stone_gone")
             assert snapshot() == before
             # A control from before the last move is stale.
             stale = await open_hand(users[seat], table)
@@ -867,8 +869,9 @@ def test_every_illegal_reason_of_the_rules_has_text() -> None:
     codes = set(re.findall(r'illegal\("(\w+)"', source))
     assert {"no_such_face", "card_overflow", "stone_gone"} <= codes
     for code in codes:
-        assert has(f"error.illegal_move.{code}"), code
-        assert EN[f"error.illegal_move.{code}"] != JA[f"error.illegal_move.{code}"]
+        english, japanese = (error_text(lang, illegal(code), "hellqueue") for lang in ("en", "ja"))
+        assert english != t("en", "error.illegal_move"), code
+        assert english != japanese, code
 
 
 def test_the_picture_is_drawn_from_the_public_view_only() -> None:

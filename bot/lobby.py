@@ -65,7 +65,7 @@ class Lobby:
                 channel_id=interaction.channel_id,
                 host_id=interaction.user.id,
                 host_name=interaction.user.display_name,
-                locale=await self.languages.guild(interaction.guild_id),
+                locale=await self.languages.server_of(interaction),
                 options=options,
                 turn_timer=await chosen_or_default(
                     self.guild_prefs, interaction.guild_id, turn_timer

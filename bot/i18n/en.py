@@ -28,6 +28,7 @@ CATALOG: dict[str, str | Plural] = {
     "cmd.turn_timer": "Time per turn; when it runs out an AI plays that turn (default: the server's)",
     "cmd.language.ja": "Japanese (日本語)",
     "cmd.language.en": "English",
+    "cmd.language.server": "The server's own language",
     "cmd.new.name": "new",
     "cmd.rules.name": "rules",
     # Errors
@@ -128,6 +129,8 @@ CATALOG: dict[str, str | Plural] = {
     "seat.away": "💤 {name} (away — AI plays)",
     "settings.title": "Settings of this server",
     "settings.language": "Table language: {language}",
+    "settings.language.server": "Table language: {language} (this server's Discord language)",
+    "settings.language.default": "Table language: {language} (the bot's default)",
     "settings.turn_timer": "Default turn timer: {timer}",
     "settings.saved": "Saved.",
     "settings.lang.ja": "Japanese",

@@ -26,6 +26,7 @@ CATALOG: dict[str, str] = {
     "cmd.turn_timer": "1手番の持ち時間。切れるとAIがその手番を代わりに指します（既定：サーバー設定）",
     "cmd.language.ja": "日本語",
     "cmd.language.en": "英語 (English)",
+    "cmd.language.server": "サーバーの言語に合わせる",
     "cmd.new.name": "新規",
     "cmd.rules.name": "ルール",
     # エラー
@@ -124,6 +125,8 @@ CATALOG: dict[str, str] = {
     "seat.away": "💤 {name}（不在 — AIが代行）",
     "settings.title": "このサーバーの設定",
     "settings.language": "卓の言語：{language}",
+    "settings.language.server": "卓の言語：{language}（このサーバーのDiscordの言語）",
+    "settings.language.default": "卓の言語：{language}（ボットの既定）",
     "settings.turn_timer": "手番タイマーの既定値：{timer}",
     "settings.saved": "保存しました。",
     "settings.lang.ja": "日本語",

@@ -540,7 +540,8 @@ async def test_rules_and_screens_in_both_languages(tmp_path: Path) -> None:
         hana = emu.add_user("hana", locale="ja", admin=True)
         bob, carol = emu.add_user("bob"), emu.add_user("carol")
         async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
-            res = await hana.slash(emu.general, "hellqueue rules")
+            # Its Japanese command name, as the Japanese client lists it.
+            res = await hana.slash(emu.general, "地獄キュー部 ルール")
             assert res.ephemeral and res.message.components_v2
             assert "地獄Queue部" in res.text and "n × (n − 1)" in res.text
             assert "RBYGAW · RRGGBW · YYBGAW" in res.text

@@ -90,6 +90,12 @@ def test_command_names_are_valid_discord_names(lang: str) -> None:
             assert NAME.match(text) and text == text.lower(), (lang, key, text)
 
 
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_games_command_has_a_japanese_name(game_id: str) -> None:
+    key = f"cmd.{game_id}.name"
+    assert JA[key] != EN[key] and not str(JA[key]).isascii(), JA[key]
+
+
 @pytest.mark.parametrize("lang", sorted(CATALOGS))
 def test_command_descriptions_fit_discord_limit(lang: str) -> None:
     for key, text in CATALOGS[lang].items():

@@ -2,7 +2,7 @@
 
 CATALOG: dict[str, str] = {
     # Commands
-    "cmd.hellqueue.name": "hellqueue",
+    "cmd.hellqueue.name": "地獄キュー部",
     "cmd.hellqueue.desc": "地獄Queue部: 鬼ダイスを行列させてきれいな石を集める (3〜4人)",
     "cmd.hellqueue.new.desc": "このチャンネルで地獄Queue部のロビーを開く",
     "cmd.hellqueue.rules.desc": "地獄Queue部のルールを読む",

@@ -31,6 +31,8 @@ ACCENT = 0x5865F2
 """The accent colour of a table in play (Discord's blurple)."""
 WON = 0x2ECC71
 LOST = 0xE74C3C
+ENDED = 0x95A5A6
+"""The accent of a table closed before its end (abandoned): grey, nothing more to play."""
 
 
 @dataclass(frozen=True)

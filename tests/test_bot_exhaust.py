@@ -364,6 +364,23 @@ async def test_solo_win_raises_the_remembered_level(tmp_path: Path) -> None:
             assert custom_ids(table, ":rematch$")
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_the_lobby_tells_the_npc_pile_only_while_one_seat_is_taken(
+    tmp_path: Path, lang: str
+) -> None:
+    locale = {"en": "en-US", "ja": "ja"}[lang]
+    async with Emulator.running(guild_locale=locale) as emu:
+        alice, bob = emu.add_user("alice", locale=locale), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            _, table = await open_lobby(emu, bot, alice, "exhaust new")
+            solo = t(lang, "exhaust.option.npc_size", count=15)
+            assert solo in table.text  # alone, Start plays solo against the NPC
+            await bob.click(table, custom_ids(table, ":join$")[0])
+            assert solo not in table.text and t(lang, "lobby.no_options") in table.text
+            await bob.click(table, custom_ids(table, ":leave$")[0])
+            assert solo in table.text
+
+
 async def test_long_variant_deals_new_games_until_two_depletion_cards(tmp_path: Path) -> None:
     async with Emulator.running(rate_limit=RateLimit(5, 1.0)) as emu:
         alice = emu.add_user("alice")

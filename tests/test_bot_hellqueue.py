@@ -28,6 +28,7 @@ from bot.games.hellqueue.ui import (
     MARKERS,
     HellQueueUI,
     dice_text,
+    group_text,
     rerollable,
     sleep_text,
     stone_counts_text,
@@ -808,6 +809,25 @@ def test_controls_refuse_out_of_turn_and_malformed_clicks() -> None:
     assert [i.split(":x.")[1] for i in ids if ":x.q." in i] == ["q.2.1", "q.2.2"]
     # A pick naming dice that are not there is shown without them.
     assert any(i.endswith(":x.rg.2.s5") for i in _ids(ui.hand(ctx, 0, "r2.s5s5l5z6")))
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_an_awaken_that_wakes_nothing_says_so(lang: str) -> None:
+    # Two 2s rested may wake the sleeping 5s, or the 2s, of which none sleeps (allowed).
+    state = table(3, active={0: "L2 L2"}, sleep={0: "5 5"})
+    ui, ctx = HellQueueUI(), _context(state, lang)
+    panel = _text(ui.hand(ctx, 0, "f2"))
+    assert t(lang, "hellqueue.hand.awaken", wake=5, n=2) in panel
+    assert t(lang, "hellqueue.hand.awaken_none") in panel
+    assert "×0" not in panel
+    nothing = Awaken(face=2, wake=2)
+    assert ui.action_text(ctx, 0, nothing) == t(
+        lang, "hellqueue.action.awaken_none", dice=dice_text(state.players[0].active.group(2))
+    )
+    [event] = [e for e in RULES.apply(state, 0, nothing).events if e.key.endswith("awakened")]
+    assert ui.event_text(event, ctx) == t(
+        lang, "hellqueue.event.awakened_none", seat="🔴 p0", dice=group_text(2, 2), wake="**2**"
+    )
 
 
 @lru_cache(maxsize=1)

@@ -277,7 +277,8 @@ class GameUI(ABC):
                 t(lang, "stats.board.best_line", n=i, result=text, when=when(r.finished_at, "d"))
                 for i, (r, text) in enumerate(shown, 1)
             ]
-            lines.append(t(lang, "stats.board.best", results=" · ".join(results)))
+            separator = t(lang, "stats.separator")
+            lines.append(t(lang, "stats.board.best", results=separator.join(results)))
         return lines
 
     def history_text(self, lang: str, entry: HistoryEntry, names: Sequence[str]) -> str:

@@ -167,7 +167,7 @@ class Stats(commands.Cog):
                     else ui.score_text(lang, best_score[0], 0)
                 )
                 if shown is not None:
-                    line += " · " + t(lang, "stats.best", best=shown)
+                    line += t(lang, "stats.separator") + t(lang, "stats.best", best=shown)
                 lines.append(line)
             sections.append("\n".join(lines))
         if not sections:

@@ -57,7 +57,6 @@ CATALOG: dict[str, str | Plural] = {
         "Burned — a blue card stayed on top. Loss with {count} card left.",
         "Burned — a blue card stayed on top. Loss with {count} cards left.",
     ),
-    "thegame.records": "Server — best: {best} cards left · perfect wins: {perfect} · wins: {wins} · games: {games}\nThis channel — best: {channel_best} cards left · perfect wins: {channel_perfect} · games: {channel_games}",
     "thegame.signal.option": "{pile}: {action} “{signal}”",
     "thegame.signal.no_play": "please don't play here",
     "thegame.signal.no_jump": "please no big jump here",

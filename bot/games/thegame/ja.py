@@ -37,7 +37,6 @@ CATALOG: dict[str, str] = {
     "thegame.result.win": "勝利 — 残り{count}枚。",
     "thegame.result.loss": "敗北 — 残り{count}枚。",
     "thegame.result.burned": "炎上 — 青いカードが一番上に残りました。残り{count}枚で敗北。",
-    "thegame.records": "サーバー — 最高：残り{best}枚・完全勝利：{perfect}回・勝利：{wins}回・対戦数：{games}\nこのチャンネル — 最高：残り{channel_best}枚・完全勝利：{channel_perfect}回・対戦数：{channel_games}",
     "thegame.signal.option": "{pile}：「{signal}」を{action}",
     "thegame.signal.no_play": "ここには置かないで",
     "thegame.signal.no_jump": "ここで大きく飛ばさないで",

@@ -71,15 +71,18 @@ class Context:
         return t(self.lang, key, **params)
 
     @property
-    def live(self) -> bool:
-        """Whether the game is being played: a finished or abandoned table has no one to move."""
-        return self.session.record.status is Status.ACTIVE
+    def closed(self) -> bool:
+        """Whether the table was closed before the game's end (abandoned): no one is to move,
+        whatever the state says. (A replay's step of a finished game is not closed.)"""
+        return self.session.record.status is Status.ABANDONED
 
     def seat_label(self, seat: int) -> str:
-        """A seat as the table's seat list shows it: its name, marked while the player is away
-        and an AI holds the seat. Only the seat list carries the mark, never an event."""
+        """A seat as the table's seat list shows it: its name, marked while the game is played
+        and an AI holds the seat for its away player. Only the seat list carries the mark,
+        never an event."""
         seats = self.session.record.seats
-        if self.live and seat < len(seats) and seats[seat].away:
+        playing = self.session.record.status is Status.ACTIVE
+        if playing and seat < len(seats) and seats[seat].away:
             return self.t("seat.away", name=self.names[seat])
         return self.names[seat]
 

@@ -10,13 +10,18 @@ from pathlib import Path
 
 import pytest
 
+from bot.context import Context
 from bot.game_ui import ENDED
 from bot.i18n import t
-from games.engine import ManualClock, Status
+from bot.ui.v2 import build
+from games.engine import CHANCE, ManualClock, Seat, Session, SessionRecord, Status
+from games.engine.step import advance
 from games.registry import GAME_IDS, GAMES
 from tests.botkit import custom_ids, running_bot, start_game
 from tests.emulator import Emulator
+from tests.emulator.models import text_of
 from tests.test_bot_stats import FAST, finish_a_game
+from tests.test_bot_words import game_ui
 
 TIMER = 30
 START = 1_800_000_000.0
@@ -101,3 +106,21 @@ async def test_a_finished_table_has_no_one_to_move_and_no_away_mark(
             await emu.wait_for(lambda: t(lang, "records.title") in table.text)
             assert TO_MOVE not in table.text
             assert t(lang, "seat.away", name="alice") not in table.text
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_replayed_step_of_a_finished_game_still_shows_who_was_to_move(game_id: str) -> None:
+    """A finished game's replay draws each step with the game's own table: the session is
+    over, yet at that step someone was to move."""
+    rules = GAMES[game_id]
+    players = ai_seats(game_id) + 1
+    config = rules.make_config(players, {"first_player": 0})
+    dealt = advance(rules, rules.setup(config), 0, CHANCE, None, 7).state
+    record = SessionRecord(
+        id="0badcafe", game_id=game_id, rules_version=1, guild_id=1, channel_id=2, host_id=3,
+        locale="en", options={}, seed=7, status=Status.FINISHED, version=1,
+        seats=tuple(Seat(user_id=None, name="") for _ in range(players)),
+        config=config.model_dump(mode="json"),
+    )  # fmt: skip
+    ctx = Context.of(Session(record, rules, config, dealt), "en")
+    assert TO_MOVE in text_of({"components": build(game_ui(game_id).table(ctx)).components})

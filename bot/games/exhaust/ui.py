@@ -270,7 +270,7 @@ class ExhaustUI(GameUI):
             records = self.records_text(ctx)
             if records is not None:
                 blocks.append(Text(records, Priority.HIGH))
-        playing = outcome is None and view.phase == "play" and ctx.live
+        playing = outcome is None and view.phase == "play" and not ctx.closed
         seats = [self._seat_line(ctx, view, s, playing) for s in range(view.players)]
         if view.npc is not None:
             npc = view.npc
@@ -284,7 +284,7 @@ class ExhaustUI(GameUI):
                 line += f" · {TIME_EMOJI}{npc.time_cards}"
             seats.append(("▶ " if playing and view.turn == NPC else "") + line)
         blocks.append(Text("\n".join(seats), Priority.ESSENTIAL))
-        if ctx.live and outcome is None and view.phase == "next" and view.turn is not None:
+        if not ctx.closed and outcome is None and view.phase == "next" and view.turn is not None:
             text = ctx.t(
                 "exhaust.table.next",
                 name=self.seat_name(ctx, view.turn, view),

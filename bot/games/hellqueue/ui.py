@@ -256,7 +256,7 @@ class HellQueueUI(GameUI):
             records = self.records_text(ctx)
             if records is not None:
                 blocks.append(Text(records, Priority.HIGH))
-        elif ctx.live:
+        elif not ctx.closed:
             blocks.append(Text(self._status(ctx, view), Priority.ESSENTIAL))
         log = ctx.log_lines()[-RECENT:]
         if log:
@@ -268,7 +268,7 @@ class HellQueueUI(GameUI):
         blocks.append(Separator())
         blocks += [Text(card, Priority.HIGH) for card in cards]
         blocks.append(Separator())
-        playing = to_move_seat(view) if outcome is None and ctx.live else None
+        playing = to_move_seat(view) if outcome is None and not ctx.closed else None
         players = [self._player_text(ctx, view, s, s == playing) for s in self._seats(view)]
         blocks.append(Text("\n".join(players), Priority.HIGH))
         supply = ctx.t(

@@ -154,7 +154,7 @@ class RummyUI(GameUI):
         if outcome is not None:
             lines = [f"**{ctx.t('rummy.result.title')}**", *self._match_lines(ctx, view)]
             blocks.append(Text("\n".join(lines), Priority.ESSENTIAL))
-        elif ctx.live:
+        elif not ctx.closed:
             blocks.append(Text(self._status(ctx, view), Priority.ESSENTIAL))
         log = ctx.log_lines(this_game(ctx.recent))[-RECENT:]
         if log:
@@ -228,7 +228,7 @@ class RummyUI(GameUI):
         if view.ready[seat]:
             marks.append(f"{READY} {ctx.t('rummy.ready')}")
         marks.append(ctx.t("rummy.table.score", count=view.scores[seat]))
-        playing = ctx.live and view.turn == seat and view.phase in ("take", "act", "window")
+        playing = not ctx.closed and view.turn == seat and view.phase in ("take", "act", "window")
         head = ("▶ " if playing else "") + f"**{ctx.seat_label(seat)}** — " + " · ".join(marks)
         opened = ctx.t("rummy.table.opened", sets=sets_text(ctx, view.opened[seat]))
         row = ctx.t("rummy.table.row", cards=cards_text(ctx, view.rows[seat]))

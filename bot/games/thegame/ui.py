@@ -121,7 +121,7 @@ class TheGameUI(GameUI):
     def table(self, ctx: Context) -> Layout:
         view = self._view(ctx, None)
         outcome = ctx.session.rules.outcome(ctx.session.state)
-        playing = outcome is None and ctx.live
+        playing = outcome is None and not ctx.closed
         blocks: list[Block] = []
         if outcome is not None:
             result = self._result_text(ctx, outcome.result, view.cards_left)

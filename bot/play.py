@@ -66,7 +66,14 @@ class Play:
         try:
             await self._dispatch(interaction, sid, ver, act, values)
         except Exception as error:
-            await answer_error(interaction, error)
+            await answer_error(interaction, error, await self._game_of(sid))
+
+    async def _game_of(self, sid: str) -> str | None:
+        """The game of the session a refused click was on, whose catalog words the refusal."""
+        try:
+            return (await self.service.get(sid)).record.game_id
+        except Exception:  # an unknown or unreadable session: the shared words will do
+            return None
 
     async def _dispatch(
         self,

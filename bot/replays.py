@@ -132,7 +132,7 @@ class Replays:
         data = export(session.record, log, session.rules.outcome(session.state))
         body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
         name = f"replay-{sid}.json"
-        text = t(lang, "replay.exported", actions=len(log), file=name)
+        text = t(lang, "replay.exported", count=len(log), file=name)
         file = discord.File(io.BytesIO(body), filename=name)
         await interaction.response.send_message(text, file=file, ephemeral=True)
 

@@ -33,6 +33,8 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     default_locale: Literal["ja", "en"] = "en"
+    """The tables' language where neither /settings nor the server's own Discord language
+    tells one (see `bot.languages`)."""
     discord_api_base: str | None = None
     """Point the client at a Discord-compatible server (tests use a local emulator)."""
     discord_gateway_url: str | None = None

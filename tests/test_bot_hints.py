@@ -164,7 +164,7 @@ async def test_a_game_played_with_hints_is_marked_in_the_records(tmp_path: Path)
             session, table = await finish_with_a_hint(emu, bot, clock, alice)
             assert t("en", "table.hints", n=1) in table.text
             res = await alice.slash(emu.general, "history")
-            assert res.ephemeral and t("en", "history.hints", n=1) in res.text
+            assert res.ephemeral and t("en", "history.hints", count=1) in res.text
     async with await open_storage(db) as storage:
         [entry] = await storage.records.history(session.record.guild_id)
         assert entry.record.session_id == session.id

@@ -19,16 +19,18 @@ from typing import Any
 
 import pytest
 
+from bot.errors import error_text
 from bot.game_ui import Pick
 from bot.games.rummy.render import card_label, card_text, cards_text, sets_text
 from bot.games.rummy.ui import RummyUI, discard_choices
-from bot.i18n import EN, JA, has, t
+from bot.i18n import t
 from bot.playground.emulator import Emulator, EmuMessage, EmuUser
 from bot.playground.emulator.models import FLAG_COMPONENTS_V2, text_of, walk_components
 from bot.playground.emulator.validation import validate_message
 from bot.ui.v2 import build
 from games.engine import GameError, ManualClock, Reason, Session, Status
 from games.engine.contract import CHANCE, SYSTEM
+from games.engine.errors import illegal
 from games.engine.step import advance
 from games.rummy import RULES
 from games.rummy.models import (
@@ -95,7 +97,7 @@ async def test_two_users_play_a_whole_match_by_clicks(tmp_path: Path) -> None:
             title = t("en", "rummy.table.title", name=t("en", "rummy.name"), game=1, games=2)
             assert title in table.text
             field = cards_text(context(session.state), session.state.field)
-            assert t("en", "rummy.table.field", cards=field, deck=len(session.state.deck)) in (
+            assert t("en", "rummy.table.field", cards=field, count=len(session.state.deck)) in (
                 table.text
             )
             res = await bob.click(table, one(table, ":dm$"))
@@ -132,10 +134,12 @@ async def test_two_users_play_a_whole_match_by_clicks(tmp_path: Path) -> None:
                 if len(outcome.winners) > 1
                 else "rummy.result.match_win"
             )
-            result = t("en", key, names=winners, score=max(outcome.scores), games=2)
+            points = t("en", "stats.points", count=max(outcome.scores))
+            games = t("en", "rummy.short_games", count=2)
+            result = t("en", key, names=winners, points=points, games=games)
             await emu.wait_for(lambda: result in table.text)
             for seat in (0, 1):
-                line = t("en", "rummy.result.standing", name=names[seat], score=state.scores[seat])
+                line = t("en", "rummy.result.standing", name=names[seat], count=state.scores[seat])
                 assert line in table.text
             assert t("en", "records.title") in table.text
             assert custom_ids(table, ":rematch$") and not custom_ids(table, ":hand$")
@@ -309,7 +313,7 @@ async def test_a_claim_window_closes_by_its_deadline(tmp_path: Path) -> None:
             # Claiming after the window: bob's older prompt (no longer redrawn) is refused.
             version = session.record.version
             res = await bob.click(old.message, one(old.message, r":x\.wp\."))
-            assert res.text == t("en", "error.illegal_move.window_closed")
+            assert res.text == t("en", "rummy.error.illegal_move.window_closed")
             assert session.record.version == version
 
 
@@ -403,12 +407,12 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             drawn = hand.text
             res = await alice.select(hand, select, [value])
             text = card_text(context(session.state), missing)
-            assert res.text == t("en", "error.illegal_move.not_offered_discard", card=text)
+            assert res.text == t("en", "rummy.error.illegal_move.not_offered_discard", card=text)
             assert res.ephemeral and snapshot() == before and hand.text == drawn
             # Ready with no open set.
             card = session.state.hands[0][0]
             res = await alice.click(hand, forge(hand, one(hand, ":refresh$"), f"x.dr.{card}"))
-            assert res.text == t("en", "error.illegal_move.ready_needs_open_set")
+            assert res.text == t("en", "rummy.error.illegal_move.ready_needs_open_set")
             assert snapshot() == before
             # She opens a set; bob plays his turn; on her next turn Ready is refused unless her
             # 7 cards would be one card from the goal form.
@@ -433,7 +437,7 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             before = snapshot()
             forged = forge(hand, one(hand, ":refresh$"), f"x.dr.{unready}")
             res = await alice.click(hand, forged)
-            assert res.text == t("en", "error.illegal_move.not_ready_form")
+            assert res.text == t("en", "rummy.error.illegal_move.not_ready_form")
             assert snapshot() == before
 
 
@@ -478,7 +482,7 @@ async def test_bad_claims_are_refused_and_change_nothing(tmp_path: Path) -> None
                 bob_hand,
                 forge(bob_hand, one(bob_hand, ":refresh$"), f"x.wn.{tag}.{odd[0]}.{odd[1]}"),
             )
-            assert res.text == t("en", "error.illegal_move.not_a_big_set")
+            assert res.text == t("en", "rummy.error.illegal_move.not_a_big_set")
             assert snapshot() == before
             await wait_drawn(emu, alice_hand, session)
             res = await alice.click(
@@ -490,7 +494,7 @@ async def test_bad_claims_are_refused_and_change_nothing(tmp_path: Path) -> None
             await bob.click(fresh, one(fresh, r":x\.wp\."))
             assert session.state.window is None  # bob was the only one asked
             res = await bob.click(twice, one(twice, r":x\.wp\."))
-            assert res.text == t("en", "error.illegal_move.window_closed")
+            assert res.text == t("en", "rummy.error.illegal_move.window_closed")
 
 
 # Languages -------------------------------------------------------------------------------------
@@ -669,8 +673,8 @@ def test_the_table_shows_a_goal_with_every_part_of_its_score() -> None:
         t("en", "rummy.result.opened", sets=sets_text(ctx, result.opened), points=1),
         card_text(ctx, c("A1*")) + " (" + t("en", "rummy.condition.ends") + ") ✅ +2",
         card_text(ctx, c("Is*")) + " (" + t("en", "rummy.condition.item") + ") ✅ +1",
-        t("en", "rummy.result.total", name="alice", points=5),
-        t("en", "rummy.result.loss", name="bob", points=5),
+        t("en", "rummy.result.total", name="alice", count=5),
+        t("en", "rummy.result.loss", name="bob", count=5),
         t("en", "rummy.table.ended", game=1, name="bob", next=2),
     ]
     flips = " · ".join(f"{card_text(ctx, x)} +{p}" for x, p in ((c("D6'"), 1), (c("H7"), 0)))
@@ -782,8 +786,9 @@ def test_every_illegal_reason_has_text_in_both_languages() -> None:
     codes = set(re.findall(r'illegal\("(\w+)"', source))
     assert {"not_ready_form", "not_in_hand", "own_discard_completes", "window_closed"} <= codes
     for code in codes:
-        assert has(f"error.illegal_move.{code}"), code
-        assert EN[f"error.illegal_move.{code}"] != JA[f"error.illegal_move.{code}"]
+        english, japanese = (error_text(lang, illegal(code), "rummy") for lang in ("en", "ja"))
+        assert english != t("en", "error.illegal_move"), code
+        assert english != japanese, code
 
 
 def test_controls_refuse_out_of_turn_and_malformed_clicks() -> None:
@@ -853,10 +858,10 @@ def test_the_lobby_shows_the_chosen_options() -> None:
     lines = ui.option_lines({"advanced": True, "claim_seconds": 45}, "en")
     assert lines == [
         t("en", "rummy.option.advanced"),
-        t("en", "rummy.option.claim_seconds", n=45),
+        t("en", "rummy.option.claim_seconds", count=45),
         t("en", "rummy.option.match_default"),
     ]
-    assert t("en", "rummy.option.match_games", n=3) in ui.option_lines({"match_games": 3}, "en")
+    assert t("en", "rummy.option.match_games", count=3) in ui.option_lines({"match_games": 3}, "en")
 
 
 async def test_a_lobby_keeps_the_seeds_match_length_unless_chosen(tmp_path: Path) -> None:

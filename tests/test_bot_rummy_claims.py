@@ -154,7 +154,7 @@ async def test_a_discard_one_player_can_claim_asks_only_that_player(tmp_path: Pa
             tag = f"{state.game_no}.{card}"
             forged = forge(hands[other], one(hands[other], ":refresh$"), f"x.wp.{tag}")
             res = await users[other].click(hands[other], forged)
-            assert res.text == t("en", "error.illegal_move.not_asked")
+            assert res.text == t("en", "rummy.error.illegal_move.not_asked")
             assert (session.record.version, session.state) == (version, state)
             # The discarder waits without a choice; no one else sees the claimant's prompt.
             await wait_drawn(emu, hands[0], session)
@@ -319,13 +319,13 @@ async def test_advanced_a_goal_on_a_discard_costs_the_discarder_by_clicks(tmp_pa
         after = game.session.state.scores
         assert 0 < result.loss == scores[discarder] - after[discarder]
         assert after[seat] == scores[seat] + result.total
-        loss = t("en", "rummy.result.loss", name=NAMES[discarder], points=result.loss)
+        loss = t("en", "rummy.result.loss", name=NAMES[discarder], count=result.loss)
         await game.emu.wait_for(lambda: loss in game.table.text)
         lost = t(
             "en",
             "rummy.event.lost_points",
             seat=NAMES[discarder],
-            points=result.loss,
+            count=result.loss,
             score=after[discarder],
         )
         assert lost in game.table.text

@@ -178,7 +178,7 @@ async def test_a_finished_game_is_listed_counted_replayed_and_exported(
             top = t(
                 "en",
                 "stats.board.player",
-                rank="🥇",
+                rank="🥇" if seat.won else "1.",  # a medal only for a win
                 user=f"<@{alice.id}>",
                 wins=int(seat.won),
                 games=1,

@@ -31,7 +31,9 @@ class DiceRaceUI(GameUI):
 
     game_id = RULES.game_id
 
-    def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:
+    def option_lines(
+        self, options: dict[str, Any], lang: str, players: int | None = None
+    ) -> list[str]:
         return []
 
     def table(self, ctx: Context) -> Layout:
@@ -115,12 +117,12 @@ def test_the_default_record_keeps_the_winning_points() -> None:
 
 def test_the_default_words_show_points_and_winners() -> None:
     ui = DiceRaceUI()
-    assert ui.score_text("en", -12, 3) == t("en", "stats.points", n=12)
+    assert ui.score_text("en", -12, 3) == t("en", "stats.points", count=12)
     record = GameRecord(1, GUILD, 10, "dicerace", "0badcafe", "win", -9, 3, {}, 0.0, True)
     seats = tuple(StoredSeat(i, None, "", won=i == 1, score=-(7 + i), result="") for i in range(3))
     text = ui.history_text("en", HistoryEntry(record, seats, None), ["alice", "AI 2", "AI 3"])
     assert t("en", "history.winners", names="AI 2") in text
-    assert f"alice {t('en', 'stats.points', n=7)}" in text
+    assert f"alice {t('en', 'stats.points', count=7)}" in text
     nobody = tuple(StoredSeat(i, None, "", won=False, score=None, result="") for i in range(3))
     empty = HistoryEntry(record, nobody, None)
     assert ui.history_text("en", empty, ["a", "b", "c"]) == t("en", "history.no_winner")
@@ -141,14 +143,17 @@ async def test_a_default_game_is_recorded_counted_and_ranked(storage: Storage) -
     streaks = await storage.players.streaks(GUILD, ALICE, ui.game_id)
     lines = ui.stats_lines("en", [all_counts, three], streaks)
     assert lines[0] == ui.tally_line("en", three)
-    assert t("en", "stats.points", n=session.state.totals[0]) in lines[0]
+    assert t("en", "stats.points", count=session.state.totals[0]) in lines[0]
     assert lines[-1] == t("en", "stats.streaks", current=int(won), best=int(won))
     [entry] = await storage.records.history(GUILD)
     assert [s.score for s in entry.seats] == [-total for total in session.state.totals]
     server = await storage.records.stats(GUILD, ui.game_id)
     board = ui.board_lines("en", server, server, await storage.records.best(GUILD, ui.game_id))
-    assert board[0] == t("en", "stats.board.games", games=1, wins=1)
-    assert t("en", "stats.points", n=max(session.state.totals)) in board[1]
+    figures = [t("en", "stats.played", count=1), t("en", "stats.won", count=1)]
+    best = t("en", "stats.best", best=t("en", "stats.points", count=max(session.state.totals)))
+    figures_text = " · ".join([*figures, best])
+    assert board[0] == t("en", "stats.line", label=t("en", "stats.server"), figures=figures_text)
+    assert t("en", "stats.points", count=max(session.state.totals)) in board[1]
 
 
 def test_a_replay_turn_is_one_actors_run_of_actions_with_the_chance_it_caused() -> None:

@@ -588,7 +588,7 @@ async def test_worked_example_the_game_table_is_posted_edited_and_read_back(
     assert message.components_v2 and message.content == "" and message.embeds == []
     assert message.file(FILENAME) == table_picture(view)
     shown = text_of(message)
-    status = t("en", "thegame.table.seat", name="bob", cards=7)
+    status = t("en", "thegame.table.seat", name="bob", count=7)
     todo = t("en", "thegame.table.must_play", n=view.still_required)
     assert f"▶ **{status}** — {todo}" in shown
     events = [played_text("alice", 37, 0), played_text("bob", 55, 2)]

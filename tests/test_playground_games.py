@@ -10,6 +10,7 @@ from playwright.async_api import Page, expect
 from bot.games.rummy.ui import discard_choices
 from bot.i18n import t
 from bot.playground.playground import Playground
+from bot.ui.layout import LOBBY
 from games.engine import Session, Status
 from games.rummy import RULES as RUMMY
 from games.rummy.models import Gain, Goal
@@ -99,7 +100,7 @@ async def test_two_players_play_a_whole_game_of_the_game_by_clicks(tmp_path: Pat
         assert played == {"alice", "bob"}
         outcome = THEGAME.outcome(session.state)
         assert outcome is not None
-        result = t("en", f"thegame.result.{outcome.result}", left=outcome.details["cards_left"])
+        result = t("en", f"thegame.result.{outcome.result}", count=outcome.details["cards_left"])
         for name in users.values():
             await switch_user(page, name)
             table = latest_with(page, ":rematch", ephemeral=False)
@@ -148,7 +149,9 @@ async def test_a_rummy_claim_window_is_answered_in_the_page(tmp_path: Path) -> N
             ending, claim = rummy_control(session, seat)
             if await page.evaluate("document.body.dataset.user") != users[seat]:
                 await switch_user(page, users[seat])
-            hand = latest_with(page, f":{version}:x.", ephemeral=True)
+            # While a claim window is open the screens carry no version (see RummyUI).
+            marker = LOBBY if state.phase == "window" else version
+            hand = latest_with(page, f":{marker}:x.", ephemeral=True)
             if ending.startswith(":x.ds.") and not await control(hand, ending).count():
                 await pick(hand, ":x.dc", ending.rsplit(".", 1)[1])
             await control(hand, ending).click()

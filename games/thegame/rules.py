@@ -267,7 +267,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         self._require_turn(state, seat)
         events = events or []
         if state.played_this_turn < state.minimum:
-            raise illegal("minimum_not_met", minimum=state.minimum)
+            raise illegal("minimum_not_met", count=state.minimum)
         config = state.config
         need = max(0, config.hand_size - len(state.hands[seat]))
         drawn, draw = state.draw[:need], state.draw[need:]

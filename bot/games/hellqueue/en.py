@@ -1,26 +1,24 @@
 """English catalog of Hell Queue Club. Keys must match ja.py exactly."""
 
-CATALOG: dict[str, str] = {
+from bot.i18n.plural import Plural
+
+CATALOG: dict[str, str | Plural] = {
     # Commands
     "cmd.hellqueue.name": "hellqueue",
     "cmd.hellqueue.desc": "Hell Queue Club: queue your oni dice for pretty stones (3–4 players)",
     "cmd.hellqueue.new.desc": "Open a lobby for Hell Queue Club in this channel",
     "cmd.hellqueue.rules.desc": "Read the rules of Hell Queue Club",
-    # Errors (detail codes of the rules; not_now and bad_chance read as Exhaust's, the keys
-    # being shared)
-    "error.illegal_move.no_such_face": "You have no dice showing {face} on your active card.",
-    "error.illegal_move.bad_face": "A die shows 1 to 6.",
-    "error.illegal_move.no_card": "There is no distribution card there.",
-    "error.illegal_move.card_overflow": "That card cannot take that many dice: the total would pass its number.",
-    "error.illegal_move.bad_black_source": "That black die cannot be taken.",
-    "error.illegal_move.bad_wake": "You cannot wake the dice showing {face} with that group.",
-    "error.illegal_move.bad_die": "That die is not on that card.",
-    "error.illegal_move.no_such_die": "Those dice are not on your cards.",
-    "error.illegal_move.nothing_to_recall": "There is nothing to recall.",
-    "error.illegal_move.stone_gone": "That stone is no longer on the card.",
-    "error.illegal_move.not_now": "That is not possible right now.",
-    "error.illegal_move.unknown_action": "That move is not part of this game.",
-    "error.illegal_move.bad_chance": "The table got out of step; please try again.",
+    # Errors (detail codes of the rules; those every game shares are in the shared catalog)
+    "hellqueue.error.illegal_move.no_such_face": "You have no dice showing {face} on your active card.",
+    "hellqueue.error.illegal_move.bad_face": "A die shows 1 to 6.",
+    "hellqueue.error.illegal_move.no_card": "There is no distribution card there.",
+    "hellqueue.error.illegal_move.card_overflow": "That card cannot take that many dice: the total would pass its number.",
+    "hellqueue.error.illegal_move.bad_black_source": "That black die cannot be taken.",
+    "hellqueue.error.illegal_move.bad_wake": "You cannot wake the dice showing {face} with that group.",
+    "hellqueue.error.illegal_move.bad_die": "That die is not on that card.",
+    "hellqueue.error.illegal_move.no_such_die": "Those dice are not on your cards.",
+    "hellqueue.error.illegal_move.nothing_to_recall": "There is nothing to recall.",
+    "hellqueue.error.illegal_move.stone_gone": "That stone is no longer on the card.",
     # Names
     "hellqueue.name": "Hell Queue Club",
     "hellqueue.colour.red": "red",
@@ -51,10 +49,19 @@ CATALOG: dict[str, str] = {
     "hellqueue.table.supply": "Supply: black dice ⚫{black} · rest area ⚫{rest_black} · stones {stones}",
     "hellqueue.table.legend": "5️⃣ large die · `5` small die · ⚫5️⃣ black die · 🔴🔵🟡🟢 owners · stones 🟥 red 🟦 blue 🟨 yellow 🟩 green 💠 aqua ⬜ white · ⭐ best score now",
     "hellqueue.result.title": "Result",
-    "hellqueue.result.win": "🏆 {names} wins with {score} points.",
-    "hellqueue.result.shared": "🏆 {names} share the win with {score} points.",
-    "hellqueue.result.line": "{marker} {name}: {score} points · dice left: {dice}",
-    "hellqueue.records": "Server — games: {games} · won by a player: {wins} · best winning score: {best}\nThis channel — games: {channel_games} · best winning score: {channel_best}",
+    "hellqueue.result.win": Plural(
+        "🏆 {names} wins with {count} point.",
+        "🏆 {names} wins with {count} points.",
+    ),
+    "hellqueue.result.shared": Plural(
+        "🏆 {names} share the win with {count} point.",
+        "🏆 {names} share the win with {count} points.",
+    ),
+    "hellqueue.result.line": Plural(
+        "{marker} {name}: {count} point · dice left: {dice}",
+        "{marker} {name}: {count} points · dice left: {dice}",
+    ),
+    "hellqueue.stats.won_by_player": "{count} won by a player",
     # Private panel
     "hellqueue.hand.title": "Your dice — Hell Queue Club",
     "hellqueue.hand.your_turn": "**Your turn** — choose a face group from your active card.",
@@ -81,6 +88,7 @@ CATALOG: dict[str, str] = {
     "hellqueue.hand.queue_steal": "Queue → {number}, take ⚫{face} from {name}",
     "hellqueue.hand.queue_rest": "Queue → {number}, take ⚫ from the rest area",
     "hellqueue.hand.awaken": "Awaken → wake {wake} ×{n}",
+    "hellqueue.hand.awaken_none": "Awaken → wakes nothing",
     "hellqueue.hand.reroll": "Reroll…",
     "hellqueue.hand.recall": "Recall ×{n}",
     "hellqueue.hand.back": "Back",
@@ -102,8 +110,12 @@ CATALOG: dict[str, str] = {
     "hellqueue.event.rolled_recall": "{seat}'s recalled dice: {dice}",
     "hellqueue.event.rolled_none": "nothing",
     "hellqueue.event.awakened": "{seat} rested {dice} and woke {woken} × {wake}.",
+    "hellqueue.event.awakened_none": "{seat} rested {dice} and woke nothing (no sleeping {wake}).",
     "hellqueue.event.reroll_rested": "{seat} rested {dice} to reroll.",
-    "hellqueue.event.reroll_chosen": "{seat} chose {count} to reroll.",
+    "hellqueue.event.reroll_chosen": Plural(
+        "{seat} chose {count} die to reroll.",
+        "{seat} chose {count} dice to reroll.",
+    ),
     "hellqueue.event.recalled.rest": "{seat} recalls from the rest area: {count}.",
     "hellqueue.event.recalled.black": "{seat} recalls the black dice from the rest area: {count}.",
     "hellqueue.event.recalled.cards": "{seat} recalls from the distribution cards: {count}.",
@@ -112,20 +124,30 @@ CATALOG: dict[str, str] = {
     "hellqueue.event.placed": "{place}. {seat}: dice {dice} · large {large} · sum {sum} → stones {stones}",
     "hellqueue.event.picked": "{seat} takes {stone}.",
     "hellqueue.event.returned": "Stones back to the supply: {count}.",
-    "hellqueue.event.scored": "{seat}: {score} points · dice left: {dice_left}.",
+    "hellqueue.event.scored": Plural(
+        "{seat}: {count} point · dice left: {dice_left}.",
+        "{seat}: {count} points · dice left: {dice_left}.",
+    ),
     "hellqueue.event.winner": "🏆 {seat} wins!",
     "hellqueue.event.shared_win": "🏆 {seat} shares the win!",
     # Rules
     "hellqueue.action.queue": "queue {dice} under the {number} card ({total} → {after})",
     "hellqueue.action.queue_steal": "queue {dice} under the {number} card ({total} → {after}), taking ⚫{face} from {name}",
     "hellqueue.action.awaken": "rest {dice} and wake the sleeping {wake}s (×{n})",
+    "hellqueue.action.awaken_none": "rest {dice} and wake nothing",
     "hellqueue.action.reroll": "rest {dice} and reroll dice of your choice",
     "hellqueue.action.mark": "choose {n} × {size} {face} on your {where} to reroll",
-    "hellqueue.action.roll": "roll the {n} dice you chose",
+    "hellqueue.action.roll": Plural(
+        "roll the die you chose",
+        "roll the {count} dice you chose",
+    ),
     "hellqueue.action.roll_none": "reroll nothing",
     "hellqueue.action.recall": "recall your dice (×{n})",
     "hellqueue.action.pick": "take a {stone} stone (+{gain})",
-    "hellqueue.reason.wins_most_samples": "{move} Tried {playouts} times on deals of what you cannot see, up to your next turn, it left you best placed (rating {score}/100).",
+    "hellqueue.reason.wins_most_samples": Plural(
+        "{move} Tried once on deals of what you cannot see, up to your next turn, it left you best placed (rating {score}/100).",
+        "{move} Tried {count} times on deals of what you cannot see, up to your next turn, it left you best placed (rating {score}/100).",
+    ),
     "hellqueue.reason.heuristic": "it tried each move on the table as you see it and this one leaves you best placed against the others.",
     "hellqueue.rules.intro": (
         "**Goal** — queue your oni (dice) under the distribution cards to collect pretty "

@@ -104,10 +104,10 @@ def goal_lines(ctx: Context, result: ShortResult) -> list[str]:
         lines.append(ctx.t("rummy.result.bonus", flips=flips, points=result.bonus_points))
     else:
         lines.append(ctx.t("rummy.result.bonus_none"))
-    lines.append(ctx.t("rummy.result.total", name=name, points=result.total))
+    lines.append(ctx.t("rummy.result.total", name=name, count=result.total))
     if result.loss and result.from_seat is not None:
         lines.append(
-            ctx.t("rummy.result.loss", name=ctx.names[result.from_seat], points=result.loss)
+            ctx.t("rummy.result.loss", name=ctx.names[result.from_seat], count=result.loss)
         )
     return lines
 

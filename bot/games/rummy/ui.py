@@ -73,7 +73,6 @@ from games.rummy.models import (
     Take,
     View,
 )
-from storage import GameStats
 
 RECENT = 6
 """Events shown under the status (the newest last)."""
@@ -120,19 +119,22 @@ class RummyUI(GameUI):
     game_id = "rummy"
     rules_pages = ("intro", "setup", "turn", "scoring", "options", "rulings")
     unversioned_verbs = WINDOW_VERBS
+    channel_records = True
 
-    def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:
+    def option_lines(
+        self, options: dict[str, Any], lang: str, players: int | None = None
+    ) -> list[str]:
         lines = []
         if options.get("advanced"):
             lines.append(t(lang, "rummy.option.advanced"))
         seconds = options.get("claim_seconds")
         if seconds is not None:
-            lines.append(t(lang, "rummy.option.claim_seconds", n=seconds))
+            lines.append(t(lang, "rummy.option.claim_seconds", count=seconds))
         games = options.get("match_games")
         if games is None:
             lines.append(t(lang, "rummy.option.match_default"))
         else:
-            lines.append(t(lang, "rummy.option.match_games", n=games))
+            lines.append(t(lang, "rummy.option.match_games", count=games))
         return lines
 
     def _view(self, ctx: Context, seat: int | None) -> View:
@@ -163,7 +165,7 @@ class RummyUI(GameUI):
         if outcome is not None:
             lines = [f"**{ctx.t('rummy.result.title')}**", *self._match_lines(ctx, view)]
             blocks.append(Text("\n".join(lines), Priority.ESSENTIAL))
-        else:
+        elif not ctx.closed:
             blocks.append(Text(self._status(ctx, view), Priority.ESSENTIAL))
         log = ctx.log_lines(this_game(ctx.recent))[-RECENT:]
         if log:
@@ -174,12 +176,12 @@ class RummyUI(GameUI):
             heading = ctx.t("rummy.result.short_title", game=result.game_no)
             text = "\n".join([f"**{heading}**", *result_lines(ctx, result)])
             blocks.append(Text(text, Priority.ESSENTIAL))
-        if outcome is not None and ctx.records:
-            records = ctx.t("rummy.records", **ctx.records)
-            blocks.append(Text(f"**{ctx.t('records.title')}**\n{records}", Priority.HIGH))
+        records = self.records_text(ctx) if outcome is not None else None
+        if records is not None:
+            blocks.append(Text(records, Priority.HIGH))
         blocks.append(Separator())
         if view.phase not in ("ended", "over"):
-            field = ctx.t("rummy.table.field", cards=cards_text(ctx, view.field), deck=view.deck)
+            field = ctx.t("rummy.table.field", cards=cards_text(ctx, view.field), count=view.deck)
             blocks.append(Text(field, Priority.HIGH))
         players = [self._player_text(ctx, view, s) for s in range(view.config.players)]
         blocks.append(Text("\n".join(players), Priority.HIGH))
@@ -228,12 +230,12 @@ class RummyUI(GameUI):
         return "▶ " + ctx.t("rummy.table.to_act", name=name)
 
     def _player_text(self, ctx: Context, view: View, seat: int) -> str:
-        marks = [ctx.t("rummy.table.hand_size", n=view.hand_sizes[seat])]
+        marks = [ctx.t("rummy.table.hand_size", count=view.hand_sizes[seat])]
         if view.ready[seat]:
             marks.append(f"{READY} {ctx.t('rummy.ready')}")
-        marks.append(ctx.t("rummy.table.score", n=view.scores[seat]))
-        playing = view.turn == seat and view.phase in ("take", "act", "window")
-        head = ("▶ " if playing else "") + f"**{ctx.names[seat]}** — " + " · ".join(marks)
+        marks.append(ctx.t("rummy.table.score", count=view.scores[seat]))
+        playing = not ctx.closed and view.turn == seat and view.phase in ("take", "act", "window")
+        head = ("▶ " if playing else "") + f"**{ctx.seat_label(seat)}** — " + " · ".join(marks)
         opened = ctx.t("rummy.table.opened", sets=sets_text(ctx, view.opened[seat]))
         row = ctx.t("rummy.table.row", cards=cards_text(ctx, view.rows[seat]))
         return f"{head}\n└ {opened}\n└ {row}"
@@ -262,7 +264,7 @@ class RummyUI(GameUI):
                 red=RED,
                 ready=READY,
             ),
-            ctx.t("rummy.table.target", n=config.target),
+            ctx.t("rummy.table.target", count=config.target),
         ]
         if config.advanced:
             parts.append(ctx.t("rummy.option.advanced"))
@@ -274,15 +276,17 @@ class RummyUI(GameUI):
         names = ", ".join(ctx.names[s] for s in outcome.winners)
         score = outcome.scores[outcome.winners[0]]
         if outcome.result == "item_victory":
-            key = "rummy.result.match_item"
-        elif len(outcome.winners) > 1:
-            key = "rummy.result.match_shared"
+            head = ctx.t("rummy.result.match_item", names=names, games=view.game_no)
         else:
-            key = "rummy.result.match_win"
-        lines = [ctx.t(key, names=names, score=score, games=view.game_no)]
+            shared = len(outcome.winners) > 1
+            key = "rummy.result.match_shared" if shared else "rummy.result.match_win"
+            points = ctx.t("stats.points", count=score)
+            games = ctx.t("rummy.short_games", count=view.game_no)
+            head = ctx.t(key, names=names, points=points, games=games)
         order = sorted(range(view.config.players), key=lambda s: (-view.scores[s], s))
+        lines = [head]
         lines += [
-            ctx.t("rummy.result.standing", name=ctx.names[s], score=view.scores[s]) for s in order
+            ctx.t("rummy.result.standing", name=ctx.names[s], count=view.scores[s]) for s in order
         ]
         return lines
 
@@ -436,25 +440,25 @@ class RummyUI(GameUI):
         ]
         if view.ready[seat]:
             parts.append(f"{READY} {ctx.t('rummy.ready')}")
-        parts.append(ctx.t("rummy.table.score", n=view.scores[seat]))
+        parts.append(ctx.t("rummy.table.score", count=view.scores[seat]))
         return " · ".join(parts)
 
     def _table_summary(self, ctx: Context, view: View, seat: int) -> str:
         lines = []
         if view.phase not in ("ended", "over"):
             lines.append(
-                ctx.t("rummy.table.field", cards=cards_text(ctx, view.field), deck=view.deck)
+                ctx.t("rummy.table.field", cards=cards_text(ctx, view.field), count=view.deck)
             )
         for other in range(view.config.players):
             if other == seat:
                 continue
             marks = [
-                ctx.t("rummy.table.hand_size", n=view.hand_sizes[other]),
+                ctx.t("rummy.table.hand_size", count=view.hand_sizes[other]),
                 ctx.t("rummy.hand.open_count", n=len(view.opened[other])),
             ]
             if view.ready[other]:
                 marks.append(f"{READY} {ctx.t('rummy.ready')}")
-            marks.append(ctx.t("rummy.table.score", n=view.scores[other]))
+            marks.append(ctx.t("rummy.table.score", count=view.scores[other]))
             lines.append(f"**{ctx.names[other]}** — " + " · ".join(marks))
         return "\n".join(lines)
 
@@ -580,6 +584,10 @@ class RummyUI(GameUI):
             case "window_closed":
                 if not p.get("deadline"):
                     return None
+            case "dealt":
+                params["count"] = p["hand"]
+            case "scored" | "lost_points":
+                params["count"] = p["points"]
             case "goal":
                 key = "goal_discard" if "to_seat" in p else "goal_take"
             case "match_over":
@@ -622,14 +630,9 @@ class RummyUI(GameUI):
         top = max(outcome.scores)
         return GameResult(result=outcome.result, score=-top, won=self._person_won(session))
 
-    def records_summary(self, server: GameStats, channel: GameStats) -> dict[str, Any]:
-        return {
-            "games": server.games,
-            "wins": server.wins,
-            "best": -server.best.score if server.best is not None else NONE,
-            "channel_games": channel.games,
-            "channel_best": -channel.best.score if channel.best is not None else NONE,
-        }
+    def wins_text(self, lang: str, wins: int) -> str:
+        """A server's won matches are those a person won (not an AI seat)."""
+        return t(lang, "rummy.stats.won_by_player", count=wins)
 
 
 def this_game(events: Sequence[Event]) -> Sequence[Event]:

@@ -1,6 +1,8 @@
 """English catalog of The Game. Keys must match ja.py exactly."""
 
-CATALOG: dict[str, str] = {
+from bot.i18n.plural import Plural
+
+CATALOG: dict[str, str | Plural] = {
     "cmd.thegame.name": "thegame",
     "cmd.thegame.desc": "The Game: a cooperative card game for 1–5 players",
     "cmd.thegame.new.desc": "Open a lobby for The Game in this channel",
@@ -11,6 +13,12 @@ CATALOG: dict[str, str] = {
     "cmd.thegame.min_three": "Advanced: play at least 3 cards a turn while the draw pile lasts",
     "cmd.thegame.smaller_hand.name": "smaller_hand",
     "cmd.thegame.smaller_hand": "Advanced: one card fewer in hand",
+    "thegame.error.illegal_move.cannot_place": "{card} does not fit on that pile.",
+    "thegame.error.illegal_move.minimum_not_met": Plural(
+        "You must play at least {count} card this turn.",
+        "You must play at least {count} cards this turn.",
+    ),
+    "thegame.error.illegal_move.signal_unchanged": "That signal is already set that way.",
     "thegame.name": "The Game",
     "thegame.option.on_fire": "🔥 On Fire",
     "thegame.option.min_three": "Minimum 3 cards per turn",
@@ -19,11 +27,17 @@ CATALOG: dict[str, str] = {
     "thegame.pile.1": "Up 2",
     "thegame.pile.2": "Down 1",
     "thegame.pile.3": "Down 2",
-    "thegame.table.pile": "{arrow} **{name}**: **{top}** ({count} cards)",
+    "thegame.table.pile": Plural(
+        "{arrow} **{name}**: **{top}** ({count} card)",
+        "{arrow} **{name}**: **{top}** ({count} cards)",
+    ),
     "thegame.table.counts": "Cards",
     "thegame.table.counts_value": "Draw pile: **{draw}** · Not yet placed: **{left}**",
     "thegame.table.players": "Players",
-    "thegame.table.seat": "{name} — {cards} cards",
+    "thegame.table.seat": Plural(
+        "{name} — {count} card",
+        "{name} — {count} cards",
+    ),
     "thegame.table.must_play": "must play {n} more",
     "thegame.table.may_end": "may end the turn",
     "thegame.table.on_fire": "🔥 On Fire",
@@ -31,10 +45,18 @@ CATALOG: dict[str, str] = {
     "thegame.table.legend": "🚫 please don't play here · ⚠️ please no big jump here",
     "thegame.result.title": "Result",
     "thegame.result.perfect": "Perfect win! All 98 cards placed.",
-    "thegame.result.win": "Win — {left} cards left.",
-    "thegame.result.loss": "Loss — {left} cards left.",
-    "thegame.result.burned": "Burned — a blue card stayed on top. Loss with {left} cards left.",
-    "thegame.records": "Server — best: {best} cards left · perfect wins: {perfect} · wins: {wins} · games: {games}\nThis channel — best: {channel_best} cards left · perfect wins: {channel_perfect} · games: {channel_games}",
+    "thegame.result.win": Plural(
+        "Win — {count} card left.",
+        "Win — {count} cards left.",
+    ),
+    "thegame.result.loss": Plural(
+        "Loss — {count} card left.",
+        "Loss — {count} cards left.",
+    ),
+    "thegame.result.burned": Plural(
+        "Burned — a blue card stayed on top. Loss with {count} card left.",
+        "Burned — a blue card stayed on top. Loss with {count} cards left.",
+    ),
     "thegame.signal.option": "{pile}: {action} “{signal}”",
     "thegame.signal.no_play": "please don't play here",
     "thegame.signal.no_jump": "please no big jump here",
@@ -59,8 +81,14 @@ CATALOG: dict[str, str] = {
     "thegame.event.stuck": "{seat} cannot play enough cards — the game ends.",
     "thegame.event.burned": "🔥 Blue {card} on {pile} was not covered!",
     "thegame.event.you_drew": "You drew {cards}.",
-    "thegame.stats.left": "{n} cards left",
-    "thegame.stats.perfect": "Perfect wins: {n}",
+    "thegame.stats.left": Plural(
+        "{count} card left",
+        "{count} cards left",
+    ),
+    "thegame.stats.perfect": Plural(
+        "{count} perfect win",
+        "{count} perfect wins",
+    ),
     "thegame.hand.empty_other": "no cards",
     "thegame.action.play": "play {card} on {pile} (now {top})",
     "thegame.action.end": "end your turn and draw back up",

@@ -144,7 +144,7 @@ function safeUrl(url) {
 const MESSAGE_LINK = /^https:\/\/(?:canary\.|ptb\.)?discord(?:app)?\.com\/channels\/(?:\d+|@me)\/(\d+)(?:\/(\d+))?$/;
 
 // A link to a message or channel of this Discord jumps there in the page, as Discord's own
-// client does, drawn as Discord draws it: "#channel ›".
+// client does, drawn as Discord draws it: "#channel ›", or a masked link's own words.
 function jumpLink(label, url, ctx) {
   const m = MESSAGE_LINK.exec(url);
   if (!m || !ctx.channels[m[1]]) return null;
@@ -152,7 +152,8 @@ function jumpLink(label, url, ctx) {
   a.href = "#";
   a.dataset.channel = m[1];
   if (m[2]) a.dataset.message = m[2];
-  a.textContent = typeof label === "string" && label !== url ? label : `#${ctx.channels[m[1]]}${m[2] ? " › 💬" : ""}`;
+  if (typeof label !== "string") a.append(label); // a masked link shows its own words
+  else a.textContent = label !== url ? label : `#${ctx.channels[m[1]]}${m[2] ? " › 💬" : ""}`;
   a.addEventListener("click", (event) => {
     event.preventDefault();
     ctx.jump(m[1], m[2]);

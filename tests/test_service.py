@@ -29,6 +29,7 @@ from games.engine import (
     SessionService,
     Status,
 )
+from games.thegame.models import Play
 from storage import Storage, open_storage
 from tests.stores import execute, scalar
 
@@ -303,6 +304,43 @@ async def test_one_refused_action_of_a_click_stores_none_of_them(
         assert refused.value.reason is Reason.ILLEGAL_MOVE
         assert session.state == state and session.record == record
         assert await log_length(storage, session.id) == length
+
+
+@pytest.mark.parametrize(
+    "actions",
+    [Move(amount=1), 5, "move", b"move", {"amount": 1}, (m for m in [Move(amount=1)])],
+    ids=["an-action-alone", "a-number", "a-string", "bytes", "a-dict", "a-generator"],
+)
+async def test_a_click_whose_actions_are_not_a_sequence_is_a_refused_move(
+    service: SessionService, storage: Storage, actions: Any
+) -> None:
+    session = await new_game(service, moves=2)
+    state, record = session.state, session.record
+    length = await log_length(storage, session.id)
+    with pytest.raises(GameError) as refused:
+        await service.submit_all(session.id, HOST, actions, record.version)
+    assert (refused.value.reason, refused.value.detail) == (Reason.ILLEGAL_MOVE, "malformed_action")
+    assert session.state == state and session.record == record
+    assert await log_length(storage, session.id) == length
+
+
+@pytest.mark.parametrize(
+    "actions",
+    [({"amount": 1},), ("move",), (Play(card=2, pile=0),), (Move(amount=1), 7)],
+    ids=["a-dict", "a-string", "another-games-action", "a-number-after-an-action"],
+)
+async def test_a_click_whose_items_are_not_actions_of_the_game_is_a_refused_move(
+    service: SessionService, storage: Storage, actions: Any
+) -> None:
+    session = await new_game(service, moves=2)
+    state, record = session.state, session.record
+    length = await log_length(storage, session.id)
+    with pytest.raises(GameError) as refused:
+        await service.submit_all(session.id, HOST, actions, record.version)
+    assert refused.value.reason is Reason.ILLEGAL_MOVE
+    assert refused.value.detail in {"unknown_action", "malformed_action"}
+    assert session.state == state and session.record == record
+    assert await log_length(storage, session.id) == length
 
 
 async def count_writes(storage: Storage) -> list[int]:

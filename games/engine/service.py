@@ -625,12 +625,11 @@ class SessionService:
                 raise GameError(Reason.NOT_A_PLAYER)
             back = record.seats[seat].away
             try:
-                if any(a is None for a in actions):  # to `advance`, None means "no move"
-                    raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
+                played = _actions(actions)
                 if expected_version != record.version:
                     raise GameError(Reason.STALE_VERSION)
                 step = advance_all(
-                    session.rules, session.state, record.version, seat, actions, record.seed
+                    session.rules, session.state, record.version, seat, played, record.seed
                 )
             except GameError:
                 if back:
@@ -942,6 +941,17 @@ class SessionService:
         pumps = [runtime.pump for runtime in self._tasks.values() if runtime.pump is not None]
         await self._background.stop(keep=pumps)
         await self._thinker.close()
+
+
+def _actions(actions: object) -> tuple[Any, ...]:
+    """`submit_all`'s actions as a tuple, or GameError: a caller's malformed argument (not a
+    sequence, a string, a None in it) is a refused move, never a TypeError from deep inside."""
+    if not isinstance(actions, Sequence) or isinstance(actions, str | bytes):
+        raise GameError(Reason.ILLEGAL_MOVE, "malformed_action")
+    played = tuple(actions)
+    if any(a is None for a in played):  # to `advance`, None means "no move"
+        raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
+    return played
 
 
 def _require_host(record: SessionRecord, user_id: int) -> None:

@@ -40,6 +40,7 @@ from bot.ui.layout import (
 from bot.ui.v2 import V2Message, build
 from games.engine import (
     CHANCE,
+    SESSION_ID_PATTERN,
     SYSTEM,
     Event,
     GameError,
@@ -55,7 +56,7 @@ from games.replay import export
 VERB = "rp"
 """The shared verb of the replay buttons: `rp.{step shown}.{move}`."""
 MOVES = {"f": "⏮", "p": "◀", "n": "▶", "l": "⏭"}
-SESSION_ID = re.compile(r"^[0-9a-f]{8}$")
+SESSION_ID = re.compile(rf"^{SESSION_ID_PATTERN}$")
 
 Describe = Callable[[Event, Context], str | None]
 

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import itertools
 import math
+import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -26,8 +27,10 @@ from games.engine import (
     ManualClock,
     Reason,
     Session,
+    SessionIdTaken,
     SessionService,
     Status,
+    new_session_id,
 )
 from games.thegame.models import Play
 from storage import Storage, open_storage
@@ -1118,3 +1121,95 @@ async def test_a_second_process_rereads_the_version_before_refusing(database: Pa
         assert refused.value.reason is Reason.STALE_VERSION
         await first.close()
         await second.close()
+
+
+def ids_from(*first: str) -> Callable[[], str]:
+    """An id source that hands out `first` in turn, then fresh ids."""
+    queue = list(first)
+    return lambda: queue.pop(0) if queue else new_session_id()
+
+
+def test_new_session_ids_carry_64_random_bits() -> None:
+    ids = {new_session_id() for _ in range(1000)}
+    assert len(ids) == 1000
+    assert all(re.fullmatch(r"[0-9a-f]{16}", sid) for sid in ids)
+
+
+async def test_a_new_game_whose_id_a_session_holds_is_stored_under_another(
+    storage: Storage,
+) -> None:
+    first = make_service(storage)
+    taken = await open_lobby(first)
+    service = SessionService(
+        storage.sessions, GAMES, clock=ManualClock(), id_source=ids_from(taken.id)
+    )
+    try:
+        session = await open_lobby(service, channel=CHANNEL + 1)
+        assert session.id != taken.id
+        assert (await service.get(session.id)).record.channel_id == CHANNEL + 1
+        assert (await service.get(taken.id)).record.channel_id == CHANNEL
+    finally:
+        await service.close()
+        await first.close()
+
+
+async def test_a_new_game_whose_id_a_game_record_keeps_is_stored_under_another(
+    storage: Storage,
+) -> None:
+    kept = "00112233aabbccdd"
+    await storage.records.add(
+        guild_id=1,
+        channel_id=CHANNEL,
+        game_id="dicerace",
+        session_id=kept,
+        result="won",
+        score=None,
+        players=1,
+        won=True,
+    )
+    service = SessionService(storage.sessions, GAMES, clock=ManualClock(), id_source=ids_from(kept))
+    try:
+        session = await open_lobby(service)
+        assert session.id != kept
+        assert await storage.sessions.version(kept) is None
+    finally:
+        await service.close()
+
+
+async def test_an_id_source_that_only_clashes_fails_the_game_without_storing_it(
+    storage: Storage,
+) -> None:
+    first = make_service(storage)
+    taken = await open_lobby(first)
+    service = SessionService(
+        storage.sessions, GAMES, clock=ManualClock(), id_source=lambda: taken.id
+    )
+    try:
+        with pytest.raises(SessionIdTaken):
+            await open_lobby(service, channel=CHANNEL + 1)
+        assert await storage.sessions.live_in_channel(CHANNEL + 1) is None
+    finally:
+        await service.close()
+        await first.close()
+
+
+async def test_a_game_stored_under_a_short_id_of_old_plays_on_after_a_restart(
+    database: Path | str,
+) -> None:
+    storage = await open_storage(database)
+    service = SessionService(
+        storage.sessions, GAMES, clock=ManualClock(), id_source=lambda: "0123abcd"
+    )
+    session = await new_game(service, moves=2)
+    await service.close()
+    await storage.close()
+    storage = await open_storage(database)
+    service = make_service(storage)
+    try:
+        restored = await service.get("0123abcd")
+        assert restored.record.version == session.record.version
+        played = await play(service, "0123abcd")
+        assert played.record.status is Status.FINISHED
+    finally:
+        await service.close()
+        await storage.close()

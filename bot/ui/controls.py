@@ -13,10 +13,11 @@ from typing import Any, Protocol
 import discord
 
 from bot.ui.layout import GAME_NS, LOBBY
+from games.engine import SESSION_ID_PATTERN
 
 __all__ = ["GAME_NS", "LOBBY", "ControlButton", "ControlSelect", "control_id"]
 
-_FIELDS = r"(?P<sid>[0-9a-f]{8}):(?P<ver>L|\d+):(?P<act>[\w.\-]{1,80})"
+_FIELDS = rf"(?P<sid>{SESSION_ID_PATTERN}):(?P<ver>L|\d+):(?P<act>[\w.\-]{{1,80}})"
 
 
 class ControlHandler(Protocol):

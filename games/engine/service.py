@@ -44,12 +44,13 @@ from games.engine.contract import (
 )
 from games.engine.deadlines import Deadline, Key, Kind, changes, plan
 from games.engine.errors import GameError, Reason
-from games.engine.session import Seat, SessionRecord, Status
+from games.engine.session import Seat, SessionRecord, Status, new_session_id
 from games.engine.shards import Shards
 from games.engine.step import Advance, advance, advance_all, replay
 from games.engine.store import (
     Durable,
     LoadedSession,
+    SessionIdTaken,
     SessionStore,
     SessionWrite,
     Snapshot,
@@ -74,6 +75,9 @@ RESUME_PAUSE = 0.1
 """After a restart, sessions are resumed in the background `RESUME_BATCH` at a time with this
 pause (seconds) between batches: at most 200 a second, so a bot that was down a while neither
 stalls its loop nor loads every session at once."""
+
+ID_TRIES = 5
+"""Ids a new session tries before its creation fails: only a broken id source runs out."""
 
 AWAY_AFTER = 3
 """Turn-timer expiries in a row after which an AI holds the seat until its player is back."""
@@ -152,19 +156,21 @@ class SessionService:
         *,
         ai_delay: float = 1.0,
         seed_source: Callable[[], int] = lambda: secrets.randbits(63),
+        id_source: Callable[[], str] = new_session_id,
         clock: Clock = SYSTEM_CLOCK,
         shards: Shards | None = None,
         ai_workers: int = 1,
     ) -> None:
         """`shards`: the shards this process runs (None: every session is its own).
         `ai_workers`: processes of the pool that makes STRONG AI decisions (started on the
-        first one)."""
+        first one). `id_source`: new session ids (tests give one that clashes)."""
         self.store = store
         self.shards = shards
         self.games = games
         self.ai_delay = ai_delay
         self.clock = clock
         self._seed_source = seed_source
+        self._id_source = id_source
         self._sessions: dict[str, Session] = {}
         self._locks = Locks()
         self._tasks: dict[str, _Runtime] = {}
@@ -485,7 +491,7 @@ class SessionService:
             if await self.store.live_in_channel(channel_id) is not None:
                 raise GameError(Reason.CHANNEL_BUSY)
             record = SessionRecord(
-                id=secrets.token_hex(4),
+                id=self._id_source(),
                 game_id=game_id,
                 rules_version=rules.rules_version,
                 guild_id=guild_id,
@@ -498,10 +504,23 @@ class SessionService:
                 created_at=self.clock.now(),
                 turn_timer=turn_timer,
             )
-            await self.store.create(record)
+            record = await self._insert(record)
         session = Session(record=record, rules=rules)
         self._hold(session)
         return session
+
+    async def _insert(self, record: SessionRecord) -> SessionRecord:
+        """Store a new session, under a fresh id while its id is taken (64 random bits make a
+        clash all but impossible, but a clash must never cost a player their new game)."""
+        for _ in range(ID_TRIES - 1):
+            try:
+                await self.store.create(record)
+                return record
+            except SessionIdTaken:
+                log.warning("session id %s is taken: trying another", record.id)
+                record = record.model_copy(update={"id": self._id_source()})
+        await self.store.create(record)
+        return record
 
     async def _lobby_edit(
         self, session_id: str, edit: Callable[[SessionRecord], SessionRecord]

@@ -35,6 +35,7 @@ from games.engine.store import (
     SessionStore,
     SessionWrite,
     Snapshot,
+    StoreUnavailable,
     VersionConflict,
 )
 
@@ -73,6 +74,7 @@ __all__ = [
     "Snapshot",
     "Status",
     "Step",
+    "StoreUnavailable",
     "SystemClock",
     "ToMove",
     "VersionConflict",

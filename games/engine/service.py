@@ -48,12 +48,14 @@ from games.engine.session import Seat, SessionRecord, Status, new_session_id
 from games.engine.shards import Shards
 from games.engine.step import Advance, advance, advance_all, replay
 from games.engine.store import (
+    RETRY_AFTER,
     Durable,
     LoadedSession,
     SessionIdTaken,
     SessionStore,
     SessionWrite,
     Snapshot,
+    StoreUnavailable,
     VersionConflict,
 )
 from games.engine.thinking import Thinker, level_of
@@ -75,6 +77,9 @@ RESUME_PAUSE = 0.1
 """After a restart, sessions are resumed in the background `RESUME_BATCH` at a time with this
 pause (seconds) between batches: at most 200 a second, so a bot that was down a while neither
 stalls its loop nor loads every session at once."""
+
+OUTAGE_LOG_EVERY = 30.0
+"""Seconds between two warnings of a store outage (every session's retry meets it)."""
 
 ID_TRIES = 5
 """Ids a new session tries before its creation fails: only a broken id source runs out."""
@@ -181,6 +186,7 @@ class SessionService:
         self._closed = False
         self._taken_in = 0
         self._thinker = Thinker(ai_workers)
+        self._outage_told = -math.inf
 
     def owns(self, record: SessionRecord) -> bool:
         """Whether this process drives the session's deadlines and AI seats: its guild is on
@@ -216,16 +222,44 @@ class SessionService:
         while runtime.outbox:
             change = runtime.outbox.popleft()
             for listener in list(self._listeners):
-                try:
-                    await listener(change)
-                except Exception:
-                    log.exception("listener failed for session %s", session_id)
+                await self._tell(listener, change)
         session = self._sessions.get(session_id)
         if session is not None and not session.record.status.live:
             # Over and told: stop holding it; a later look (rematch, redraw) reloads it.
             del self._sessions[session_id]
             self._timers.set(session_id, None)
         self._drop_if_idle(session_id, runtime)
+
+    async def _tell(self, listener: Listener, change: Change) -> None:
+        """Run a listener on a change; again after a store outage (records are idempotent),
+        so a game that ended just before the outage still gets its record."""
+        while True:
+            try:
+                await listener(change)
+                return
+            except StoreUnavailable as error:
+                self._outage(error)
+                if self._closed:
+                    return
+                await self._background.sleep_until(self.clock.now() + RETRY_AFTER)
+            except Exception:
+                log.exception("listener failed for session %s", change.session.id)
+                return
+
+    def _outage(self, error: StoreUnavailable) -> None:
+        """Warn (in one line, now and then) that work waits for the store to come back."""
+        now = self.clock.now()
+        if now - self._outage_told >= OUTAGE_LOG_EVERY:
+            self._outage_told = now
+            log.warning(
+                "the store is unavailable; waiting work retries every %ss: %s", RETRY_AFTER, error
+            )
+
+    def _retry_later(self, session_id: str, error: StoreUnavailable) -> None:
+        """Wake a session's timer after a store outage: it loads the session and arms it."""
+        self._outage(error)
+        if not self._closed:
+            self._timers.set(session_id, self.clock.now() + RETRY_AFTER)
 
     def _drop_if_idle(self, session_id: str, runtime: _Runtime) -> None:
         """Forget a session's runtime once nothing of it runs (called from its own tasks)."""
@@ -348,13 +382,22 @@ class SessionService:
                 session = await self._fresh(session_id)
             except GameError:
                 return  # gone, or quarantined while loading
+            except StoreUnavailable as error:
+                self._retry_later(session_id, error)
+                return
             self._arm(session)
 
     async def _resume(self, due: list[str]) -> None:
         """Load and arm the sessions whose deadline is due, then those whose AI is to move
         (found in the background: that query reads every live session's row)."""
         seen = set(due)
-        awaiting = await self.store.awaiting_ai(self.shards)
+        while True:
+            try:
+                awaiting = await self.store.awaiting_ai(self.shards)
+                break
+            except StoreUnavailable as error:
+                self._outage(error)
+                await self._background.sleep_until(self.clock.now() + RETRY_AFTER)
         session_ids = due + [sid for sid in awaiting if sid not in seen]
         for start in range(0, len(session_ids), RESUME_BATCH):
             if start:
@@ -366,6 +409,9 @@ class SessionService:
                     session = await self.get(session_id)
                 except GameError:
                     continue  # gone, or quarantined (and logged) as it loaded
+                except StoreUnavailable as error:
+                    self._retry_later(session_id, error)
+                    continue
                 except Exception:  # one broken session must not keep the others waiting
                     log.exception("session %s could not be resumed", session_id)
                     continue
@@ -450,8 +496,11 @@ class SessionService:
             session.record, session.state, session.deadlines = write.after, state, needed
             session.waiting = waiting
             self._arm(session)
-        elif not cancelled:
-            raise error
+        else:
+            if isinstance(error, StoreUnavailable) and self._sessions.get(session.id) is session:
+                del self._sessions[session.id]  # a lost COMMIT may yet have landed: reload
+            if not cancelled:
+                raise error
         if cancelled:
             raise asyncio.CancelledError
 
@@ -800,7 +849,14 @@ class SessionService:
                 runtime.ai = self._background.spawn(self._drive_ai(session.id, self.clock.now()))
 
     async def _timer(self, session_id: str) -> None:
-        """A session's earliest deadline came: act on every deadline now due, one at a time."""
+        """A session's earliest deadline came: act on every deadline now due, one at a time.
+        In a store outage, it comes again `RETRY_AFTER` later."""
+        try:
+            await self._due(session_id)
+        except StoreUnavailable as error:
+            self._retry_later(session_id, error)
+
+    async def _due(self, session_id: str) -> None:
         async with self._locks.hold(session_id):
             try:
                 session = await self.get(session_id)
@@ -866,9 +922,17 @@ class SessionService:
         return sorted(s for s in to_move if seats[s].autoplay or _expiring(session, s))
 
     async def _drive_ai(self, session_id: str, since: float) -> None:
-        """Play the AI's seats, `ai_delay` after the change that made each move due."""
+        """Play the AI's seats, `ai_delay` after the change that made each move due (in a store
+        outage, again every `RETRY_AFTER` until the store is back)."""
         try:
-            await self._play_ai_seats(session_id, since)
+            while True:
+                try:
+                    await self._play_ai_seats(session_id, since)
+                    return
+                except StoreUnavailable as error:
+                    self._outage(error)
+                    await self._background.sleep_until(self.clock.now() + RETRY_AFTER)
+                    since = self.clock.now() - self.ai_delay  # the move is overdue: at once
         finally:
             runtime = self._tasks.get(session_id)
             if runtime is not None:

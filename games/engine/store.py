@@ -21,6 +21,16 @@ class VersionConflict(Exception):
     """Another writer already moved the session past the expected version."""
 
 
+class StoreUnavailable(Exception):
+    """The store cannot be reached now (the database server is down or restarting): the
+    request was not carried out. Work that meets it tries again `RETRY_AFTER` seconds later;
+    a player is told nothing was changed."""
+
+
+RETRY_AFTER = 1.0
+"""Seconds background work waits after a StoreUnavailable before trying again."""
+
+
 class SessionIdTaken(Exception):
     """A new session's id is held already (by a session or a game record): pick another."""
 

@@ -162,7 +162,7 @@ async def play_until(
     while session.record.status is Status.ACTIVE and not stop(session.state):
         seat = to_move_seat(session.state)
         if seat not in users:
-            await emu.wait_for(moved_on(session, session.record.version), timeout=20)
+            await emu.wait_for(moved_on(session, session.record.version))
             continue
         panel = panels[seat]
         await wait_current(emu, panel, session)

@@ -114,7 +114,7 @@ async def test_a_strong_ai_seat_shows_its_level_keeps_it_after_a_restart_and_pla
             res = await alice.click(table, custom_ids(table, ":start$")[0])
             await alice.select(res.message, custom_ids(res.message, ":first$")[0], ["1"])
             dealt = session.record.version
-            await emu.wait_for(lambda: ai_moved(bot, session, 1, dealt), timeout=30)
+            await emu.wait_for(lambda: ai_moved(bot, session, 1, dealt))
             assert session.record.seats[1].ai_level == STRONG
 
 

@@ -272,7 +272,7 @@ async def test_three_players_with_an_ai_seat_play_a_whole_game_by_clicks(tmp_pat
             result = t("en", "exhaust.result.game", loser=names[loser], winners=winners)
             await emu.wait_for(lambda: result in table.text)
             assert custom_ids(table, ":rematch$") and not custom_ids(table, ":hand$")
-            assert t("en", "records.title") in table.text
+            await emu.wait_for(lambda: t("en", "records.title") in table.text)
             assert not emu.rate_limit_hits
 
 

@@ -251,7 +251,7 @@ async def test_two_users_and_an_ai_seat_play_a_whole_game_by_clicks(tmp_path: Pa
             result = t("en", key, names=winners, score=max(outcome.scores))
             await emu.wait_for(lambda: result in table.text)
             assert custom_ids(table, ":rematch$") and not custom_ids(table, ":hand$")
-            assert t("en", "records.title") in table.text
+            await emu.wait_for(lambda: t("en", "records.title") in table.text)
             await bot.refresher.idle()
             assert table.file(FILENAME) == table_picture(RULES.view(session.state, None))
             assert not emu.rate_limit_hits

@@ -71,15 +71,17 @@ LOST = (
     OSError,
     TimeoutError,
     asyncpg.PostgresConnectionError,
-    asyncpg.InterfaceError,
-    asyncpg.InternalClientError,
+    asyncpg.InternalClientError,  # a command on a connection still failing its last one
     asyncpg.OperatorInterventionError,  # the server shutting down, starting, or crashed
 )
 """What asyncpg raises when the server cannot be reached or the connection broke."""
 
 
 def lost(error: BaseException) -> bool:
-    """Whether `error` says the server is out of reach, rather than refusing a statement."""
+    """Whether `error` says the server is out of reach, rather than refusing a statement. An
+    InterfaceError is ours (a wrong argument) unless it says the connection is closed."""
+    if isinstance(error, asyncpg.InterfaceError):
+        return "closed" in str(error)
     return isinstance(error, LOST)
 
 
@@ -356,7 +358,7 @@ class PgDatabase:
         while not self._closed and self._listener is None:
             try:
                 self._listener = await self._open_listener()
-            except (*LOST, asyncpg.PostgresError):
+            except (*LOST, asyncpg.InterfaceError, asyncpg.PostgresError):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 30.0)
 

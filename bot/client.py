@@ -84,6 +84,9 @@ class TableBot(commands.Bot):
         self.hands = Hands(self, storage.hand_messages, self.games, self.languages)
         self.turns = Turns(self, storage.prefs.user, self.languages)
         self.refresher = Refresher(settings.table_edit_interval, self._redraw)
+        self._ended: set[str] = set()
+        """Ended sessions whose last change the listeners have handled (its record stored):
+        their next redraw is their last."""
         self.lobby = Lobby(self.service, self.tables, self.languages, storage.prefs.guild)
         self.replays = Replays(self.service, storage.sessions, self.games, self.tables.describe)
         self.controls = Play(
@@ -130,6 +133,8 @@ class TableBot(commands.Bot):
             await self.results.store(session)
             await ui.after_finish(session, self.storage.prefs.user)
         await self.turns.on_change(change)
+        if not session.record.status.live:
+            self._ended.add(session.id)
         self.refresher.mark(session.id)
 
     async def _redraw(self, sid: str) -> None:
@@ -137,8 +142,11 @@ class TableBot(commands.Bot):
         await self.tables.redraw(session)
         if session.state is not None:
             await self.hands.redraw(session)
-        if not session.record.status.live:
-            # The last redraw of an ended session: its in-memory traces can go.
+        if sid in self._ended and not session.record.status.live:
+            # The last redraw of an ended session: its in-memory traces can go. (A redraw
+            # another change asked for may run first, before the record is stored: that one
+            # keeps them, or the table redrawn with the record would lose its last events.)
+            self._ended.discard(sid)
             for part in (self.tables, self.hands, self.turns):
                 part.forget_session(sid)
 

@@ -84,8 +84,11 @@ class TableBot(commands.Bot):
         self.hands = Hands(self, storage.hand_messages, self.games, self.languages)
         self.turns = Turns(self, storage.prefs.user, self.languages)
         self.refresher = Refresher(settings.table_edit_interval, self._redraw)
+        self._ending: dict[str, Change] = {}
+        """Each session's change that ended it, as committed (the listeners of earlier changes
+        already see the session ended: it is one object)."""
         self._ended: set[str] = set()
-        """Ended sessions whose last change the listeners have handled (its record stored):
+        """Ended sessions whose ending change the listeners have handled (its record stored):
         their next redraw is their last."""
         self.lobby = Lobby(self.service, self.tables, self.languages, storage.prefs.guild)
         self.replays = Replays(self.service, storage.sessions, self.games, self.tables.describe)
@@ -102,6 +105,7 @@ class TableBot(commands.Bot):
         )
         self.service.observe(self.tables.on_commit)
         self.service.observe(self.hands.on_commit)
+        self.service.observe(self._on_commit)
         self.service.subscribe(self._on_change)
 
     def add_game(self, ui: GameUI) -> None:
@@ -124,6 +128,10 @@ class TableBot(commands.Bot):
         await self.service.resume()
         start_picture_process(self.games.values())
 
+    def _on_commit(self, change: Change) -> None:
+        if not change.session.record.status.live:
+            self._ending.setdefault(change.session.id, change)
+
     async def _on_change(self, change: Change) -> None:
         """After a committed change (and after the click that made it was answered):
         records, pings, then the redraws."""
@@ -133,7 +141,8 @@ class TableBot(commands.Bot):
             await self.results.store(session)
             await ui.after_finish(session, self.storage.prefs.user)
         await self.turns.on_change(change)
-        if not session.record.status.live:
+        if self._ending.get(session.id) is change:
+            del self._ending[session.id]
             self._ended.add(session.id)
         self.refresher.mark(session.id)
 

@@ -97,6 +97,12 @@ class TableBot(commands.Bot):
         self.hands = Hands(self, storage.hand_messages, self.games, self.languages)
         self.turns = Turns(self, storage.prefs.user, self.languages)
         self.refresher = Refresher(settings.table_edit_interval, self._redraw)
+        self._ending: dict[str, Change] = {}
+        """Each session's change that ended it, as committed (the listeners of earlier changes
+        already see the session ended: it is one object)."""
+        self._ended: set[str] = set()
+        """Ended sessions whose ending change the listeners have handled (its record stored):
+        their next redraw is their last."""
         self.lobby = Lobby(self.service, self.tables, self.languages, storage.prefs.guild)
         self.replays = Replays(self.service, storage.sessions, self.games, self.tables.describe)
         self.controls = Play(
@@ -112,6 +118,7 @@ class TableBot(commands.Bot):
         )
         self.service.observe(self.tables.on_commit)
         self.service.observe(self.hands.on_commit)
+        self.service.observe(self._on_commit)
         self.service.subscribe(self._on_change)
 
     def add_game(self, ui: GameUI) -> None:
@@ -158,6 +165,10 @@ class TableBot(commands.Bot):
         self.failure = failure
         self._stopping = asyncio.ensure_future(self.close())
 
+    def _on_commit(self, change: Change) -> None:
+        if not change.session.record.status.live:
+            self._ending.setdefault(change.session.id, change)
+
     async def _on_change(self, change: Change) -> None:
         """After a committed change (and after the click that made it was answered):
         records, pings, then the redraws."""
@@ -167,6 +178,9 @@ class TableBot(commands.Bot):
             await self.results.store(session)
             await ui.after_finish(session, self.storage.prefs.user)
         await self.turns.on_change(change)
+        if self._ending.get(session.id) is change:
+            del self._ending[session.id]
+            self._ended.add(session.id)
         self.refresher.mark(session.id)
 
     async def _redraw(self, sid: str) -> None:
@@ -174,8 +188,11 @@ class TableBot(commands.Bot):
         await self.tables.redraw(session)
         if session.state is not None:
             await self.hands.redraw(session)
-        if not session.record.status.live:
-            # The last redraw of an ended session: its in-memory traces can go.
+        if sid in self._ended and not session.record.status.live:
+            # The last redraw of an ended session: its in-memory traces can go. (A redraw
+            # another change asked for may run first, before the record is stored: that one
+            # keeps them, or the table redrawn with the record would lose its last events.)
+            self._ended.discard(sid)
             for part in (self.tables, self.hands, self.turns):
                 part.forget_session(sid)
 

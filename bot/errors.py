@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import has, lang_of, t
-from games.engine import GameError
+from games.engine import GameError, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +74,8 @@ def _refusal(error: BaseException) -> GameError | BotError | None:
         return BotError("guild_only")
     if isinstance(error, app_commands.MissingPermissions):
         return BotError("not_admin")
+    if isinstance(error, StoreUnavailable):  # a database outage: try again once it is back
+        return BotError("unavailable")
     cause = error.__cause__ or getattr(error, "original", None)
     return _refusal(cause) if isinstance(cause, BaseException) else None
 
@@ -85,6 +87,8 @@ async def answer_error(
     when the refusal came from a game); log what is not a plain refusal."""
     lang = lang_of(interaction.locale)
     refusal = _refusal(error)
+    if isinstance(refusal, BotError) and refusal.key == "unavailable":
+        log.warning("interaction refused: the store is unavailable")
     if refusal is None:
         if isinstance(error, discord.HTTPException) and error.code in LOST_RESPONSE:
             log.warning("an interaction's reply was lost: %s", error)

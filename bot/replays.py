@@ -41,6 +41,7 @@ from bot.ui.layout import (
 )
 from bot.ui.v2 import build
 from games.engine import (
+    SESSION_ID_PATTERN,
     SYSTEM,
     Event,
     GameError,
@@ -56,7 +57,7 @@ from games.replay import export
 VERB = "rp"
 """The shared verb of the replay controls: `rp.{turn shown}.{move}`, a move of `MOVES`, `j`
 (open the jump form) or `go` (its submission, the typed turn as its value)."""
-SESSION_ID = re.compile(r"^[0-9a-f]{8}$")
+SESSION_ID = re.compile(rf"^{SESSION_ID_PATTERN}$")
 
 Describe = Callable[[Event, Context], str | None]
 

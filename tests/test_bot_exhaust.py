@@ -193,8 +193,7 @@ async def play_to_the_end(
     rng = random.Random(7)
     while session.record.status is Status.ACTIVE:
         await emu.wait_for(
-            lambda: session.record.status is not Status.ACTIVE or session.state.turn in users,
-            timeout=20,
+            lambda: session.record.status is not Status.ACTIVE or session.state.turn in users
         )
         if session.record.status is not Status.ACTIVE:
             break
@@ -274,9 +273,9 @@ async def test_three_players_with_an_ai_seat_play_a_whole_game_by_clicks(tmp_pat
             names = ["alice", "bob", "🤖 AI 3"]
             winners = ", ".join(n for i, n in enumerate(names) if i != loser)
             result = t("en", "exhaust.result.game", loser=names[loser], winners=winners)
-            await emu.wait_for(lambda: result in table.text, timeout=5)
+            await emu.wait_for(lambda: result in table.text)
             assert custom_ids(table, ":rematch$") and not custom_ids(table, ":hand$")
-            assert t("en", "records.title") in table.text
+            await emu.wait_for(lambda: t("en", "records.title") in table.text)
             assert not emu.rate_limit_hits
 
 

@@ -166,7 +166,7 @@ async def play_until(
     while session.record.status is Status.ACTIVE and not stop(session.state):
         seat = to_move_seat(session.state)
         if seat not in users:
-            await emu.wait_for(moved_on(session, session.record.version), timeout=20)
+            await emu.wait_for(moved_on(session, session.record.version))
             continue
         panel = panels[seat]
         await wait_current(emu, panel, session)
@@ -255,7 +255,7 @@ async def test_two_users_and_an_ai_seat_play_a_whole_game_by_clicks(tmp_path: Pa
             result = t("en", key, names=winners, count=max(outcome.scores))
             await emu.wait_for(lambda: result in table.text)
             assert custom_ids(table, ":rematch$") and not custom_ids(table, ":hand$")
-            assert t("en", "records.title") in table.text
+            await emu.wait_for(lambda: t("en", "records.title") in table.text)
             await bot.refresher.idle()
             assert table.file(FILENAME) == table_picture(RULES.view(session.state, None))
             assert not emu.rate_limit_hits

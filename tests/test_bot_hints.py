@@ -15,7 +15,7 @@ from bot.client import TableBot
 from bot.context import Context
 from bot.hints import UNKNOWN, hint_text, reason_text
 from bot.i18n import CATALOGS, t
-from bot.playground.emulator import Emulator, EmuMessage, EmuUser
+from bot.playground.emulator import Emulator, EmuMessage, EmuUser, InteractionResult
 from games.engine import (
     CHANCE,
     NORMAL,
@@ -50,6 +50,14 @@ def expected_hint(bot: TableBot, session: Session, seat: int, lang: str = "en") 
     return hint_text(Context.of(session, lang), bot.games[record.game_id], hint)
 
 
+async def ask_hint(emu: Emulator, user: EmuUser) -> InteractionResult:
+    """`/hint` and its answer: one that thinks long (a busy machine) is deferred, "thinking…",
+    then filled; wait for the answer itself."""
+    res = await user.slash(emu.general, "hint")
+    await res.wait_until_loaded()
+    return res
+
+
 def lobby_seat(n: int, level: str) -> str:
     """How the lobby lists AI seat `n` (1-based) at `level`."""
     name = t("en", "seat.ai", n=n)
@@ -75,12 +83,12 @@ async def test_a_hint_is_private_counted_on_the_table_and_refused_out_of_turn(
             version = session.record.version
             used = t("en", "table.hints", n=1)
 
-            res = await bob.slash(emu.general, "hint")
+            res = await ask_hint(emu, bob)
             assert res.ephemeral and res.text == t("en", "error.not_your_turn.hint")
             assert session.record.version == version
             assert [s.hints for s in session.record.seats] == [0] * len(session.record.seats)
 
-            res = await alice.slash(emu.general, "hint")
+            res = await ask_hint(emu, alice)
             assert res.ephemeral and alice.can_see(res.message)
             assert not bob.can_see(res.message)
             assert res.text == expected_hint(bot, session, 0)
@@ -114,7 +122,7 @@ async def test_a_strong_ai_seat_shows_its_level_keeps_it_after_a_restart_and_pla
             res = await alice.click(table, custom_ids(table, ":start$")[0])
             await alice.select(res.message, custom_ids(res.message, ":first$")[0], ["1"])
             dealt = session.record.version
-            await emu.wait_for(lambda: ai_moved(bot, session, 1, dealt), timeout=30)
+            await emu.wait_for(lambda: ai_moved(bot, session, 1, dealt))
             assert session.record.seats[1].ai_level == STRONG
 
 
@@ -122,18 +130,18 @@ async def test_a_hint_where_it_makes_no_sense_gets_a_localized_reply(tmp_path: P
     async with Emulator.running() as emu:
         hana, eve = emu.add_user("hana", locale="ja"), emu.add_user("eve")
         async with running_bot(emu, tmp_path / "db.sqlite3") as bot:
-            res = await hana.slash(emu.general, "hint")
+            res = await ask_hint(emu, hana)
             assert res.ephemeral and res.text == t("ja", "error.no_session_here")
             session, table = await open_lobby(emu, bot, hana, "exhaust new")
-            res = await hana.slash(emu.general, "hint")
+            res = await ask_hint(emu, hana)
             assert res.ephemeral and res.text == t("ja", "error.not_in_lobby.not_started")
             res = await hana.click(table, custom_ids(table, ":start$")[0])
             await hana.select(res.message, custom_ids(res.message, ":first$")[0], ["0"])
             assert session.record.status is Status.ACTIVE
-            res = await eve.slash(emu.general, "hint")
+            res = await ask_hint(emu, eve)
             assert res.ephemeral and res.text == t("en", "error.not_a_player")
             await bot.service.abandon(session.id, hana.id)
-            res = await hana.slash(emu.general, "hint")
+            res = await ask_hint(emu, hana)
             assert res.ephemeral and res.text == t("ja", "error.no_session_here")
             assert session.record.seats[0].hints == 0
 
@@ -144,7 +152,7 @@ async def finish_with_a_hint(
     """The Game, `user` and an AI seat: one hint on the first turn, then the turn timer runs
     out until an AI holds the seat and plays the game out."""
     session, table = await start_game(emu, bot, user, ai=1, first="0", turn_timer=30)
-    res = await user.slash(emu.general, "hint")
+    res = await ask_hint(emu, user)
     assert res.ephemeral and session.record.seats[0].hints == 1
     for _ in range(2_000):
         if session.record.status is not Status.ACTIVE:

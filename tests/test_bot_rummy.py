@@ -141,7 +141,7 @@ async def test_two_users_play_a_whole_match_by_clicks(tmp_path: Path) -> None:
             for seat in (0, 1):
                 line = t("en", "rummy.result.standing", name=names[seat], count=state.scores[seat])
                 assert line in table.text
-            assert t("en", "records.title") in table.text
+            await emu.wait_for(lambda: t("en", "records.title") in table.text)
             assert custom_ids(table, ":rematch$") and not custom_ids(table, ":hand$")
             assert bob.dms() and not alice.can_see(bob.dms()[-1])
             assert not emu.rate_limit_hits

@@ -516,3 +516,27 @@ async def test_the_end_table_ranks_a_win_above_any_loss_per_server_and_channel(
             assert server.best is not None and server.best.won and server.best.session_id != "b"
             # The record is stored after the commit; a redraw may show the end table first.
             await emu.wait_for(lambda: expected in table.text)
+
+
+async def test_an_ended_table_keeps_its_last_events_when_a_redraw_comes_before_its_record(
+    tmp_path: Path,
+) -> None:
+    """A redraw an earlier change asked for may run after the last move's commit but before the
+    game's record is stored (a busy bot): the table redrawn with the record still shows its
+    last events."""
+    async with Emulator.running(rate_limit=RateLimit(5, 1.0)) as emu:
+        alice = emu.add_user("alice")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            store = bot.results.store
+
+            async def redraw_first(session: Session) -> None:
+                await bot._redraw(session.id)  # the earlier change's redraw lands first
+                await store(session)
+
+            bot.results.store = redraw_first  # type: ignore[method-assign]
+            session, table = await start_game(emu, bot, alice)
+            await play_to_the_end(emu, session, table, {0: alice})
+            await emu.wait_for(lambda: t("en", "records.title") in table.text)
+            await bot.service.settle()  # the listeners are done: the record is stored
+            await bot.refresher.idle()  # and the table redrawn with it
+            assert t("en", "table.recent") in table.text

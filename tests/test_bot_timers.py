@@ -63,7 +63,7 @@ async def test_a_turn_timer_warns_at_half_time_then_an_ai_plays_the_turn(tmp_pat
             clock.advance(TIMER / 2)
             # The AI's first move comes at once, with the note; the rest of the turn follows.
             expired = t("en", "event.session.turn_expired", seat="alice")
-            await emu.wait_for(lambda: expired in table.text, timeout=15)
+            await emu.wait_for(lambda: expired in table.text)
             await run_clock(clock, lambda: session.state.turn == 1)
             assert session.record.seats[0].missed == 1
             assert not session.record.seats[0].away

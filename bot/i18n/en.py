@@ -64,6 +64,7 @@ CATALOG: dict[str, str | Plural] = {
     "error.guild_only": "This command works in a server channel, not in DMs.",
     "error.no_channel": "This command needs a channel to play in.",
     "error.internal": "Something went wrong on our side; nothing was changed. Please try again.",
+    "error.unavailable": "The bot can't reach its saved games right now, so nothing was changed. Please try again in a minute.",
     # Seats and lobby
     "seat.ai": "🤖 AI {n}",
     "seat.taken_over": "🤖 {name} (AI)",

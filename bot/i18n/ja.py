@@ -62,6 +62,7 @@ CATALOG: dict[str, str] = {
     "error.guild_only": "このコマンドはサーバーのチャンネルで使えます（DMでは使えません）。",
     "error.no_channel": "このコマンドは遊ぶチャンネルの中で使ってください。",
     "error.internal": "ボット側で問題が起きました。何も変更されていません。もう一度お試しください。",
+    "error.unavailable": "いまボットがゲームの保存先に接続できないため、何も変更されていません。少し待ってからもう一度お試しください。",
     # 席とロビー
     "seat.ai": "🤖 AI {n}",
     "seat.taken_over": "🤖 {name}（AI）",

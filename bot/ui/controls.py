@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.ui.layout import GAME_NS, LOBBY, NO_SESSION
+from games.engine import SESSION_ID_PATTERN
 
 __all__ = [
     "GAME_NS",
@@ -29,7 +30,8 @@ __all__ = [
     "modal_control",
 ]
 
-_FIELDS = rf"(?P<sid>[0-9a-f]{{8}}|{re.escape(NO_SESSION)}):(?P<ver>L|\d+):(?P<act>[\w.\-]{{1,80}})"
+_SID = rf"(?P<sid>{SESSION_ID_PATTERN}|{re.escape(NO_SESSION)})"
+_FIELDS = rf"{_SID}:(?P<ver>L|\d+):(?P<act>[\w.\-]{{1,80}})"
 
 
 class ControlHandler(Protocol):

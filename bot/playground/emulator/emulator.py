@@ -32,7 +32,14 @@ from aiohttp import web
 
 from .attachments import attachment_payload, descriptions, resolve_media
 from .commands import build_command_data
-from .errors import ApiError, EmulatorError, EmulatorTimeout, InteractionFailed, InvalidInteraction
+from .errors import (
+    WAIT_CEILING,
+    ApiError,
+    EmulatorError,
+    EmulatorTimeout,
+    InteractionFailed,
+    InvalidInteraction,
+)
 from .gateway import (
     INTENT_DM_MESSAGES,
     INTENT_GUILD_MESSAGES,
@@ -253,7 +260,7 @@ class Emulator:
         self,
         client: ClientT,
         *,
-        ready_timeout: float = 10.0,
+        ready_timeout: float = WAIT_CEILING,
         fail_on_errors: bool = True,
         fast_ready: bool = True,
         watch: tuple[str, ...] = ("discord",),
@@ -299,7 +306,7 @@ class Emulator:
             raise
         finally:
             await client.close()
-            done, _ = await asyncio.wait({task}, timeout=5.0)
+            done, _ = await asyncio.wait({task}, timeout=WAIT_CEILING)
             if not done:
                 task.cancel()
             for logger in watched:
@@ -482,7 +489,7 @@ class Emulator:
     async def wait_for(
         self,
         predicate: Callable[[], Any | Awaitable[Any]],
-        timeout: float = 5.0,
+        timeout: float = WAIT_CEILING,
         *,
         message: str | None = None,
     ) -> Any:
@@ -506,7 +513,7 @@ class Emulator:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), min(remaining, 0.05))
 
-    async def wait_until_connected(self, timeout: float = 5.0) -> None:
+    async def wait_until_connected(self, timeout: float = WAIT_CEILING) -> None:
         """Wait until a bot is identified on the gateway."""
         await self.wait_for(lambda: self.gateway.connected, timeout, message="no bot connected")
 

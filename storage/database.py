@@ -4,15 +4,17 @@
 Writes that arrive while a batch commits go together in the next one: one transaction, one
 COMMIT (one fsync), however many moves it holds. A batch runs its writes in order; a run of
 `Grouped` writes of one kind (the session moves) is handed to that kind at once, which writes
-each table with one `executemany` after deciding, by one query, which of them its version
-check refuses: a refused write fails alone, and the others commit. Every caller is answered
-only after the COMMIT returned (durable: SQLite with synchronous=FULL, PostgreSQL with
-synchronous_commit on).
+them in one transaction, a statement per table, after deciding by its version check which of
+them it refuses: a refused write fails alone, and the others commit. A run of other writes
+(functions of the connection: a new session, a record, a preference) is a transaction too.
+Every caller is answered only after its COMMIT returned (durable: SQLite with
+synchronous=FULL, PostgreSQL with synchronous_commit on).
 
-A write that raises instead (an error of the database, or a function that refuses) rolls the
-batch back, which then runs again with a SAVEPOINT per write, so that write fails alone. A
-database that cannot be reached (PostgreSQL down or restarting) fails each write and read of
-that moment with the engine's `StoreUnavailable`; the next batch connects anew.
+A write that raises instead (an error of the database, or a function that refuses) rolls its
+transaction back, and each write of it is committed again in a transaction of its own, so
+that write fails alone. A database that cannot be reached (PostgreSQL down or restarting)
+fails each write and read of that moment with the engine's `StoreUnavailable`; the next batch
+connects anew.
 
 Reads run on reader connections, never behind a commit: `read` runs a function in one read
 transaction (one snapshot); `fetch`, `fetchrow` and `fetchval` one query.
@@ -38,13 +40,13 @@ Outcome = tuple[bool, object]
 
 
 class Grouped:
-    """A write run together with the consecutive writes of its kind in a batch: `run` gets
-    all of them and gives each its outcome. It may raise for the whole run (an error of the
-    database); the batch is then run again, a savepoint per write, this write alone in its
-    run, and `failed` turns that error into the one its caller sees."""
+    """A write committed together with the consecutive writes of its kind in a batch:
+    `commit` gets all of them, writes them in a transaction of its own and gives each its
+    outcome. When it raises instead (an error of the database), each write is committed alone,
+    and `failed` turns the error of one into the one its caller sees."""
 
     @classmethod
-    async def run(cls, conn: Conn, writes: list[Any]) -> list[Outcome]:
+    async def commit(cls, conn: Conn, writes: list[Any]) -> list[Outcome]:
         raise NotImplementedError
 
     def failed(self, error: Exception) -> Exception:
@@ -113,7 +115,6 @@ class Database:
 
     async def _flush(self) -> None:
         """Commit whatever is queued, batch after batch, until closed."""
-        loop = asyncio.get_running_loop()
         while True:
             if not self._queue:
                 self._wake.clear()
@@ -122,9 +123,10 @@ class Database:
             del self._queue[:MAX_BATCH]
             self._in_flight = True
             try:
-                # Shielded: a batch that began runs to its end, even if the loop stops.
-                writes = [write for write, _ in batch]
-                outcomes = await asyncio.shield(loop.create_task(self._batch(writes)))
+                # In this task, not one of its own: every hand-over to another task costs a
+                # turn of the loop, which is long when the loop is busy. `close` lets the
+                # last batch end before it cancels this task.
+                outcomes = await self._batch([write for write, _ in batch])
             except asyncio.CancelledError:
                 closed = RuntimeError("the database closed before this write was confirmed")
                 for _, future in batch:
@@ -140,48 +142,47 @@ class Database:
             await self._between_batches()
 
     async def _batch(self, writes: list[Write[Any] | Grouped]) -> list[Outcome]:
-        """One transaction for the batch; if a write raised, again with a savepoint each."""
+        """The batch in order, a transaction for each run of `Grouped` writes of one kind
+        (all of a batch of moves: one transaction) and for each run of other writes."""
+        outcomes: list[Outcome] = []
+        start = 0
+        while start < len(writes):
+            grouped = isinstance(writes[start], Grouped)
+            end = start + 1
+            while end < len(writes) and (
+                type(writes[end]) is type(writes[start])
+                if grouped
+                else not isinstance(writes[end], Grouped)
+            ):
+                end += 1
+            outcomes += await self._transaction(writes[start:end])
+            start = end
+        return outcomes
+
+    async def _transaction(self, writes: list[Write[Any] | Grouped]) -> list[Outcome]:
+        """Commit `writes` in one transaction; if one raised, each in a transaction of its
+        own, so that it fails alone."""
         try:
             conn = await self._writer()
-            await conn.execute(self.dialect.begin_write)
             try:
-                outcomes = await _run(conn, writes)
+                if isinstance(writes[0], Grouped):
+                    return await type(writes[0]).commit(conn, writes)
+                await conn.execute(self.dialect.begin_write)
+                outcomes: list[Outcome] = []
+                for write in writes:
+                    outcomes.append((True, await write(conn)))  # type: ignore[operator]
                 await conn.execute("COMMIT")
+                return outcomes
             except BaseException:
                 await _rollback(conn)
                 raise
-            return outcomes
         except Exception as error:
             if (unavailable := self._gone(error)) is not None:
                 return [(False, unavailable)] * len(writes)
             if len(writes) == 1:
-                return [(False, _failed(writes[0], error))]
-        return await self._isolated(writes)
-
-    async def _isolated(self, writes: list[Write[Any] | Grouped]) -> list[Outcome]:
-        outcomes: list[Outcome] = []
-        try:
-            conn = await self._writer()
-            await conn.execute(self.dialect.begin_write)
-            try:
-                for write in writes:
-                    await conn.execute("SAVEPOINT w")
-                    try:
-                        [outcome] = await _run(conn, [write])
-                    except Exception as error:
-                        if self._unavailable(error) is not None:
-                            raise
-                        await conn.execute("ROLLBACK TO w")
-                        outcome = (False, _failed(write, error))
-                    await conn.execute("RELEASE w")
-                    outcomes.append(outcome)
-                await conn.execute("COMMIT")
-            except BaseException:
-                await _rollback(conn)
-                raise
-        except Exception as error:  # nothing of the batch is stored
-            return [(False, self._gone(error) or error)] * len(writes)
-        return outcomes
+                write = writes[0]
+                return [(False, write.failed(error) if isinstance(write, Grouped) else error)]
+        return [outcome for write in writes for outcome in await self._transaction([write])]
 
     def _gone(self, error: BaseException) -> StoreUnavailable | None:
         unavailable = self._unavailable(error)
@@ -240,28 +241,6 @@ class Database:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._flusher
         await self._close_connections()
-
-
-async def _run(conn: Conn, writes: list[Write[Any] | Grouped]) -> list[Outcome]:
-    """Run the writes in order, consecutive `Grouped` writes of one kind at once."""
-    outcomes: list[Outcome] = []
-    start = 0
-    while start < len(writes):
-        write = writes[start]
-        if not isinstance(write, Grouped):
-            outcomes.append((True, await write(conn)))
-            start += 1
-            continue
-        end = start + 1
-        while end < len(writes) and type(writes[end]) is type(write):
-            end += 1
-        outcomes += await type(write).run(conn, writes[start:end])
-        start = end
-    return outcomes
-
-
-def _failed(write: Write[Any] | Grouped, error: Exception) -> Exception:
-    return write.failed(error) if isinstance(write, Grouped) else error
 
 
 async def _rollback(conn: Conn) -> None:

@@ -58,32 +58,8 @@ _ID_HELD = "SELECT 1 FROM records WHERE session_id = $1"
 """A finished game's record keeps its session's id (one record per id), even were the session
 pruned: a new session must not take it."""
 
-_SEATS = "SELECT session_id, seat, user_id, name, away, missed, ai_level, hints FROM seats"
+_SELECT_SEATS = "SELECT session_id, seat, user_id, name, away, missed, ai_level, hints FROM seats"
 
-_SEAT_PUT = """
-INSERT INTO seats (session_id, seat, user_id, name, away, missed, ai_level, hints)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-ON CONFLICT (session_id, seat) DO UPDATE SET user_id = excluded.user_id, name = excluded.name,
-    away = excluded.away, missed = excluded.missed, ai_level = excluded.ai_level,
-    hints = excluded.hints
-"""
-
-_SEATS_PAST = "DELETE FROM seats WHERE session_id = $1 AND seat >= $2"
-
-_ACTIONS = "INSERT INTO actions (session_id, seq, actor, payload) VALUES ($1, $2, $3, $4)"
-
-_SNAPSHOT = """
-INSERT INTO snapshots (session_id, version, state) VALUES ($1, $2, $3)
-ON CONFLICT (session_id) DO UPDATE SET version = excluded.version, state = excluded.state
-WHERE excluded.version >= snapshots.version
-"""
-
-_DEADLINE_DROP = "DELETE FROM deadlines WHERE session_id = $1 AND kind = $2 AND seat = $3"
-
-_DEADLINE_PUT = """
-INSERT INTO deadlines (session_id, kind, seat, due, fired) VALUES ($1, $2, $3, $4, $5)
-ON CONFLICT (session_id, kind, seat) DO UPDATE SET due = excluded.due, fired = excluded.fired
-"""
 
 _LOG = "SELECT seq, actor, payload FROM actions WHERE session_id = $1 AND seq > $2 ORDER BY seq"
 
@@ -162,11 +138,11 @@ def _key(d: Deadline) -> tuple[str, str, int]:
     return (d.session_id, d.kind, NO_SEAT if d.seat is None else d.seat)
 
 
-def _seat_rows(before: SessionRecord | None, after: SessionRecord) -> list[tuple[Any, ...]]:
+def _seat_rows(before: SessionRecord | None, after: SessionRecord) -> list[list[Any]]:
     """The seats that changed (all of them when their number did)."""
     old = () if before is None else before.seats
     return [
-        (after.id, i, s.user_id, s.name, s.away, s.missed, s.ai_level, s.hints)
+        [after.id, i, s.user_id, s.name, s.away, s.missed, s.ai_level, s.hints]
         for i, s in enumerate(after.seats)
         if len(old) != len(after.seats) or old[i] != s
     ]
@@ -174,10 +150,13 @@ def _seat_rows(before: SessionRecord | None, after: SessionRecord) -> list[tuple
 
 async def _write_deadlines(conn: Conn, update: DeadlineUpdate) -> None:
     """Drop and put deadline rows; no statement at all when the update is empty."""
+    dialect = conn.dialect
     if update.drop:
-        await conn.executemany(_DEADLINE_DROP, [_key(d) for d in update.drop])
+        drops = dumps([list(_key(d)) for d in update.drop])
+        await conn.execute(_delete(dialect, "deadlines", _DEADLINE_KEY, "$1", False), drops)
     if update.put:
-        await conn.executemany(_DEADLINE_PUT, [(*_key(d), d.due, d.fired) for d in update.put])
+        puts = dumps([[*_key(d), d.due, d.fired] for d in update.put])
+        await conn.execute(_put_deadlines(dialect, "$1", False), puts)
 
 
 async def _records(conn: Conn, where: str, params: Sequence[Any]) -> list[SessionRecord]:
@@ -190,7 +169,7 @@ async def _records(conn: Conn, where: str, params: Sequence[Any]) -> list[Sessio
         return []
     seats: dict[str, list[Row]] = {row["id"]: [] for row in rows}
     seat_rows = await conn.fetch(
-        f"{_SEATS} WHERE session_id IN (SELECT id FROM sessions WHERE {where}) "
+        f"{_SELECT_SEATS} WHERE session_id IN (SELECT id FROM sessions WHERE {where}) "
         "ORDER BY session_id, seat",
         *params,
     )
@@ -220,23 +199,195 @@ def check_chain(change: SessionWrite) -> None:
         raise ValueError(f"snapshot version {change.snapshot.version} is ahead of {after.version}")
 
 
-@functools.cache
-def _update_sql(changed: tuple[str, ...]) -> str:
-    """The UPDATE of a session row that sets the version and only the `changed` columns."""
-    sets = ", ".join(f"{name} = ${n}" for n, name in enumerate(changed, start=3))
-    tail = len(changed) + 3
+KINDS = {
+    "host_id": "BIGINT",
+    "locale": "TEXT",
+    "options": "JSON",
+    "status": "TEXT",
+    "config": "JSON",
+    "table_message_id": "BIGINT",
+    "turn_timer": "INTEGER",
+    "to_move": "JSONB",
+}
+"""The SQL type of each of the `MUTABLE` columns."""
+
+
+MOVED = "moved_sessions"
+"""A temporary table of the writer's connection: the sessions of the batch the version check
+passed."""
+
+_ACTIONS = [("session_id", "TEXT"), ("seq", "INTEGER"), ("actor", "INTEGER"), ("payload", "JSON")]
+_SEATS = [
+    ("session_id", "TEXT"),
+    ("seat", "INTEGER"),
+    ("user_id", "BIGINT"),
+    ("name", "TEXT"),
+    ("away", "BOOLEAN"),
+    ("missed", "INTEGER"),
+    ("ai_level", "TEXT"),
+    ("hints", "INTEGER"),
+]
+_SNAPSHOTS = [("session_id", "TEXT"), ("version", "INTEGER"), ("state", "JSON")]
+_DEADLINES = [
+    ("session_id", "TEXT"),
+    ("kind", "TEXT"),
+    ("seat", "INTEGER"),
+    ("due", "DOUBLE PRECISION"),
+    ("fired", "BOOLEAN"),
+]
+_SEAT_KEY = _SEATS[:2]
+_DEADLINE_KEY = _DEADLINES[:3]
+
+
+def _moved(dialect: Dialect, checked: bool) -> str:
+    """The WHERE clause keeping the rows of sessions the version check passed (when
+    `checked`; every row otherwise)."""
     return (
-        f"UPDATE sessions SET version = $1, updated_at = $2{', ' if sets else ''}{sets} "
-        f"WHERE id = ${tail} AND version = ${tail + 1}"
+        f"WHERE {dialect.field(0, 'TEXT')} IN (SELECT id FROM {MOVED})" if checked else "WHERE TRUE"
     )
 
 
-@functools.cache
-def _versions_sql(dialect: Dialect) -> str:
+def _values(dialect: Dialect, columns: list[tuple[str, str]]) -> str:
+    return ", ".join(dialect.field(i, kind) for i, (_, kind) in enumerate(columns))
+
+
+def _insert(
+    dialect: Dialect,
+    table: str,
+    columns: list[tuple[str, str]],
+    source: str,
+    checked: bool,
+    conflict: str = "",
+) -> str:
+    """Inserts the rows of `source` (`Dialect.rows`), upserting them with `conflict`.
+    (`WHERE …` before ON CONFLICT: SQLite would read it as a join's ON otherwise.)"""
+    names = ", ".join(name for name, _ in columns)
     return (
-        f"SELECT id, version FROM sessions WHERE {dialect.in_list('id', 1, 'TEXT')} "
-        f"ORDER BY id{dialect.lock_rows}"
+        f"INSERT INTO {table} ({names}) SELECT {_values(dialect, columns)} "
+        f"FROM {dialect.rows(source)} {_moved(dialect, checked)} {conflict}"
     )
+
+
+def _delete(
+    dialect: Dialect, table: str, key: list[tuple[str, str]], source: str, checked: bool
+) -> str:
+    names = ", ".join(name for name, _ in key)
+    return (
+        f"DELETE FROM {table} WHERE ({names}) IN (SELECT {_values(dialect, key)} "
+        f"FROM {dialect.rows(source)} {_moved(dialect, checked)})"
+    )
+
+
+def _put_seats(dialect: Dialect, source: str, checked: bool) -> str:
+    return _insert(
+        dialect,
+        "seats",
+        _SEATS,
+        source,
+        checked,
+        "ON CONFLICT (session_id, seat) DO UPDATE SET user_id = excluded.user_id, "
+        "name = excluded.name, away = excluded.away, missed = excluded.missed, "
+        "ai_level = excluded.ai_level, hints = excluded.hints",
+    )
+
+
+def _put_deadlines(dialect: Dialect, source: str, checked: bool) -> str:
+    return _insert(
+        dialect,
+        "deadlines",
+        _DEADLINES,
+        source,
+        checked,
+        "ON CONFLICT (session_id, kind, seat) DO UPDATE SET due = excluded.due, "
+        "fired = excluded.fired",
+    )
+
+
+def _update(dialect: Dialect, changed: tuple[str, ...], source: str) -> str:
+    """Sets the version and the `changed` columns of each row's session, if it is still at
+    the row's old version."""
+    f = dialect.field
+    sets = [
+        f"version = {f(2, 'INTEGER')}",
+        f"updated_at = {f(3, 'DOUBLE PRECISION')}",
+        *(f"{name} = {f(4 + n, KINDS[name])}" for n, name in enumerate(changed)),
+    ]
+    return (
+        f"UPDATE sessions SET {', '.join(sets)} FROM {dialect.rows(source)} "
+        f"WHERE sessions.id = {f(0, 'TEXT')} AND sessions.version = {f(1, 'INTEGER')}"
+    )
+
+
+def _script(dialect: Dialect, changes: list[SessionWrite]) -> str:
+    """One transaction writing `changes` (of distinct sessions), as one script: sent at once,
+    its data inline (JSON text in SQL literals), so a batch costs one hand-over to SQLite's
+    thread or one round trip to PostgreSQL, however many moves it holds.
+
+    The version check comes first: the sessions still at their moves' old versions go in
+    `MOVED` (their rows locked, on PostgreSQL); every statement after it writes only theirs.
+    A statement that fails stops the script before its COMMIT.
+    """
+    now = time.time()
+    rows: dict[str, list[list[Any]]] = {}
+    shapes: dict[tuple[str, ...], list[list[Any]]] = {}
+    for change in changes:
+        before, after = change.before, change.after
+        changed = tuple(n for n in MUTABLE if getattr(before, n) != getattr(after, n))
+        values = (column_value(after, n) for n in changed)
+        shapes.setdefault(changed, []).append(
+            [after.id, before.version, after.version, now, *values]
+        )
+        add = rows.setdefault
+        add("actions", []).extend(
+            [after.id, e.seq, e.actor, dumps(e.action)] for e in change.entries
+        )
+        past = range(len(after.seats), len(before.seats))
+        add("seats_past", []).extend([after.id, seat] for seat in past)
+        if before.seats != after.seats:
+            add("seats", []).extend(_seat_rows(before, after))
+        if change.snapshot is not None:
+            snapshot = [after.id, change.snapshot.version, dumps(change.snapshot.state)]
+            add("snapshots", []).append(snapshot)
+        if change.deadlines is not None:
+            add("drops", []).extend(list(_key(d)) for d in change.deadlines.drop)
+            add("puts", []).extend([*_key(d), d.due, d.fired] for d in change.deadlines.put)
+        if change.notify:
+            add("notices", []).append([after.id, f"{after.id} {after.guild_id or ''}"])
+    literal = dialect.literal
+    f = dialect.field
+    checks = literal(dumps([[c.after.id, c.before.version] for c in changes]))
+    statements = [
+        dialect.begin_write,
+        f"CREATE TEMP TABLE IF NOT EXISTS {MOVED} (id TEXT PRIMARY KEY)",
+        f"DELETE FROM {MOVED}",
+        f"INSERT INTO {MOVED} (id) SELECT s.id FROM sessions AS s, {dialect.rows(checks)} "
+        f"WHERE s.id = {f(0, 'TEXT')} AND s.version = {f(1, 'INTEGER')}{dialect.lock_rows}",
+        *(_update(dialect, changed, literal(dumps(r))) for changed, r in shapes.items()),
+    ]
+    writers = {
+        "actions": lambda source: _insert(dialect, "actions", _ACTIONS, source, True),
+        "seats_past": lambda source: _delete(dialect, "seats", _SEAT_KEY, source, True),
+        "seats": lambda source: _put_seats(dialect, source, True),
+        "snapshots": lambda source: _insert(
+            dialect,
+            "snapshots",
+            _SNAPSHOTS,
+            source,
+            True,
+            "ON CONFLICT (session_id) DO UPDATE SET version = excluded.version, "
+            "state = excluded.state WHERE excluded.version >= snapshots.version",
+        ),
+        "drops": lambda source: _delete(dialect, "deadlines", _DEADLINE_KEY, source, True),
+        "puts": lambda source: _put_deadlines(dialect, source, True),
+        "notices": lambda source: dialect.notify.format(
+            channel=CHANGED, rows=dialect.rows(source), where=_moved(dialect, True)
+        ),
+    }
+    for name, write in writers.items():
+        if rows.get(name) and (name != "notices" or dialect.notify):
+            statements.append(write(literal(dumps(rows[name]))))
+    statements.append("COMMIT")
+    return ";\n".join(statements) + ";"
 
 
 @dataclass(slots=True)
@@ -246,8 +397,8 @@ class Move(Grouped):
     change: SessionWrite
 
     @classmethod
-    async def run(cls, conn: Conn, writes: list[Any]) -> list[Outcome]:
-        """Each session once per round (a session's next move may follow in the same batch)."""
+    async def commit(cls, conn: Conn, writes: list[Any]) -> list[Outcome]:
+        """Each session once per transaction (its next move may follow in the same batch)."""
         outcomes: list[Outcome | None] = [None] * len(writes)
         todo = list(range(len(writes)))
         while todo:
@@ -257,8 +408,24 @@ class Move(Grouped):
                 session_id = writes[i].change.after.id
                 (later if session_id in seen else now).append(i)
                 seen.add(session_id)
-            for i, outcome in zip(now, await _moves(conn, [writes[i] for i in now]), strict=True):
-                outcomes[i] = outcome
+            changes = [writes[i].change for i in now]
+            script = _script(conn.dialect, changes)
+            _, rows = await conn.together(
+                functools.partial(conn.script, script),
+                functools.partial(conn.fetch, f"SELECT id FROM {MOVED}"),
+            )
+            moved = {row[0] for row in rows}
+            for i, change in zip(now, changes, strict=True):
+                outcomes[i] = (
+                    (True, None)
+                    if change.after.id in moved
+                    else (
+                        False,
+                        VersionConflict(
+                            f"session {change.after.id}: not at {change.before.version}"
+                        ),
+                    )
+                )
             todo = later
         return outcomes  # type: ignore[return-value]
 
@@ -267,67 +434,6 @@ class Move(Grouped):
         if clash(error) == "key":
             return VersionConflict(f"session {self.change.after.id}: seq taken")
         return error
-
-
-async def _moves(conn: Conn, moves: list[Move]) -> list[Outcome]:
-    """Moves of distinct sessions: the version check of all, then each table at once."""
-    dialect = conn.dialect
-    ids = [move.change.after.id for move in moves]
-    stored = {
-        row[0]: row[1] for row in await conn.fetch(_versions_sql(dialect), dialect.listed(ids))
-    }
-    outcomes: list[Outcome] = []
-    updates: dict[str, list[tuple[Any, ...]]] = {}
-    actions: list[tuple[Any, ...]] = []
-    past: list[tuple[str, int]] = []
-    seats: list[tuple[Any, ...]] = []
-    snapshots: list[tuple[Any, ...]] = []
-    drops: list[tuple[Any, ...]] = []
-    puts: list[tuple[Any, ...]] = []
-    notices: list[tuple[str, str]] = []
-    now = time.time()
-    for move in moves:
-        change = move.change
-        before, after = change.before, change.after
-        at = stored.get(after.id)
-        if at != before.version:
-            conflict = VersionConflict(f"session {after.id}: at {at}, not {before.version}")
-            outcomes.append((False, conflict))
-            continue
-        outcomes.append((True, None))
-        changed = tuple(n for n in MUTABLE if getattr(before, n) != getattr(after, n))
-        values = (column_value(after, n) for n in changed)
-        row = (after.version, now, *values, after.id, before.version)
-        updates.setdefault(_update_sql(changed), []).append(row)
-        actions += [(after.id, e.seq, e.actor, dumps(e.action)) for e in change.entries]
-        if len(before.seats) != len(after.seats):
-            past.append((after.id, len(after.seats)))
-        if before.seats != after.seats:
-            seats += _seat_rows(before, after)
-        if change.snapshot is not None:
-            snapshot = change.snapshot
-            snapshots.append((after.id, snapshot.version, dumps(snapshot.state)))
-        if change.deadlines is not None:
-            drops += [_key(d) for d in change.deadlines.drop]
-            puts += [(*_key(d), d.due, d.fired) for d in change.deadlines.put]
-        if change.notify and dialect.notify:
-            notices.append((CHANGED, f"{after.id} {after.guild_id or ''}"))
-    statements = [(sql, rows) for sql, rows in updates.items()]
-    statements += [
-        (sql, rows)
-        for sql, rows in (
-            (_ACTIONS, actions),
-            (_SEATS_PAST, past),
-            (_SEAT_PUT, seats),
-            (_SNAPSHOT, snapshots),
-            (_DEADLINE_DROP, drops),
-            (_DEADLINE_PUT, puts),
-            (dialect.notify, notices),
-        )
-        if rows
-    ]
-    await conn.together(*(functools.partial(conn.executemany, *s) for s in statements))
-    return outcomes
 
 
 def _create(record: SessionRecord) -> Any:
@@ -368,7 +474,7 @@ def _create(record: SessionRecord) -> Any:
                 raise GameError(Reason.CHANNEL_BUSY) from None
             raise
         if rows := _seat_rows(None, record):
-            await conn.executemany(_SEAT_PUT, rows)
+            await conn.execute(_put_seats(conn.dialect, "$1", False), dumps(rows))
 
     return create
 

@@ -45,10 +45,13 @@ class Dialect:
     begin_read: str
     """Opens a read transaction whose queries all see one snapshot."""
     lock_rows: str
-    """Appended to a SELECT whose rows the transaction will change (other writers wait)."""
+    """Ends a SELECT whose `s` rows the transaction goes on to change: other writers wait."""
     notify: str
-    """A statement telling the other processes `$2` on channel `$1` once the transaction
-    commits (PostgreSQL's NOTIFY); empty where one process serves the file."""
+    """A statement telling the other processes, once the transaction commits, the text in
+    column 1 of each row of `{rows}` kept by `{where}`, on channel `{channel}`
+    (PostgreSQL's NOTIFY); empty where one process serves the file."""
+    _rows: str
+    _field: str
     _in_list: str
     _true: str
     _least: str
@@ -56,6 +59,24 @@ class Dialect:
     _counter: str
     _count_up: str
     _holds: str
+
+    def rows(self, source: str) -> str:
+        """A FROM item `r`: the rows of `source` (a parameter such as `$1`, or a `literal`),
+        JSON text of a list of lists. One statement writes them all, the database parsing
+        them: no round trip, no hand-over from Python, per row."""
+        return self._rows.format(source=source)
+
+    def literal(self, text: str) -> str:
+        """`text` as a string literal of SQL."""
+        if self.name == "sqlite":
+            return "'" + text.replace("'", "''") + "'"
+        tag = next(f"$t{n}$" for n in range(len(text) + 1) if f"$t{n}$" not in text)
+        return f"{tag}{text}{tag}"  # dollar quotes: no escape of any kind inside
+
+    def field(self, index: int, kind: str) -> str:
+        """Column `index` of a row of `rows`, as SQL type `kind` (a JSON column's value is
+        given as its text)."""
+        return self._field.format(i=index, kind=kind)
 
     def in_list(self, column: str, param: int, kind: str) -> str:
         """`column` is one of the values of list parameter `$param` (bound with `listed`);
@@ -96,6 +117,8 @@ SQLITE = Dialect(
     begin_read="BEGIN",
     lock_rows="",
     notify="",
+    _rows="json_each({source}) AS r",
+    _field="r.value ->> {i}",
     _in_list="{column} IN (SELECT value FROM json_each(${p}))",
     _true="{} = 1",
     _least="MIN(COALESCE({a}, {b}), COALESCE({b}, {a}))",
@@ -127,10 +150,15 @@ class Conn(Protocol):
     async def fetchval(self, sql: str, *args: Any) -> Any:
         """The first column of the first row (None without a row)."""
 
+    async def script(self, sql: str) -> None:
+        """Run statements separated by semicolons, without parameters, in one call; the
+        first that fails stops the rest."""
+
     async def together(self, *calls: Callable[[], Awaitable[Any]]) -> list[Any]:
         """Run the calls in order, each result in its place. On SQLite they are handed to the
-        connection's thread at once (one wake-up, not one each); the first error is raised
-        once all of them ran."""
+        connection's thread at once (one turn of the loop, not one each) and the first error
+        is raised once all ran; on PostgreSQL (one command at a time on a connection) one
+        after the other, the first error stopping the rest."""
 
 
 def clash(error: BaseException) -> Clash | None:

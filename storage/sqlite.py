@@ -89,6 +89,9 @@ class SqliteConn:
         row = await self.fetchrow(sql, *args)
         return None if row is None else row[0]
 
+    async def script(self, sql: str) -> None:
+        await self.conn.executescript(sql)
+
     async def together(self, *calls: Callable[[], Awaitable[Any]]) -> list[Any]:
         # gather starts them in order, so they reach the connection's thread in order.
         results = await asyncio.gather(*(call() for call in calls), return_exceptions=True)

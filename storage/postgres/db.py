@@ -32,8 +32,10 @@ POSTGRESQL = Dialect(
     name="postgresql",
     begin_write="BEGIN",
     begin_read="BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
-    lock_rows=" FOR UPDATE",
-    notify="SELECT pg_notify($1, $2)",
+    lock_rows=" FOR UPDATE OF s",
+    notify="SELECT pg_notify('{channel}', r.value ->> 1) FROM {rows} {where}",
+    _rows="json_array_elements({source}::JSON) AS r (value)",
+    _field="(r.value ->> {i})::{kind}",
     _in_list="{column} = ANY(${p}::{kind}[])",
     _true="{}",
     _least="LEAST({a}, {b})",
@@ -96,6 +98,9 @@ class PgConn:
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
         return await self.conn.fetchval(sql, *args)
+
+    async def script(self, sql: str) -> None:
+        await self.conn.execute(sql)  # no arguments: one simple query, every statement
 
     async def together(self, *calls: Callable[[], Awaitable[Any]]) -> list[Any]:
         return [await call() for call in calls]  # one command at a time on a connection

@@ -102,6 +102,11 @@ class Rules(ABC, Generic[C, S, A, V]):
     rules_version: ClassVar[int] = 1
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    ai_levels: ClassVar[tuple[str, ...]] = AI_LEVELS
+    """The AI levels the lobby offers: a game whose STRONG would play as NORMAL offers NORMAL
+    only, so no seat is labelled stronger than it plays."""
+    hint_level: ClassVar[str] = STRONG
+    """The level /hint asks: the one that measures strongest for this game."""
     variants: ClassVar[tuple[dict[str, Any], ...]] = ({},)
     """Option sets that together reach every rule of the game (variants, advanced rules);
     the shared contract test plays each of them, so keep matches in them short."""

@@ -14,7 +14,16 @@ from hypothesis import strategies as st
 
 from games.engine.step import advance
 from games.exhaust import RULES
-from games.exhaust.board import FLIP, RUNNING, TIME, Board, Move, can_play_any, layout
+from games.exhaust.board import (
+    FLIP,
+    RUNNING,
+    TIME,
+    Board,
+    Move,
+    can_play_any,
+    layout,
+    rollout_move,
+)
 from games.exhaust.combos import can_play
 from games.exhaust.models import FlipDepletion, NextGame, PlayCards, UseTime
 
@@ -78,3 +87,23 @@ def test_the_fast_stuck_check_agrees_with_the_combos(
         for combo, b, rule in zip(lay.combos, board_bars, lay.number_rule, strict=True)
     )
     assert can_play_any(players, board_bars, hand_tuple) == expected
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_playouts_policy_plays_a_legal_move_or_none_exactly_when_stuck(players: int) -> None:
+    """Whole games where every seat plays the policy through the rules: each of its moves is
+    accepted, and it gives up only on the seat the rules then see as the loser."""
+    for seed in range(10):
+        config = RULES.make_config(players, {"long_game": seed % 2 == 1})
+        state = advance(RULES, RULES.setup(config), 0, -1, None, seed).state
+        board = Board.of(state)
+        while board.loser == RUNNING:
+            move = rollout_move(board)
+            assert move is not None
+            seat = board.turn
+            state = RULES.apply(state, seat, move.action()).state
+            board = board.after(move)
+            if board.loser == RUNNING:
+                assert board == Board.of(state)
+        assert rollout_move(board) is None
+        assert state.losers[-1] == board.loser

@@ -15,7 +15,7 @@ from functools import cache
 from typing import NamedTuple
 
 from games.exhaust.cards import HIGHEST, NUMBER_CARDS
-from games.exhaust.combos import REWARDS, Combo, ComboKind, iter_plays, table
+from games.exhaust.combos import REWARDS, Combo, ComboKind, canonical, iter_plays, table
 from games.exhaust.models import Action, FlipDepletion, PlayCards, State, UseTime
 from games.exhaust.npc import Bar
 from games.exhaust.plays import combo_views
@@ -152,6 +152,11 @@ class Board(NamedTuple):
 
     def after(self, move: Move) -> Board:
         """The move of the seat to move (assumed legal), then the next seat's stuck check."""
+        board = self.moved(move)
+        return board if board.can_act(board.turn) else board._replace(loser=board.turn)
+
+    def moved(self, move: Move) -> Board:
+        """The move of the seat to move (assumed legal), the next seat to move, unchecked."""
         seat = self.turn
         hands, time, flips = self.hands, self.time, self.flips
         time_pile, refill, bars = self.time_pile, self.refill, self.bars
@@ -174,7 +179,7 @@ class Board(NamedTuple):
                 got = min(REWARDS[kind][1], time_pile)
                 time, time_pile = _put(time, seat, time[seat] + got), time_pile - got
             hands = _put(hands, seat, hand)
-        board = self._replace(
+        return self._replace(
             turn=(seat + 1) % self.players,
             hands=hands,
             time=time,
@@ -183,7 +188,6 @@ class Board(NamedTuple):
             time_pile=time_pile,
             refill=refill,
         )
-        return board if board.can_act(board.turn) else board._replace(loser=board.turn)
 
 
 def _put(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
@@ -227,3 +231,68 @@ def can_play_any(players: int, bars: tuple[int, ...], hand: tuple[int, ...]) -> 
         if run >= need:
             return True
     return False
+
+
+NUMBER = tuple(c % HIGHEST + 1 if c < NUMBER_CARDS else 0 for c in range(NUMBER_CARDS + 4))
+COLOUR = tuple(c // HIGHEST if c < NUMBER_CARDS else -1 for c in range(NUMBER_CARDS + 4))
+
+
+def rollout_move(board: Board) -> Move | None:
+    """The playouts' cheap policy for the seat to move, None if it is stuck (it loses).
+
+    The solo NPC's preferences (`npc.choose_on`) in a fast form: the lowest Single that fits,
+    else the lowest Four, Three or Pair, else the lowest minimum-count Straight, Flush or Any;
+    a copy card only when nothing else fits; then a time card, then a flip.
+    """
+    seat = board.turn
+    hand, bars, lay = board.hands[seat], board.bars, layout(board.players)
+    reals = [c for c in hand if c < NUMBER_CARDS]
+    copies = [c for c in hand if c >= NUMBER_CARDS]
+    best: tuple[int, int, int] | None = None
+    for index, fits in lay.singles:
+        for c in reals:
+            if COLOUR[c] in fits and NUMBER[c] > bars[index]:
+                if best is None or NUMBER[c] < best[0]:
+                    best = (NUMBER[c], index, c)
+                break  # reals are sorted: the first that fits is the lowest of its colours
+    if best is not None:
+        return Move(best[1], (best[2],))
+    by_number: list[list[int]] = [[] for _ in range(HIGHEST + 1)]
+    by_colour: list[list[int]] = [[], [], [], []]
+    for c in reals:
+        by_number[NUMBER[c]].append(c)
+        by_colour[COLOUR[c]].append(c)
+    for spare in (0, len(copies)) if copies else (0,):
+        for index, size in sorted(lay.sets, key=lambda item: -item[1]):
+            for n in range(bars[index] + 1, HIGHEST + 1):
+                group = by_number[n]
+                if group and len(group) + spare >= size:
+                    return _move(index, group[:size], copies, size)
+        if not spare:
+            need = max(3, bars[lay.straight] + 1)
+            run = 0
+            for n in range(1, HIGHEST + 1):
+                run = run + 1 if by_number[n] else 0
+                if run >= need:
+                    cards = tuple(by_number[m][0] for m in range(n - need + 1, n + 1))
+                    return Move(lay.straight, cards)
+        need = max(3, bars[lay.flush] + 1)
+        for group in by_colour:
+            if group and len(group) + spare >= need:
+                return _move(lay.flush, group[:need], copies, need)
+        need = max(3, bars[lay.any] + 1)
+        if reals and len(reals) + spare >= need:
+            return _move(lay.any, sorted(reals, key=NUMBER.__getitem__)[:need], copies, need)
+    if board.time[seat]:
+        return Move(TIME)
+    if board.flips[seat]:
+        return Move(FLIP)
+    return None
+
+
+def _move(combo: int, reals: list[int], copies: list[int], size: int) -> Move:
+    """A play of `reals` topped up to `size` cards with copies (each copying a real card)."""
+    if len(reals) >= size:
+        return Move(combo, tuple(reals))
+    play = canonical((*reals, *copies[: size - len(reals)]))
+    return Move(combo, play.cards, play.copies)

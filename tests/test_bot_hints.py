@@ -128,7 +128,7 @@ async def test_a_game_whose_ai_has_one_level_offers_no_strong_seat_and_says_so(
     async with Emulator.running() as emu:
         alice = emu.add_user("alice", locale=lang)
         async with running_bot(emu, tmp_path / "db.sqlite3", default_locale=lang) as bot:
-            session, table = await open_lobby(emu, bot, alice, f"{game_id} new")
+            _, table = await open_lobby(emu, bot, alice, f"{game_id} new")
             assert custom_ids(table, ":addai$")
             assert not custom_ids(table, r":addai\.")
             assert t(lang, "lobby.add_ai_strong") not in table.text

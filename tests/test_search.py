@@ -135,7 +135,7 @@ TABLE_SMALL = Budget(playouts=24, candidates=4)
 def small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """Searches here use a small budget: the behaviours do not depend on its size."""
     monkeypatch.setattr("games.exhaust.strong.budget_for", lambda view: SMALL)
-    monkeypatch.setattr("games.exhaust.strong.table_budget", lambda view: TABLE_SMALL)
+    monkeypatch.setattr("games.exhaust.strong.TABLE_BUDGET", TABLE_SMALL)
     monkeypatch.setattr("games.hellqueue.strong.BUDGET", Budget(playouts=12, candidates=4))
     monkeypatch.setattr("games.rummy.strong.BUDGET", Budget(playouts=12, candidates=4))
 

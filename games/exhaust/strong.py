@@ -145,11 +145,10 @@ class TableModel:
 
 
 TABLE_MODEL = TableModel()
-TABLE_TURNS = 30000
-"""Turns played out per decision at a table, shared by the playouts (a playout lasts about
-as many turns as the table has cards and time cards left)."""
-TABLE_CANDIDATES = 8
-TABLE_MAX_PLAYOUTS = 2000
+TABLE_BUDGET = Budget(playouts=240, candidates=8)
+"""Playouts per decision at a table (each at most about 50 turns, about 0.1-0.2 s a decision
+on the bench machine). Against normal AIs, 160 and 480 playouts and 4 to 16 candidates all
+measured alike (bench/exhaust_ai.py): the playouts' policy, not their number, is the limit."""
 
 
 def strong_decision(
@@ -161,7 +160,7 @@ def strong_decision(
         return None
     if view.solo:
         return decision(rules, MODEL, view, rng, budget_for(view))
-    return decision(rules, TABLE_MODEL, view, rng, table_budget(view))
+    return decision(rules, TABLE_MODEL, view, rng, TABLE_BUDGET)
 
 
 def budget_for(view: View) -> Budget:
@@ -169,11 +168,3 @@ def budget_for(view: View) -> Budget:
     assert view.hand is not None and view.seat is not None
     turns = len(view.hand) + view.time_cards[view.seat]
     return Budget(playouts=min(MAX_PLAYOUTS, TURNS // max(1, turns)))
-
-
-def table_budget(view: View) -> Budget:
-    """The playouts one decision at a table may use: TABLE_TURNS over the turns a playout
-    may last."""
-    turns = sum(view.hand_sizes) + sum(view.time_cards)
-    playouts = min(TABLE_MAX_PLAYOUTS, TABLE_TURNS // max(1, turns))
-    return Budget(playouts=playouts, candidates=TABLE_CANDIDATES)

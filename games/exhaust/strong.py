@@ -146,8 +146,8 @@ class TableModel:
 
 TABLE_MODEL = TableModel()
 TABLE_BUDGET = Budget(playouts=240, candidates=8)
-"""Playouts per decision at a table (each at most about 50 turns, about 0.1-0.2 s a decision
-on the bench machine). Against normal AIs, 160 and 480 playouts and 4 to 16 candidates all
+"""Playouts per decision at a table (each at most about 50 turns: p99 about 0.25 s of CPU a
+decision on the bench machine, mean 0.06 s). Against normal AIs, 160 and 480 playouts and 4 to 16 candidates all
 measured alike (bench/exhaust_ai.py): the playouts' policy, not their number, is the limit."""
 
 

@@ -22,7 +22,6 @@ from games.engine import (
     NORMAL,
     STRONG,
     SYSTEM,
-    AiDecision,
     Change,
     Clock,
     GameError,
@@ -139,19 +138,6 @@ async def test_a_level_the_game_does_not_offer_is_refused_and_seats_nobody(
     assert len(session.record.seats) == 1
     await service.add_ai(session.id, HOST, NORMAL)
     assert [s.ai_level for s in session.record.seats[1:]] == [NORMAL]
-
-
-async def test_a_hint_asks_the_games_hint_level(
-    service: SessionService, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def decision(self: DiceRace, view: Any, rng: Any, level: str = NORMAL) -> AiDecision:
-        return AiDecision(action=self.ai_action(view, rng), reason=f"asked_{level}")
-
-    monkeypatch.setattr(DiceRace, "ai_decision", decision)
-    monkeypatch.setattr(DiceRace, "hint_level", NORMAL)
-    session = await new_game(service, first_seat=0)
-    hint = await service.hint(session.id, HOST)
-    assert hint.decision.reason == f"asked_{NORMAL}"
 
 
 async def test_lobby_join_add_ai_start(service: SessionService, storage: Storage) -> None:

@@ -646,8 +646,8 @@ class SessionService:
             return self._publish(Change(session=session, events=events, actor=seat))
 
     async def hint(self, session_id: str, user_id: int, level: str | None = None) -> Hint:
-        """What the AI at `level` (by default the game's `Rules.hint_level`, its best) would
-        play now for `user_id`'s seat, which must be to move.
+        """What the AI at `level` (by default the game's `hint_level`) would play now for
+        `user_id`'s seat, which must be to move.
 
         Decided from that seat's view only, with the rng an AI holding the seat would use at
         this version; a STRONG one in the AI pool, after the session's lock is let go, so the
@@ -670,8 +670,8 @@ class SessionService:
             counted = _with_seat(record, seat, hints=record.seats[seat].hints + 1)
             await self._write(session, counted)
             self._publish(Change(session=session, actor=seat, kind="hint"))
-        asked = level or rules.hint_level
-        decision = await self._thinker.decide(rules, view, _ai_seed(record), asked)
+        level = level or rules.hint_level
+        decision = await self._thinker.decide(rules, view, _ai_seed(record), level)
         return Hint(seat=seat, version=record.version, decision=decision)
 
     async def come_back(self, session_id: str, user_id: int) -> Change | None:

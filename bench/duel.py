@@ -3,7 +3,6 @@ through the real rules and engine stepping (chance resolved as the bot resolves 
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable
@@ -27,23 +26,6 @@ def at_level(rules: Rules[Any, Any, Any, Any], decide: Any, params: Any, level: 
 def normal_policy(rules: Rules[Any, Any, Any, Any]) -> Policy:
     """The opponent a 🤖 seat is: the game's NORMAL AI, as the bot plays it."""
     return lambda view, rng: rules.ai_decision(view, rng, NORMAL).action
-
-
-def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval (95 % by default) of a win rate of `wins` out of `games`, as
-    fractions; `wins` may be fractional (a shared win counts 1/k)."""
-    if games <= 0:
-        return 0.0, 1.0
-    rate, z2 = wins / games, z * z
-    centre = (rate + z2 / (2 * games)) / (1 + z2 / games)
-    half = z * math.sqrt(rate * (1 - rate) / games + z2 / (4 * games * games)) / (1 + z2 / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def rate_text(name: str, wins: float, games: int) -> str:
-    """`name=R% ci95=[L%,H%]`: a rate over `games` and its Wilson interval, for a bench line."""
-    low, high = wilson(wins, games)
-    return f"{name}={100 * wins / games:.1f}% ci95=[{100 * low:.1f}%,{100 * high:.1f}%]"
 
 
 def play_out(

@@ -34,8 +34,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.duel import at_level, normal_policy, play_out, rate_text
-from bench.figures import mean, parse_params, percentile
+from bench.duel import at_level, normal_policy, play_out
+from bench.figures import mean, parse_params, percentile, wilson
 from games.engine.contract import AI_LEVELS, NORMAL
 from games.exhaust import RULES
 from games.exhaust.ai import PARAMS, Params, decide
@@ -113,11 +113,13 @@ def main(argv: list[str] | None = None) -> None:
     n = args.players
     for table in args.opponents:
         lost, mean, p99 = bench(n, table, 15, args.long, *run)
+        low, high = wilson(lost, games)
         line = (
             f"exhaust players={n} level={args.level} opponents={table} games={games}"
-            f"{' long' if args.long else ''} {rate_text('loss', lost, games)}"
-            f" even_loss={100 / n:.1f}% {rate_text('win', games - lost, games)}"
-            f" even={100 - 100 / n:.1f}% us_per_decision={mean:.0f}"
+            f"{' long' if args.long else ''} loss={100 * lost / games:.1f}%"
+            f" ci95=[{100 * low:.1f},{100 * high:.1f}] even_loss={100 / n:.1f}%"
+            f" win={100 - 100 * lost / games:.1f}% ci95=[{100 - 100 * high:.1f},"
+            f"{100 - 100 * low:.1f}] even={100 - 100 / n:.1f}% us_per_decision={mean:.0f}"
         )
         print(line + (f" p99_us={p99:.0f}" if args.details else ""), flush=True)
 

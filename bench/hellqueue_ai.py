@@ -5,7 +5,7 @@ Usage (from the repo root):
         [--level normal|strong] [--seed S] [--jobs 2] [--param NAME=VALUE ...]
 
 Prints one line per player count and opponent kind:
-    hellqueue players=4 level=strong opponents=normal games=N win=X% ci95=[L%,H%] even=25.0%
+    hellqueue players=4 level=strong opponents=normal games=N win=X% ci95=[L,H] even=25.0%
         us_per_decision=U
 the AI in one seat, every other seat playing `random` (uniform among the legal actions),
 `greedy` (the Queue that wins the most stones now, else the one that queues the most dice;
@@ -29,8 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.duel import at_level, normal_policy, play_out, rate_text
-from bench.figures import mean, parse_params, percentile
+from bench.duel import at_level, normal_policy, play_out
+from bench.figures import mean, parse_params, percentile, wilson
 from games.engine.contract import AI_LEVELS, NORMAL
 from games.hellqueue import RULES
 from games.hellqueue.ai import PARAMS, Params, decide
@@ -88,10 +88,12 @@ def main(argv: list[str] | None = None) -> None:
             wins, times = bench(
                 players, opponents, args.games, args.seed, args.jobs, params, args.level
             )
+            low, high = wilson(wins, args.games)
             print(
                 f"hellqueue players={players} level={args.level} opponents={opponents}"
-                f" games={args.games} {rate_text('win', wins, args.games)}"
-                f" even={100 / players:.1f}% us_per_decision={1e6 * mean(times):.0f}"
+                f" games={args.games} win={100 * wins / args.games:.1f}%"
+                f" ci95=[{100 * low:.1f},{100 * high:.1f}] even={100 / players:.1f}%"
+                f" us_per_decision={1e6 * mean(times):.0f}"
                 + (f" p99_us={1e6 * percentile(times, 0.99):.0f}" if args.details else ""),
                 flush=True,
             )

@@ -13,7 +13,9 @@ hands and the refill pile drawn from the unseen cards); the candidates are the h
 best few actions (`ai.scored_actions`, its choice first, so ties keep it); a playout makes
 the move, then every seat plays `board.rollout_move` until someone is stuck. Not being that
 loser scores 1: a game has one loser and everyone else wins. In the long variant the search
-plays out the game at hand (its loser takes the depletion card).
+plays out the game at hand (its loser takes the depletion card). Against normal AIs
+(bench/exhaust_ai.py --opponents normal, the same deals) it loses 15 % of 4-player games
+where normal loses 25 %, and wins 70 % of 2-player games where normal wins 51 %.
 """
 
 from __future__ import annotations

@@ -30,7 +30,15 @@ from games.engine import (
 from games.engine.search import WINS_MOST_SAMPLES
 from games.registry import GAME_IDS, GAMES
 from storage import open_storage
-from tests.botkit import custom_ids, open_lobby, running_bot, session_in, start_game, table_message
+from tests.botkit import (
+    LOCALES,
+    custom_ids,
+    open_lobby,
+    running_bot,
+    session_in,
+    start_game,
+    table_message,
+)
 
 FAST = {"table_edit_interval": 0.2}
 STRONG_GAMES = [g for g in GAME_IDS if STRONG in GAMES[g].ai_levels]
@@ -133,9 +141,9 @@ async def test_a_strong_ai_seat_shows_its_level_keeps_it_after_a_restart_and_pla
 async def test_a_game_whose_ai_has_one_level_offers_no_strong_seat_and_says_so(
     tmp_path: Path, game_id: str, lang: str
 ) -> None:
-    async with Emulator.running() as emu:
-        alice = emu.add_user("alice", locale=lang)
-        async with running_bot(emu, tmp_path / "db.sqlite3", default_locale=lang) as bot:
+    async with Emulator.running(guild_locale=LOCALES[lang]) as emu:
+        alice = emu.add_user("alice", locale=LOCALES[lang])
+        async with running_bot(emu, tmp_path / "db.sqlite3") as bot:
             _, table = await open_lobby(emu, bot, alice, f"{game_id} new")
             assert custom_ids(table, ":addai$")
             assert not custom_ids(table, r":addai\.")

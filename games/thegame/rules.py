@@ -434,9 +434,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
 
         return decide(view, rng)
 
-    def ai_decision(
-        self, view: TheGameView, rng: random.Random, level: str = NORMAL
-    ) -> AiDecision:
+    def ai_decision(self, view: TheGameView, rng: random.Random, level: str = NORMAL) -> AiDecision:
         """Both levels play the planner (games/thegame/ai.py), with a reason code: within a
         decision's budget a search playing whole games out finds nothing better (see the
         bench), so STRONG is NORMAL here."""

@@ -41,6 +41,7 @@ def shard_of(guild_id: int | None, count: int) -> int:
     """The shard Discord sends a guild's events to; direct messages go to shard 0."""
     return 0 if guild_id is None else (guild_id >> 22) % count
 
+
 # Intents bits the emulator honours when deciding what to dispatch.
 INTENT_GUILDS = 1 << 0
 INTENT_MEMBERS = 1 << 1

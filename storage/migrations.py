@@ -6,7 +6,7 @@ BIGINT for Discord ids, a trigger function), so a database of either kind at ver
 schema. Never edit a released migration: append a new one, in both dialects.
 
 SQLite keeps its version in `PRAGMA user_version`; each migration runs on the writer
-connection in its own transaction (a group-commit savepoint) together with the user_version
+connection in its own transaction (a write of the group commit) together with the user_version
 bump, so a failed migration leaves the file at the previous version, and two processes opening
 the same file at once apply it once. Write one statement per paragraph (see `statements`).
 PostgreSQL keeps it in a `schema_version` table (`storage.postgres.migrations`).

@@ -621,16 +621,6 @@ class SessionService:
 
         return await self._lobby_edit(session_id, edit)
 
-    async def set_options(self, session_id: str, by: int, options: Mapping[str, Any]) -> Change:
-        def edit(record: SessionRecord) -> SessionRecord:
-            _require_host(record, by)
-            merged = {**record.options, **options}
-            rules = self._rules(record.game_id)
-            rules.make_config(rules.min_players, merged)
-            return record.model_copy(update={"options": merged})
-
-        return await self._lobby_edit(session_id, edit)
-
     async def set_table_message(self, session_id: str, message_id: int) -> None:
         async with self._locks.hold(session_id):
             session = await self.get(session_id)

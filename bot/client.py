@@ -188,10 +188,15 @@ class TableBot(commands.Bot):
         await self.tables.redraw(session)
         if session.state is not None:
             await self.hands.redraw(session)
-        if sid in self._ended and not session.record.status.live:
+        if (
+            sid in self._ended
+            and not session.record.status.live
+            and not self.refresher.pending(sid)
+        ):
             # The last redraw of an ended session: its in-memory traces can go. (A redraw
-            # another change asked for may run first, before the record is stored: that one
-            # keeps them, or the table redrawn with the record would lose its last events.)
+            # another change asked for may run first, before the record is stored; or this one
+            # may ask for another, its picture kept as too recent: those keep them, or the
+            # table redrawn after them would lose its last events.)
             self._ended.discard(sid)
             for part in (self.tables, self.hands, self.turns):
                 part.forget_session(sid)

@@ -31,6 +31,7 @@ log = logging.getLogger("bot.playground.emulator.gateway")
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT = 0, 1, 2, 3, 4, 6, 7
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
 HEARTBEAT_INTERVAL_MS = 41250
+UNKNOWN_ERROR = 4000
 INVALID_SHARD = 4010
 
 _FROM_DATA: Any = object()
@@ -40,6 +41,7 @@ _FROM_DATA: Any = object()
 def shard_of(guild_id: int | None, count: int) -> int:
     """The shard Discord sends a guild's events to; direct messages go to shard 0."""
     return 0 if guild_id is None else (guild_id >> 22) % count
+
 
 # Intents bits the emulator honours when deciding what to dispatch.
 INTENT_GUILDS = 1 << 0
@@ -82,6 +84,8 @@ class Gateway:
         self.sockets: set[web.WebSocketResponse] = set()
         self.connections = 0  # number of successful IDENTIFYs (a restart makes it grow)
         self.resumes = 0
+        self.down = False
+        """While True, connections are refused (`Emulator.gateway_outage`)."""
 
     @property
     def active(self) -> GatewaySession | None:
@@ -161,7 +165,9 @@ class Gateway:
 
     # -- socket handling ----------------------------------------------------------------------
 
-    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        if self.down:
+            return web.Response(status=503, text="the gateway is unavailable")
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
         self.sockets.add(ws)
@@ -198,7 +204,8 @@ class Gateway:
                 session.ws = None
                 if session.writer is not None:
                     session.writer.cancel()
-                if ws.close_code in (1000, 1001) and not self.emu.stopping:
+                dropped = self.emu.stopping or self.down  # by us: the session lives on
+                if ws.close_code in (1000, 1001) and not dropped:
                     # A clean close ends the session, like Discord: no RESUME afterwards.
                     session.alive = False
                     if self.shards.get(session.shard[0]) is session:
@@ -302,6 +309,12 @@ class Gateway:
             if session.ws is not None and not session.ws.closed:
                 frame = {"op": RECONNECT, "d": None, "s": None, "t": None}
                 session.queue.put_nowait(json.dumps(frame))
+
+    async def drop_all(self) -> None:
+        """Drop every socket as a failing Discord server does (4000, "unknown error"): each
+        session stays resumable."""
+        for ws in list(self.sockets):
+            await ws.close(code=UNKNOWN_ERROR, message=b"unknown error")
 
     async def close_all(self) -> None:
         for ws in list(self.sockets):

@@ -32,6 +32,15 @@ class Settings(BaseSettings):
     players already saw."""
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    log_format: Literal["text", "json"] = "text"
+    """text: one line per record, with the session, game and guild it is about; json: one
+    JSON object per line (for a log collector)."""
+    metrics_port: int | None = Field(default=None, ge=0, le=65535)
+    """Serve /healthz and /metrics (Prometheus) on this port; unset: not served. 0 picks a
+    free port (tests)."""
+    metrics_host: str = "127.0.0.1"
+    """The address /healthz and /metrics listen on: this machine only by default; 0.0.0.0 in a
+    container, for Prometheus and the health check to reach it."""
     default_locale: Literal["ja", "en"] = "en"
     """The tables' language where neither /settings nor the server's own Discord language
     tells one (see `bot.languages`)."""

@@ -13,6 +13,7 @@ import datetime
 import json
 import logging
 import sys
+from typing import TextIO
 
 from games.engine import logcontext, shard_of
 
@@ -80,9 +81,12 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False)
 
 
-def handler(log_format: str, shard_count: int | None = None) -> logging.Handler:
-    """A handler writing to stderr in `log_format` ("text" or "json"), with the context."""
-    made = logging.StreamHandler(sys.stderr)
+def handler(
+    log_format: str, shard_count: int | None = None, stream: TextIO | None = None
+) -> logging.Handler:
+    """A handler writing to `stream` (stderr) in `log_format` ("text" or "json"), each record
+    with what it is about."""
+    made = logging.StreamHandler(stream or sys.stderr)
     made.addFilter(SessionContext(shard_count))
     made.setFormatter(JsonFormatter() if log_format == "json" else TextFormatter())
     return made

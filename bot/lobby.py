@@ -145,24 +145,29 @@ def lobby_screen(ctx: Context, ui: GameUI) -> Layout:
     if record.turn_timer:
         options.append(ctx.t("lobby.turn_timer", timer=timer_text(ctx.lang, record.turn_timer)))
     host = ctx.t("lobby.footer", host=_name_of(ctx, record.host_id))
-    controls = Controls(
-        (
-            Button("join", ctx.t("lobby.join"), style=Style.SUCCESS),
-            Button("leave", ctx.t("lobby.leave")),
-            Button("addai", ctx.t("lobby.add_ai"), "🤖"),
-            Button(f"addai.{STRONG}", ctx.t("lobby.add_ai_strong"), "🧠"),
-            Button("rmai", ctx.t("lobby.remove_ai")),
-            Button("start", ctx.t("lobby.start"), style=Style.PRIMARY),
-            Button("cancel", ctx.t("lobby.cancel"), style=Style.DANGER),
-        )
-    )
+    # A game whose AI has one level (strong would play as normal) offers no strong seat.
+    strong = STRONG in rules.ai_levels
+    buttons = [
+        Button("join", ctx.t("lobby.join"), style=Style.SUCCESS),
+        Button("leave", ctx.t("lobby.leave")),
+        Button("addai", ctx.t("lobby.add_ai"), "🤖"),
+    ]
+    if strong:
+        buttons.append(Button(f"addai.{STRONG}", ctx.t("lobby.add_ai_strong"), "🧠"))
+    buttons += [
+        Button("rmai", ctx.t("lobby.remove_ai")),
+        Button("start", ctx.t("lobby.start"), style=Style.PRIMARY),
+        Button("cancel", ctx.t("lobby.cancel"), style=Style.DANGER),
+    ]
+    controls = Controls(tuple(buttons))
+    description = ctx.t("lobby.description" if strong else "lobby.description_one_level")
     blocks = (
         Text(f"**{heading}**\n{seats or '—'}", Priority.ESSENTIAL),
         Text(
             f"**{ctx.t('lobby.options')}**\n" + ("\n".join(options) or ctx.t("lobby.no_options")),
             Priority.HIGH,
         ),
-        Text(f"{ctx.t('lobby.description')}\n-# {host}"),
+        Text(f"{description}\n-# {host}"),
         controls,
     )
     title = ctx.t("lobby.title", game=ctx.t(f"{record.game_id}.name"))
@@ -201,11 +206,12 @@ def closed_screen(ctx: Context) -> Layout:
 
 
 def _seat_text(ctx: Context, index: int) -> str:
-    """A lobby seat: its name, and for an AI seat the level it plays at."""
+    """A lobby seat: its name, and for an AI seat the level it plays at (a level its game no
+    longer offers plays, and reads, as normal)."""
     seat = ctx.session.record.seats[index]
     if not seat.is_ai:
         return ctx.names[index]
-    level = ctx.t(f"ai.level.{level_of(seat.ai_level)}")
+    level = ctx.t(f"ai.level.{level_of(seat.ai_level, ctx.session.rules.ai_levels)}")
     return ctx.t("lobby.ai_seat", name=ctx.names[index], level=level)
 
 

@@ -32,6 +32,8 @@ def settings_for(emu: Emulator, db: Path, **overrides: Any) -> Settings:
 
 
 BOT_LOGGERS = ("discord", "bot", "games", "storage")
+# The Discord locale of a server (and its users) that speaks each catalog language.
+LOCALES = {"en": "en-US", "ja": "ja"}
 """Errors logged by any of these fail a test: the bot's own as much as discord.py's."""
 
 

@@ -30,9 +30,19 @@ from games.engine import (
 from games.engine.search import WINS_MOST_SAMPLES
 from games.registry import GAME_IDS, GAMES
 from storage import open_storage
-from tests.botkit import custom_ids, open_lobby, running_bot, session_in, start_game, table_message
+from tests.botkit import (
+    LOCALES,
+    custom_ids,
+    open_lobby,
+    running_bot,
+    session_in,
+    start_game,
+    table_message,
+)
 
 FAST = {"table_edit_interval": 0.2}
+STRONG_GAMES = [g for g in GAME_IDS if STRONG in GAMES[g].ai_levels]
+ONE_LEVEL_GAMES = [g for g in GAME_IDS if STRONG not in GAMES[g].ai_levels]
 
 
 def others(game_id: str) -> int:
@@ -41,11 +51,11 @@ def others(game_id: str) -> int:
 
 
 def expected_hint(bot: TableBot, session: Session, seat: int, lang: str = "en") -> str:
-    """The reply a hint for `seat` should be: the STRONG AI's decision from the seat's view
-    with the rng of this version, in words."""
+    """The reply a hint for `seat` should be: the decision of the game's best AI level
+    (`hint_level`) from the seat's view with the rng of this version, in words."""
     record, rules = session.record, session.rules
     rng = random.Random(f"{record.seed}:ai:{record.version}")
-    decision = rules.ai_decision(rules.view(session.state, seat), rng, STRONG)
+    decision = rules.ai_decision(rules.view(session.state, seat), rng, rules.hint_level)
     hint = Hint(seat=seat, version=record.version, decision=decision)
     return hint_text(Context.of(session, lang), bot.games[record.game_id], hint)
 
@@ -99,7 +109,7 @@ async def test_a_hint_is_private_counted_on_the_table_and_refused_out_of_turn(
             assert not any(res.text == m.text for m in bob.visible_messages())
 
 
-@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("game_id", STRONG_GAMES)
 async def test_a_strong_ai_seat_shows_its_level_keeps_it_after_a_restart_and_plays(
     tmp_path: Path, game_id: str
 ) -> None:
@@ -124,6 +134,51 @@ async def test_a_strong_ai_seat_shows_its_level_keeps_it_after_a_restart_and_pla
             dealt = session.record.version
             await emu.wait_for(lambda: ai_moved(bot, session, 1, dealt))
             assert session.record.seats[1].ai_level == STRONG
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("game_id", ONE_LEVEL_GAMES)
+async def test_a_game_whose_ai_has_one_level_offers_no_strong_seat_and_says_so(
+    tmp_path: Path, game_id: str, lang: str
+) -> None:
+    async with Emulator.running(guild_locale=LOCALES[lang]) as emu:
+        alice = emu.add_user("alice", locale=LOCALES[lang])
+        async with running_bot(emu, tmp_path / "db.sqlite3") as bot:
+            _, table = await open_lobby(emu, bot, alice, f"{game_id} new")
+            assert custom_ids(table, ":addai$")
+            assert not custom_ids(table, r":addai\.")
+            assert t(lang, "lobby.add_ai_strong") not in table.text
+            assert t(lang, "lobby.description_one_level") in table.text
+            assert t(lang, "lobby.description") not in table.text
+
+
+@pytest.mark.parametrize("game_id", ONE_LEVEL_GAMES)
+async def test_a_stored_strong_seat_of_a_game_with_one_ai_level_loads_reads_normal_and_plays(
+    tmp_path: Path, game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat added while the game still offered STRONG (the offer is patched back in for the
+    first run) keeps its stored level, is listed as the level it plays, and plays."""
+    db = tmp_path / "db.sqlite3"
+    normal = lobby_seat(2, NORMAL)
+    async with Emulator.running() as emu:
+        alice = emu.add_user("alice")
+        monkeypatch.setattr(type(GAMES[game_id]), "ai_levels", (NORMAL, STRONG))
+        async with running_bot(emu, db, **FAST) as bot:
+            session, table = await open_lobby(emu, bot, alice, f"{game_id} new")
+            await alice.click(table, custom_ids(table, r":addai\.strong$")[0])
+            assert [s.ai_level for s in session.record.seats] == [NORMAL, STRONG]
+        monkeypatch.undo()
+        async with running_bot(emu, db, **FAST) as bot:
+            session = await session_in(bot, emu)
+            assert [s.ai_level for s in session.record.seats] == [NORMAL, STRONG]
+            table = table_message(emu, session)
+            await alice.click(table, custom_ids(table, ":addai$")[0])  # redraws the lobby
+            await emu.wait_for(lambda: normal in table.text and lobby_seat(3, NORMAL) in table.text)
+            assert lobby_seat(2, STRONG) not in table.text
+            res = await alice.click(table, custom_ids(table, ":start$")[0])
+            await alice.select(res.message, custom_ids(res.message, ":first$")[0], ["1"])
+            dealt = session.record.version
+            await emu.wait_for(lambda: ai_moved(bot, session, 1, dealt), timeout=30)
 
 
 async def test_a_hint_where_it_makes_no_sense_gets_a_localized_reply(tmp_path: Path) -> None:

@@ -161,6 +161,8 @@ async def test_a_finished_game_is_listed_counted_replayed_and_exported(
             assert f"/{emu.general.id}/{table.id})" in res.text  # the link to its table
 
             seat = (ui.seat_results(session) or ())[0]
+            game_result = ui.result(session)
+            assert game_result is not None
             players = len(session.record.seats)
             tally = PlayerTally(
                 user_id=alice.id,
@@ -170,6 +172,7 @@ async def test_a_finished_game_is_listed_counted_replayed_and_exported(
                 wins=int(seat.won),
                 best_win=seat.score if seat.won else None,
                 best_loss=None if seat.won else seat.score,
+                results={seat.result or game_result.result: 1},
             )
             res = await alice.slash(emu.general, "stats", user=alice)
             assert res.ephemeral and name in res.text

@@ -15,9 +15,7 @@ from bot.i18n import t
 from bot.playground.emulator import Emulator
 from games.registry import GAME_IDS
 from storage import GameStats, PlayerTally, SeatRow
-from tests.botkit import open_hand, play_a_card, running_bot, start_game
-
-LOCALES = {"en": "en-US", "ja": "ja"}
+from tests.botkit import LOCALES, open_hand, play_a_card, running_bot, start_game
 
 
 def game_ui(game_id: str) -> GameUI:

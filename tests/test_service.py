@@ -16,10 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from toygame import GAMES, Close, Move, Vote
+from toygame import GAMES, Close, DiceRace, Move, Vote
 
 from games.engine import (
     CHANCE,
+    NORMAL,
+    STRONG,
     SYSTEM,
     Change,
     Clock,
@@ -127,6 +129,19 @@ def clock(service: SessionService) -> ManualClock:
 
 async def log_length(storage: Storage, session_id: str) -> int:
     return len(await storage.sessions.log(session_id))
+
+
+async def test_a_level_the_game_does_not_offer_is_refused_and_seats_nobody(
+    service: SessionService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(DiceRace, "ai_levels", (NORMAL,))
+    session = await open_lobby(service)
+    with pytest.raises(GameError) as refused:
+        await service.add_ai(session.id, HOST, STRONG)
+    assert (refused.value.reason, refused.value.detail) == (Reason.BAD_OPTION, "ai_level")
+    assert len(session.record.seats) == 1
+    await service.add_ai(session.id, HOST, NORMAL)
+    assert [s.ai_level for s in session.record.seats[1:]] == [NORMAL]
 
 
 async def test_lobby_join_add_ai_start(service: SessionService, storage: Storage) -> None:

@@ -199,7 +199,6 @@ async def test_a_shard_handed_to_another_process_resumes_its_sessions(
         await taker.close()
 
 
-
 async def test_a_move_made_in_another_process_is_driven_on_by_the_owner(pg_url: str) -> None:
     """A click in a DM reaches shard 0's process whatever the game's guild: that process
     commits the move and tells the others; the owner then plays the AI turn it made due."""

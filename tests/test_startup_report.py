@@ -68,9 +68,7 @@ async def test_commands_synced_to_one_server_are_said_to_show_at_once(
     async with Emulator.running() as emu:
         guild = emu.guild.id
         async with running_bot(emu, tmp_path / "db.sqlite3", dev_guild_id=guild) as bot:
-            await emu.wait_for(
-                lambda: any("commands synced" in r.message for r in caplog.records)
-            )
+            await emu.wait_for(lambda: any("commands synced" in r.message for r in caplog.records))
             commands = len(emu.guild_commands[guild])
     [line] = {r.message for r in caplog.records if "commands synced" in r.message}
     assert bot.synced is not None and bot.synced.commands == commands

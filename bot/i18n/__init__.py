@@ -29,9 +29,7 @@ PARTS: dict[str, dict[str, dict[str, Entry]]] = {
         }
         for game_id in GAME_IDS
     },
-    "playground": {
-        lang: import_module(f"bot.playground.{lang}").CATALOG for lang in ("en", "ja")
-    },
+    "playground": {lang: import_module(f"bot.playground.{lang}").CATALOG for lang in ("en", "ja")},
 }
 """Each catalog as written: the shared one, then each game's, by language."""
 EN: dict[str, Entry] = {k: v for part in PARTS.values() for k, v in part["en"].items()}

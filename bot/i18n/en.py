@@ -70,6 +70,7 @@ CATALOG: dict[str, str | Plural] = {
     "seat.taken_over": "🤖 {name} (AI)",
     "lobby.title": "{game} — lobby",
     "lobby.description": "Join the table, add AI seats (a strong AI thinks up to a second a move), and the host starts when ready.",
+    "lobby.description_one_level": "Join the table, add AI seats, and the host starts when ready. This game's AI already plays its best at one level, so there is no strong seat.",
     "lobby.seats": "Seats ({n}/{max})",
     "lobby.options": "Options",
     "lobby.no_options": "Standard rules",

@@ -68,6 +68,7 @@ CATALOG: dict[str, str] = {
     "seat.taken_over": "🤖 {name}（AI）",
     "lobby.title": "{game} — ロビー",
     "lobby.description": "参加やAI席の追加をして、準備ができたらホストが開始します（強いAIは1手に最大1秒ほど考えます）。",
+    "lobby.description_one_level": "参加やAI席の追加をして、準備ができたらホストが開始します。このゲームのAIはひとつの強さで全力を出すので、「強い」AI席はありません。",
     "lobby.seats": "席（{n}/{max}）",
     "lobby.options": "オプション",
     "lobby.no_options": "標準ルール",

@@ -105,9 +105,16 @@ class Rules(ABC, Generic[C, S, A, V]):
     changed is told apart by the stored config)."""
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    ai_levels: ClassVar[tuple[str, ...]] = AI_LEVELS
+    """The AI levels the lobby offers: a game whose STRONG would play as NORMAL offers NORMAL
+    only, so no seat is labelled stronger than it plays."""
     variants: ClassVar[tuple[dict[str, Any], ...]] = ({},)
     """Option sets that together reach every rule of the game (variants, advanced rules);
     the shared contract test plays each of them, so keep matches in them short."""
+    hint_level: ClassVar[str] = STRONG
+    """The AI level /hint asks, in every phase (claim windows too): the one that measures
+    strongest for this game against NORMAL seats in its bench. A game whose search does not
+    beat its heuristic declares NORMAL, so a hint is never worse advice than the AI gives."""
     config_model: type[C]
     state_model: type[S]
     action_adapter: TypeAdapter[A]

@@ -35,7 +35,6 @@ from games.engine.clock import SYSTEM_CLOCK, Clock
 from games.engine.contract import (
     AI_LEVELS,
     NORMAL,
-    STRONG,
     SYSTEM,
     AiDecision,
     Event,
@@ -605,11 +604,13 @@ class SessionService:
         return await self._lobby_edit(session_id, edit)
 
     async def add_ai(self, session_id: str, by: int, level: str = NORMAL) -> Change:
-        """Seat an AI that plays at `level` (one of `AI_LEVELS`)."""
+        """Seat an AI that plays at `level` (one of the game's `Rules.ai_levels`)."""
         if level not in AI_LEVELS:
             raise GameError(Reason.BAD_OPTION, "ai_level")
 
         def edit(record: SessionRecord) -> SessionRecord:
+            if level not in self._rules(record.game_id).ai_levels:
+                raise GameError(Reason.BAD_OPTION, "ai_level")
             _require_host(record, by)
             self._seats_left(record)
             seat = Seat(user_id=None, name="", ai_level=level)
@@ -719,8 +720,9 @@ class SessionService:
             events = (*_back_events(seat, back), *step.events)
             return self._publish(Change(session=session, events=events, actor=seat))
 
-    async def hint(self, session_id: str, user_id: int, level: str = STRONG) -> Hint:
-        """What the AI at `level` would play now for `user_id`'s seat, which must be to move.
+    async def hint(self, session_id: str, user_id: int, level: str | None = None) -> Hint:
+        """What the AI at `level` (by default the game's `hint_level`) would play now for
+        `user_id`'s seat, which must be to move.
 
         Decided from that seat's view only, with the rng an AI holding the seat would use at
         this version; a STRONG one in the AI pool, after the session's lock is let go, so the
@@ -743,6 +745,7 @@ class SessionService:
             counted = _with_seat(record, seat, hints=record.seats[seat].hints + 1)
             await self._write(session, counted)
             self._publish(Change(session=session, actor=seat, kind="hint"))
+        level = level or rules.hint_level
         decision = await self._thinker.decide(rules, view, _ai_seed(record), level)
         return Hint(seat=seat, version=record.version, decision=decision)
 
@@ -964,7 +967,8 @@ class SessionService:
                 seats = self._autoplay_seats(session)
                 if not seats:
                     return
-                seat, level = seats[0], _level(session.record, seats[0])
+                seat = seats[0]
+                level = _level(session.record, session.rules, seat)
                 if level == NORMAL:
                     try:
                         await self._play_ai(session, seat)
@@ -1063,11 +1067,11 @@ def _ai_seed(record: SessionRecord) -> str:
     return f"{record.seed}:ai:{record.version}"
 
 
-def _level(record: SessionRecord, seat: int) -> str:
-    """The level the AI plays `seat` at: an AI seat's own, NORMAL for a player's seat it holds
-    (away, or a turn whose timer ran out)."""
+def _level(record: SessionRecord, rules: Rules[Any, Any, Any, Any], seat: int) -> str:
+    """The level the AI plays `seat` at: an AI seat's own if its game offers it (else NORMAL),
+    NORMAL for a player's seat it holds (away, or a turn whose timer ran out)."""
     held = record.seats[seat]
-    return level_of(held.ai_level) if held.is_ai else NORMAL
+    return level_of(held.ai_level, rules.ai_levels) if held.is_ai else NORMAL
 
 
 def _away(record: SessionRecord, user_id: int) -> bool:

@@ -87,9 +87,7 @@ def goal_lines(ctx: Context, result: ShortResult) -> list[str]:
     lines = [
         head,
         ctx.t("rummy.result.hand", sets=sets_text(ctx, result.split)),
-        ctx.t(
-            "rummy.result.opened", sets=sets_text(ctx, result.opened), points=result.set_points
-        ),
+        ctx.t("rummy.result.opened", sets=sets_text(ctx, result.opened), points=result.set_points),
     ]
     if result.red:
         reds = " · ".join(red_text(ctx, red) for red in result.red)

@@ -647,4 +647,3 @@ def _picked_discard(pick: str | None, choices: Sequence[int]) -> int | None:
         return None
     card = int(pick[1:])
     return card if card in choices else None
-

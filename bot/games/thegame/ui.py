@@ -208,9 +208,7 @@ class TheGameUI(GameUI):
             )
         else:
             status = ctx.t("thegame.hand.waiting", name=ctx.names[view.turn])
-        cards = Tokens(
-            tuple(card_token(view, c) for c in hand), empty=ctx.t("thegame.hand.empty")
-        )
+        cards = Tokens(tuple(card_token(view, c) for c in hand), empty=ctx.t("thegame.hand.empty"))
         blocks.append(Section((status, cards), priority=Priority.ESSENTIAL))
         blocks.append(Text("\n".join(pile_line(view, ctx.lang, i) for i in range(PILES))))
         log = ctx.log_lines()

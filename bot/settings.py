@@ -31,7 +31,7 @@ class Settings(BaseSettings):
     faster, and still safe if only the bot crashes, but a power loss may undo the last moves
     players already saw."""
     dev_guild_id: int | None = None
-    log_level: str = "INFO"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     log_format: Literal["text", "json"] = "text"
     """text: one line per record, with the session, game and guild it is about; json: one
     JSON object per line (for a log collector)."""
@@ -72,6 +72,16 @@ class Settings(BaseSettings):
                 if port and not (port.isdigit() and 1 <= int(port) <= 65535):
                     raise ValueError(f"port {port!r} is not a number from 1 to 65535")
         return value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _level_in_any_case(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _format_in_any_case(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("shard_ids", mode="before")
     @classmethod

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from bot.playground.emulator import Emulator, RateLimit
 from games.engine import ManualClock
@@ -17,6 +18,7 @@ from tests.botkit import (
     running_bot,
     start_game,
 )
+from tests.botprocess import ROOT
 from tests.opskit import figures, figures_once
 from tests.test_bot_quarantine import corrupt
 from tests.test_bot_timers import START, TIMER, run_clock
@@ -179,3 +181,19 @@ async def test_each_shard_shows_its_gateway_connected(tmp_path: Path) -> None:
         assert now("tablebot_gateway_connected", shard="0") == 1
         assert now("tablebot_gateway_connected", shard="1") == 1
         assert {"0", "1"} <= now.label_values()
+
+
+async def test_every_figure_the_example_alerts_read_is_one_the_bot_serves(tmp_path: Path) -> None:
+    rules = yaml.safe_load((ROOT / "monitoring" / "alerts.yml").read_text(encoding="utf-8"))
+    exprs = [rule["expr"] for group in rules["groups"] for rule in group["rules"]]
+    read = {name for expr in exprs for name in re.findall(r"\btablebot_\w+", expr)}
+    async with Emulator.running() as emu:
+        alice = emu.add_user("alice")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **OPS) as bot:
+            session, table = await start_game(emu, bot, alice)
+            await play_a_card(alice, await open_hand(alice, table), session, 0)
+
+            now = await figures_once(emu, bot, lambda f: f(REPLIES) >= 2)
+
+    assert len(read) >= 5  # every alert but the scrape's own reads a figure
+    assert read <= {name for name, _, _ in now.samples}

@@ -65,6 +65,8 @@ async def test_a_burst_of_moves_meets_429s_and_every_edit_lands_once(tmp_path: P
 
             assert {hit.scope for hit in emu.rate_limit_hits} == {"user", "global"}
             assert emu.errors == []  # every refused request went through on its retry
+            # Every click was acknowledged within its 3 s (a late one raised in its click).
+            assert all(clicked.responded for clicked in emu.interactions.values())
             states = shown(table)
             assert version_shown(states[-1], session) == session.record.version
             doubled = [i for i in range(1, len(states)) if states[i] == states[i - 1]]

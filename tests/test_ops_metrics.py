@@ -11,6 +11,7 @@ import yaml
 
 from bot.playground.emulator import Emulator, RateLimit
 from games.engine import ManualClock
+from games.registry import GAME_IDS, GAMES
 from tests.botkit import (
     custom_ids,
     open_hand,
@@ -20,6 +21,7 @@ from tests.botkit import (
 )
 from tests.botprocess import ROOT
 from tests.opskit import figures, figures_once
+from tests.test_bot_hints import others
 from tests.test_bot_quarantine import corrupt
 from tests.test_bot_timers import START, TIMER, run_clock
 
@@ -63,11 +65,17 @@ async def test_ai_decisions_are_counted_per_level_one_a_move(tmp_path: Path) -> 
             assert not session.record.status.live
 
 
-async def test_a_hint_is_counted_with_its_strong_decision(tmp_path: Path) -> None:
+@pytest.mark.parametrize("game_id", GAME_IDS)
+async def test_a_hint_is_counted_with_its_ai_decision_at_the_games_hint_level(
+    tmp_path: Path, game_id: str
+) -> None:
     async with Emulator.running() as emu:
         alice, bob = emu.add_user("alice"), emu.add_user("bob")
         async with running_bot(emu, tmp_path / "db.sqlite3", **OPS) as bot:
-            await start_game(emu, bot, alice, joiners=(bob,), first="0")
+            await start_game(
+                emu, bot, alice, joiners=(bob,), ai=others(game_id), first="0",
+                command=f"{game_id} new",
+            )  # fmt: skip
             before = await figures(bot)
 
             res = await alice.slash(emu.general, "hint")
@@ -75,9 +83,9 @@ async def test_a_hint_is_counted_with_its_strong_decision(tmp_path: Path) -> Non
 
             after = await figures(bot)
             hints = "tablebot_hints_total"
-            assert after(hints, game="thegame") == before(hints, game="thegame") + 1
-            strong = "tablebot_ai_decision_seconds_count"
-            assert after(strong, level="strong") == before(strong, level="strong") + 1
+            assert after(hints, game=game_id) == before(hints, game=game_id) + 1
+            decided, level = "tablebot_ai_decision_seconds_count", GAMES[game_id].hint_level
+            assert after(decided, level=level) == before(decided, level=level) + 1
 
 
 async def test_live_sessions_are_counted_per_game_and_status(tmp_path: Path) -> None:

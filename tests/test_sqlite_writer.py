@@ -5,6 +5,7 @@ the commits, and the file held by one bot process at a time."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -46,11 +47,11 @@ async def test_writes_that_arrive_while_a_batch_commits_go_together_in_the_next(
 ) -> None:
     statements: list[str] = []
     await db.trace(statements.append)
-    release = asyncio.Event()
+    release = threading.Event()
 
-    async def held(conn: Conn) -> None:  # keeps the first batch open
+    async def held(conn: Conn) -> None:  # keeps the first batch open, on the writer's thread
         await conn.execute("INSERT INTO t (n) VALUES (0)")
-        await release.wait()
+        release.wait(CEILING)
 
     first = db.submit(held)
     while not any(s.startswith("INSERT") for s in statements):

@@ -5,10 +5,9 @@ connection used on the writer's own thread, where a batch of writes runs whole
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import sqlite3
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
 import aiosqlite
@@ -47,14 +46,6 @@ class SqliteConn:
     async def script(self, sql: str) -> None:
         await self.conn.executescript(sql)
 
-    async def together(self, *calls: Callable[[], Awaitable[Any]]) -> list[Any]:
-        # gather starts them in order, so they reach the connection's thread in order.
-        results = await asyncio.gather(*(call() for call in calls), return_exceptions=True)
-        for result in results:
-            if isinstance(result, BaseException):
-                raise result
-        return results
-
 
 class ThreadConn:
     """The writer's sqlite3 connection as a `storage.sql.Conn`, used on the writer's thread
@@ -83,18 +74,6 @@ class ThreadConn:
 
     async def script(self, sql: str) -> None:
         self.conn.executescript(sql)
-
-    async def together(self, *calls: Callable[[], Awaitable[Any]]) -> list[Any]:
-        results: list[Any] = []
-        for call in calls:
-            try:
-                results.append(await call())
-            except Exception as error:
-                results.append(error)
-        for result in results:
-            if isinstance(result, Exception):
-                raise result
-        return results
 
 
 def run_here(coro: Coroutine[Any, Any, Any]) -> Any:

@@ -172,7 +172,9 @@ _SQLITE_CLASHES: dict[str, Clash] = {
 }
 
 Write = Callable[[Conn], Awaitable[T]]
-"""A write: a function of the writer connection, run inside a group commit's transaction."""
+"""A write: a function of the writer connection, run inside a group commit's transaction. It
+awaits the connection's calls and nothing else: on SQLite it runs on the writer's thread, where
+no loop runs."""
 
 Read = Callable[[Conn], Awaitable[T]]
 

@@ -96,6 +96,20 @@ async def test_a_write_that_raises_fails_alone_and_the_others_commit(db: SqliteD
     assert await rows(db) == [1, 2]
 
 
+async def test_a_write_that_awaits_anything_but_its_connection_fails_alone(
+    db: SqliteDatabase,
+) -> None:
+    async def strays(conn: Conn) -> None:  # the writer's thread runs no loop to await on
+        await conn.execute("INSERT INTO t (n) VALUES (99)")
+        await asyncio.sleep(0)
+
+    results = await asyncio.gather(
+        db.submit(insert(1)), db.submit(strays), db.submit(insert(2)), return_exceptions=True
+    )
+    assert results[0] == 1 and results[2] == 1 and isinstance(results[1], RuntimeError)
+    assert await rows(db) == [1, 2]
+
+
 async def test_another_processs_write_lock_is_waited_for_while_the_loop_runs_on(
     db: SqliteDatabase,
 ) -> None:

@@ -10,10 +10,6 @@ them it refuses: a refused write fails alone, and the others commit. A run of ot
 Every caller is answered only after its COMMIT returned (durable: SQLite with
 synchronous=FULL, PostgreSQL with synchronous_commit on).
 
-Where the batch runs is the driver's: PostgreSQL's in a task of the loop (`_flush`), awaiting
-the server; SQLite's whole on a writer thread of its own (`storage.sqlite`), where each call
-of the connection returns at once, so a batch costs the loop one turn, to answer it.
-
 A write that raises instead (an error of the database, or a function that refuses) rolls its
 transaction back, and each write of it is committed again in a transaction of its own, so
 that write fails alone. A database that cannot be reached (PostgreSQL down or restarting)
@@ -90,6 +86,9 @@ class Database:
     def _lost_writer(self) -> None:
         """The writer connection broke: drop it (the next batch connects anew)."""
 
+    async def _between_batches(self) -> None:
+        """Run after each batch, before the next (SQLite checkpoints its WAL here)."""
+
     async def _close_connections(self) -> None:
         raise NotImplementedError
 
@@ -107,19 +106,15 @@ class Database:
             raise RuntimeError("the database is closed")
         loop = asyncio.get_running_loop()
         future: Durable[T] = Durable(loop=loop)
-        self._queue_write(write, future)
+        self._queue.append((write, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = loop.create_task(self._flush())
+        self._wake.set()
         return future
 
     async def write(self, write: Write[T]) -> T:
         """Run `write(conn)` in the next group commit; its result once committed."""
         return await self.submit(write)
-
-    def _queue_write(self, write: Write[Any] | Grouped, future: Durable[Any]) -> None:
-        """Queue it for the loop's flusher task (SQLite hands it to its writer thread)."""
-        self._queue.append((write, future))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.get_running_loop().create_task(self._flush())
-        self._wake.set()
 
     async def _flush(self) -> None:
         """Commit whatever is queued, batch after batch, until closed."""
@@ -143,18 +138,16 @@ class Database:
                 raise
             finally:
                 self._in_flight = False
-            self._answer([f for _, f in batch], outcomes, time.perf_counter() - started)
-
-    def _answer(self, futures: list[Durable[Any]], outcomes: list[Outcome], seconds: float) -> None:
-        """Answer each caller of a batch that ran (`seconds` from its BEGIN to its end)."""
-        for future, (ok, value) in zip(futures, outcomes, strict=True):
-            if ok:
-                future.set_result(value)
-            else:
-                future.set_exception(value)  # type: ignore[arg-type]
-        answered = any(ok or not isinstance(v, StoreUnavailable) for ok, v in outcomes)
-        if answered and self.on_commit is not None:
-            self.on_commit(len(futures), seconds)
+            seconds = time.perf_counter() - started
+            for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(value)  # type: ignore[arg-type]
+            answered = any(ok or not isinstance(v, StoreUnavailable) for ok, v in outcomes)
+            if answered and self.on_commit is not None:
+                self.on_commit(len(batch), seconds)
+            await self._between_batches()
 
     async def _batch(self, writes: list[Write[Any] | Grouped]) -> list[Outcome]:
         """The batch in order, a transaction for each run of `Grouped` writes of one kind
@@ -248,11 +241,6 @@ class Database:
         """Commit what is queued, then close every connection."""
         if self._closed:
             return
-        await self._stop_writing()
-        await self._close_connections()
-
-    async def _stop_writing(self) -> None:
-        """Let the queued writes commit, then take no more (`_closed`)."""
         while (self._queue or self._in_flight) and self._flusher and not self._flusher.done():
             await asyncio.sleep(0.001)
         self._closed = True
@@ -260,6 +248,7 @@ class Database:
             self._flusher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._flusher
+        await self._close_connections()
 
 
 async def _rollback(conn: Conn) -> None:

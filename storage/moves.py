@@ -12,8 +12,7 @@ impossible anyway.
 
 The rows of a statement travel as one JSON list of lists, which the database unpacks
 (`Dialect.rows`); the whole transaction is one script (`Conn.script`), so a batch costs one
-call into SQLite (on its writer's thread), or one round trip to PostgreSQL, however many
-moves it holds (then one query reads which moves passed the check).
+hand-over to SQLite's thread, or one round trip to PostgreSQL, however many moves it holds.
 Against one `executemany` per table (751b1cb, bound parameters, a call per table) on SQLite,
 bench/service.py measured the same closed-loop throughput and open-loop latency; here
 PostgreSQL gets one round trip per batch instead of one per table.
@@ -21,6 +20,7 @@ PostgreSQL gets one round trip per batch instead of one per table.
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -300,8 +300,10 @@ class Move(Grouped):
                 seen.add(session_id)
             changes = [writes[i].change for i in now]
             script = _script(conn.dialect, changes)
-            await conn.script(script)
-            rows = await conn.fetch(f"SELECT id FROM {MOVED}")
+            _, rows = await conn.together(
+                functools.partial(conn.script, script),
+                functools.partial(conn.fetch, f"SELECT id FROM {MOVED}"),
+            )
             moved = {row[0] for row in rows}
             for i, change in zip(now, changes, strict=True):
                 outcomes[i] = (

@@ -5,7 +5,6 @@ the commits, and the file held by one bot process at a time."""
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -47,11 +46,11 @@ async def test_writes_that_arrive_while_a_batch_commits_go_together_in_the_next(
 ) -> None:
     statements: list[str] = []
     await db.trace(statements.append)
-    release = threading.Event()
+    release = asyncio.Event()
 
-    async def held(conn: Conn) -> None:  # keeps the first batch open, on the writer's thread
+    async def held(conn: Conn) -> None:  # keeps the first batch open
         await conn.execute("INSERT INTO t (n) VALUES (0)")
-        release.wait(CEILING)
+        await release.wait()
 
     first = db.submit(held)
     while not any(s.startswith("INSERT") for s in statements):
@@ -93,20 +92,6 @@ async def test_a_write_that_raises_fails_alone_and_the_others_commit(db: SqliteD
         db.submit(insert(1)), db.submit(refused), db.submit(insert(2)), return_exceptions=True
     )
     assert results[0] == 1 and results[2] == 1 and isinstance(results[1], ValueError)
-    assert await rows(db) == [1, 2]
-
-
-async def test_a_write_that_awaits_anything_but_its_connection_fails_alone(
-    db: SqliteDatabase,
-) -> None:
-    async def strays(conn: Conn) -> None:  # the writer's thread runs no loop to await on
-        await conn.execute("INSERT INTO t (n) VALUES (99)")
-        await asyncio.sleep(0)
-
-    results = await asyncio.gather(
-        db.submit(insert(1)), db.submit(strays), db.submit(insert(2)), return_exceptions=True
-    )
-    assert results[0] == 1 and results[2] == 1 and isinstance(results[1], RuntimeError)
     assert await rows(db) == [1, 2]
 
 

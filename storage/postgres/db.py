@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 import asyncpg
@@ -101,6 +101,9 @@ class PgConn:
 
     async def script(self, sql: str) -> None:
         await self.conn.execute(sql)  # no arguments: one simple query, every statement
+
+    async def together(self, *calls: Callable[[], Awaitable[Any]]) -> list[Any]:
+        return [await call() for call in calls]  # one command at a time on a connection
 
 
 async def connect(url: str) -> asyncpg.Connection:

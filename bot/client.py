@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SHARED_EXTENSIONS = ("bot.commands", "bot.stats")
+SHARED_EXTENSIONS = ("bot.commands", "bot.stats", "bot.ratings")
 
 
 def point_at(settings: Settings) -> None:
@@ -89,7 +89,7 @@ class TableBot(commands.Bot):
         )
         self.games: dict[str, GameUI] = {}
         self.languages = Languages(storage.prefs.guild, settings.default_locale)
-        self.results = Results(storage.records, self.games)
+        self.results = Results(storage.records, storage.ratings, storage.sessions, self.games)
         pictures = TablePictures(
             storage.prefs.guild, settings.table_edit_interval, lambda sid: self.refresher.mark(sid)
         )

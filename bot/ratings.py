@@ -69,7 +69,7 @@ def board_lines(lang: str, ui: GameUI, board: Sequence[Rating], ais: Sequence[Ra
             else f"{r.rank}.",
             user=f"<@{r.user_id}>",
             rating=r.shown,
-            games=r.games,
+            count=r.games,
         )
         for r in board
     ]

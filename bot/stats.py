@@ -41,9 +41,9 @@ def rating_text(lang: str, rating: Rating) -> str:
     """A person's rating in a game, with their place on the board once they are on it."""
     if rating.rank is None:
         return t(
-            lang, "ratings.provisional", rating=rating.shown, games=rating.games, need=MIN_GAMES
+            lang, "ratings.provisional", rating=rating.shown, count=rating.games, need=MIN_GAMES
         )
-    return t(lang, "ratings.ranked", rating=rating.shown, rank=rating.rank, games=rating.games)
+    return t(lang, "ratings.ranked", rating=rating.shown, rank=rating.rank, count=rating.games)
 
 
 def seat_label(lang: str, entry: HistoryEntry, seat: int) -> str:

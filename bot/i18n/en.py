@@ -245,17 +245,17 @@ CATALOG: dict[str, str | Plural] = {
     "ratings.change": "{name} {rating} ({delta})",
     "ratings.changes": "Ratings: {changes}",
     "ratings.provisional": Plural(
-        "Rating: {rating} · {games} rated game (the leaderboard lists players from {need})",
-        "Rating: {rating} · {games} rated games (the leaderboard lists players from {need})",
+        "Rating: {rating} · {count} rated game (the leaderboard lists players from {need})",
+        "Rating: {rating} · {count} rated games (the leaderboard lists players from {need})",
     ),
     "ratings.ranked": Plural(
-        "Rating: {rating} · #{rank} on the leaderboard · {games} rated game",
-        "Rating: {rating} · #{rank} on the leaderboard · {games} rated games",
+        "Rating: {rating} · #{rank} on the leaderboard · {count} rated game",
+        "Rating: {rating} · #{rank} on the leaderboard · {count} rated games",
     ),
     "ratings.board.title": "This server's leaderboard",
     "ratings.board.line": Plural(
-        "{rank} {user} — {rating} ({games} game)",
-        "{rank} {user} — {rating} ({games} games)",
+        "{rank} {user} — {rating} ({count} game)",
+        "{rank} {user} — {rating} ({count} games)",
     ),
     "ratings.board.nobody": "No one has {need} rated games here yet.",
     "ratings.board.ais": "AI players: {ais}",

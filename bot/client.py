@@ -184,14 +184,18 @@ class TableBot(commands.Bot):
         self.refresher.mark(session.id)
 
     async def _redraw(self, sid: str) -> None:
+        last = sid in self._ended
         session = await self.service.get(sid)
         await self.tables.redraw(session)
         if session.state is not None:
             await self.hands.redraw(session)
-        if sid in self._ended and not session.record.status.live:
+        ended = sid in self._ended and not session.record.status.live
+        if last and ended and not self.refresher.pending(sid):
             # The last redraw of an ended session: its in-memory traces can go. (A redraw
-            # another change asked for may run first, before the record is stored: that one
-            # keeps them, or the table redrawn with the record would lose its last events.)
+            # another change asked for may run first, before the record is stored, or still be
+            # drawing when it is; and a redraw may ask for one more, such as its picture drawn
+            # later: only one begun after the record, with none after it, drops them, or the
+            # table redrawn with the record would lose its last events.)
             self._ended.discard(sid)
             for part in (self.tables, self.hands, self.turns):
                 part.forget_session(sid)

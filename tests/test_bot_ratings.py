@@ -80,6 +80,31 @@ async def test_a_finished_game_moves_the_ratings_and_its_table_shows_each_change
             assert t("en", "ratings.changes", changes="").strip() in table.text
 
 
+async def test_a_finished_game_is_rated_on_either_database(
+    tmp_path: Path, database: Path | str
+) -> None:
+    on_postgres = isinstance(database, str)
+    overrides: dict[str, Any] = {"database_url": database} if on_postgres else {}
+    path = tmp_path / "unused.sqlite3" if on_postgres else Path(database)
+    async with Emulator.running() as emu:
+        alice = emu.add_user("alice")
+        async with running_bot(emu, path, **FAST, **overrides) as bot:
+            assert bot.storage.backend == ("postgresql" if on_postgres else "sqlite")
+            session, table = await start_game(emu, bot, alice, ai=1, command="exhaust new")
+            await play_out(emu, bot, session, alice, table)
+            [rating] = await bot.storage.ratings.player(emu.guild.id, alice.id)
+            [normal] = await bot.storage.ratings.ais(emu.guild.id, "exhaust")
+            assert rating.games == normal.games == 1
+            assert (rating.shown > 1000) == (session.seat_of(alice.id) in session_winners(session))
+            await emu.wait_for(lambda: f"{rating.shown} (" in table.text)
+
+
+def session_winners(session: Session) -> tuple[int, ...]:
+    outcome = session.rules.outcome(session.state)
+    assert outcome is not None
+    return outcome.winners
+
+
 async def test_a_cooperative_game_is_not_rated(tmp_path: Path) -> None:
     async with Emulator.running() as emu:
         alice = emu.add_user("alice")
@@ -91,6 +116,18 @@ async def test_a_cooperative_game_is_not_rated(tmp_path: Path) -> None:
             assert t("en", "ratings.changes", changes="").strip() not in table.text
             res = await alice.slash(emu.general, "leaderboard")
             assert t("en", "ratings.board.none") in res.text
+
+
+async def test_an_abandoned_game_is_not_rated(tmp_path: Path) -> None:
+    async with Emulator.running() as emu:
+        alice = emu.add_user("alice")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            session, _ = await start_game(emu, bot, alice, ai=2, command="hellqueue new")
+            await alice.slash(emu.general, "abandon")
+            await emu.wait_for(lambda: session.record.status is Status.ABANDONED)
+            await bot.service.settle()
+            assert await bot.storage.ratings.ais(emu.guild.id, "hellqueue") == []
+            assert await bot.storage.ratings.changes(session.id) == []
 
 
 async def test_a_seat_an_ai_held_for_most_of_its_moves_is_not_rated_for_its_player(

@@ -1,7 +1,7 @@
 """Ratings per server and game: OpenSkill (Plackett–Luce) over every rated finished game.
 
 A finished competitive game's entrants (its seats, and an opponent outside them such as a solo
-game's NPC) come with their places from the game's own code (`GameUI.places`); the record's
+game's NPC) come with their places from the game's own code (`GameUI.standing`); the record's
 transaction (`Records.add`) calls `rate`, which reads their ratings, plays the match and writes
 the new ratings and one `rating_results` row per entrant. Those rows are the replayable
 history: `python -m storage.ratings --rebuild` wipes the ratings and plays every rated game

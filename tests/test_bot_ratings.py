@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.client import TableBot
+from bot.game_ui import places_by_points
 from bot.i18n import t
 from bot.playground.emulator import Emulator, EmuMessage, EmuUser
 from games.engine import GameError, ManualClock, Session, Status
@@ -97,12 +98,30 @@ async def test_a_finished_game_is_rated_on_either_database(
             assert rating.games == normal.games == 1
             assert (rating.shown > 1000) == (session.seat_of(alice.id) in session_winners(session))
             await emu.wait_for(lambda: f"{rating.shown} (" in table.text)
+            assert await bot.storage.ratings.rebuild() == 1  # replayed, the same ratings
+            assert await bot.storage.ratings.player(emu.guild.id, alice.id) == [rating]
+            assert await bot.storage.ratings.ais(emu.guild.id, "exhaust") == [normal]
 
 
 def session_winners(session: Session) -> tuple[int, ...]:
     outcome = session.rules.outcome(session.state)
     assert outcome is not None
     return outcome.winners
+
+
+@pytest.mark.parametrize(
+    ("points", "winners", "places"),
+    [
+        ((10, 5, 5, 2), (0,), (1, 2, 2, 4)),
+        ((10, 10, 5, 2), (0, 1), (1, 1, 3, 4)),
+        ((7, 9, 9), (2,), (3, 2, 1)),  # the rules' tie-break named seat 2 the winner
+        ((3, 3, 1), (), (1, 1, 3)),
+    ],
+)
+def test_places_from_points_put_the_winners_first_and_share_equal_points(
+    points: tuple[int, ...], winners: tuple[int, ...], places: tuple[int, ...]
+) -> None:
+    assert places_by_points(points, winners) == places
 
 
 async def test_a_cooperative_game_is_not_rated(tmp_path: Path) -> None:

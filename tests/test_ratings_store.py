@@ -112,6 +112,8 @@ async def test_an_opponent_outside_the_seats_is_rated_by_its_key(storage: Storag
     [npc] = await storage.ratings.ais(GUILD, "duel")
     [alice] = await storage.ratings.player(GUILD, ALICE)
     assert npc.ai == "npc-15" and npc.shown > alice.shown
+    changes = await storage.ratings.changes("s1")
+    assert [c.seat for c in changes] == [0, -1]  # the seats first, as the end table lists them
 
 
 async def test_a_game_outside_a_server_or_recorded_twice_is_not_rated_again(

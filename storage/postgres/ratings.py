@@ -113,7 +113,7 @@ class PgRatings:
     async def changes(self, session_id: str) -> list[RatingChange]:
         sql = (
             "SELECT rr.* FROM rating_results AS rr JOIN records AS r ON r.id = rr.record_id "
-            "WHERE r.session_id = $1 ORDER BY rr.seat"
+            "WHERE r.session_id = $1 ORDER BY rr.seat < 0, rr.seat"
         )
         return [change_of(row) for row in await self.db.fetch(sql, session_id)]
 

@@ -332,10 +332,11 @@ class Ratings:
         return await self.db.read(read)
 
     async def changes(self, session_id: str) -> list[RatingChange]:
-        """Each entrant's change in the finished game of `session_id` (none if not rated)."""
+        """Each entrant's change in the finished game of `session_id` (none if not rated): its
+        seats in order, then any opponent outside them."""
         sql = (
             "SELECT rr.* FROM rating_results AS rr JOIN records AS r ON r.id = rr.record_id "
-            "WHERE r.session_id = ? ORDER BY rr.seat"
+            "WHERE r.session_id = ? ORDER BY rr.seat < 0, rr.seat"
         )
         rows = await self.db.read(lambda c: c.execute(sql, (session_id,)).fetchall())
         return [change_of(row) for row in rows]

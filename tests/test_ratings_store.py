@@ -10,11 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import asyncpg
 import pytest
 from openskill.models import PlackettLuce
 
 from storage import Entrant, SeatRow, Storage, open_storage
-from storage.ratings import BASE, SCALE
+from storage.ratings import AHEAD, BASE, BOARD, SCALE
 
 GUILD = 1
 ALICE, BOB, CAROL = 100, 200, 300
@@ -184,6 +185,23 @@ async def test_the_board_and_a_players_rank_are_index_searches(sqlite_storage: S
     text = "\n".join(await storage.db.read(explain))
     assert not re.search(r"\bSCAN ratings\b", text), text
     assert "ratings_board" in text and "TEMP B-TREE" not in text, text
+
+
+async def test_the_board_and_a_rank_have_their_index_on_postgresql(pg_url: str) -> None:
+    async with await open_storage(pg_url) as storage:
+        await finish(storage, "s1", people(1, 2, 3), at=1.0)
+        conn = await asyncpg.connect(pg_url)
+        try:
+            await conn.execute("SET enable_seqscan = off")  # a tiny table: ask for the index
+            board = await conn.fetch("EXPLAIN " + BOARD.format("$1", "$2", "$3"), GUILD, "duel", 10)
+            ahead = await conn.fetch(
+                "EXPLAIN " + AHEAD.format("$1", "$2", "$3", "$4"), GUILD, "duel", 0.5, ALICE
+            )
+        finally:
+            await conn.close()
+    for plan in (board, ahead):
+        text = "\n".join(row[0] for row in plan)
+        assert "ratings_board" in text and "Sort" not in text, text
 
 
 def rebuild_command(*args: str) -> subprocess.CompletedProcess[str]:

@@ -175,8 +175,11 @@ class TableBot(commands.Bot):
         session = change.session
         if change.kind == "move" and not session.record.status.live:
             ui = self.games[session.record.game_id]
-            await self.results.store(session)
+            # The game's own bookkeeping first (a quick preference, such as the solo level a
+            # rematch is played at), then the record and its ratings, which take longer: the
+            # Rematch button may be clicked as soon as the table shows the end.
             await ui.after_finish(session, self.storage.prefs.user)
+            await self.results.store(session)
         await self.turns.on_change(change)
         if self._ending.get(session.id) is change:
             del self._ending[session.id]

@@ -57,6 +57,10 @@ class Refresher:
         if session_id not in self._tasks and self._last.get(session_id) == stamp:
             del self._last[session_id]
 
+    def pending(self, session_id: str) -> bool:
+        """Whether another redraw of the session is asked for and not begun yet."""
+        return session_id in self._dirty
+
     async def idle(self) -> None:
         """Wait until every pending redraw is done (tests, shutdown)."""
         while pending := [t for t in self._tasks.values() if not t.done()]:

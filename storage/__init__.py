@@ -19,7 +19,16 @@ from storage.hands import HandMessage, HandMessages
 from storage.migrations import migrate as apply_migrations  # (`storage.migrate` is the CLI)
 from storage.players import Players, PlayerTally, SeatRow, Streaks
 from storage.prefs import Prefs, SqlitePrefTable
-from storage.protocols import HandStore, PlayerStore, PrefStore, PrefTable, RecordStore, Stores
+from storage.protocols import (
+    HandStore,
+    PlayerStore,
+    PrefStore,
+    PrefTable,
+    RatingStore,
+    RecordStore,
+    Stores,
+)
+from storage.ratings import Entrant, Rating, RatingChange, ratings_store
 from storage.records import GameRecord, GameStats, HistoryEntry, Records, StoredSeat
 from storage.sessions import SqliteSessionStore
 
@@ -28,6 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Database",
+    "Entrant",
     "GameRecord",
     "GameStats",
     "HandMessage",
@@ -40,6 +50,9 @@ __all__ = [
     "PrefStore",
     "PrefTable",
     "Prefs",
+    "Rating",
+    "RatingChange",
+    "RatingStore",
     "RecordStore",
     "Records",
     "SeatRow",
@@ -80,6 +93,7 @@ class Storage:
         self.records = records(db)
         self.players = players(db)
         self.hand_messages = hands(db)
+        self.ratings = ratings_store(db)
 
     async def close(self) -> None:
         await self.db.close()

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from storage.db import Database
+from storage.rating_schema import V7, V7_PG
 
 LIVE = "status IN ('lobby', 'active')"
 """The live-session predicate; queries repeat it verbatim so the partial indexes apply."""
@@ -475,6 +476,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(V4, V4_PG),
     Migration(V5, V5_PG),
     Migration(V6, V6_PG),
+    Migration(V7, V7_PG),
 )
 
 

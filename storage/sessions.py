@@ -97,6 +97,7 @@ def record_of(row: Row, seats: Sequence[Row]) -> SessionRecord:
                     "missed": s["missed"],
                     "ai_level": s["ai_level"],
                     "hints": s["hints"],
+                    "ai_moves": s["ai_moves"],
                 }
                 for s in seats
             ],
@@ -116,7 +117,7 @@ def _write_seats(
     """Rewrite the seats that changed (all of them when their number did)."""
     old = () if before is None else before.seats
     rows = [
-        (after.id, i, s.user_id, s.name, s.away, s.missed, s.ai_level, s.hints)
+        (after.id, i, s.user_id, s.name, s.away, s.missed, s.ai_level, s.hints, s.ai_moves)
         for i, s in enumerate(after.seats)
         if len(old) != len(after.seats) or old[i] != s
     ]
@@ -124,8 +125,8 @@ def _write_seats(
         conn.execute("DELETE FROM seats WHERE session_id = ?", (after.id,))
     conn.executemany(
         "INSERT OR REPLACE INTO seats "
-        "(session_id, seat, user_id, name, away, missed, ai_level, hints) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "(session_id, seat, user_id, name, away, missed, ai_level, hints, ai_moves) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
 
@@ -173,7 +174,8 @@ def _records(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> lis
     seats: dict[str, list[sqlite3.Row]] = {row["id"]: [] for row in rows}
     if rows:
         seat_rows = conn.execute(
-            "SELECT session_id, seat, user_id, name, away, missed, ai_level, hints FROM seats "
+            "SELECT session_id, seat, user_id, name, away, missed, ai_level, hints, ai_moves "
+            "FROM seats "
             f"WHERE session_id IN (SELECT id FROM sessions WHERE {where}) "
             "ORDER BY session_id, seat",
             params,

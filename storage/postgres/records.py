@@ -13,6 +13,8 @@ import asyncpg
 from storage.players import SeatRow
 from storage.postgres.db import PgDatabase
 from storage.postgres.players import write_seats
+from storage.postgres.ratings import rate
+from storage.ratings import Entrant
 from storage.records import (
     NO_GUILD,
     GameRecord,
@@ -94,6 +96,7 @@ class PgRecords:
         finished_at: float | None = None,
         seats: Sequence[SeatRow] = (),
         hints: int = 0,
+        entrants: Sequence[Entrant] = (),
     ) -> bool:
         """Record a finished game and its seats; False (and nothing stored) if the session has
         one already. Idempotent per session."""
@@ -128,6 +131,15 @@ class PgRecords:
                     finished_at=at,
                     default_result=result,
                     seats=seats,
+                )
+            if entrants:  # a competitive game: rated in the same transaction
+                await rate(
+                    conn,
+                    record_id,
+                    guild_id=guild_id,
+                    game_id=game_id,
+                    finished_at=at,
+                    entrants=entrants,
                 )
             return True
 

@@ -58,8 +58,8 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $
 """
 
 _SEAT_INSERT = """
-INSERT INTO seats (session_id, seat, user_id, name, away, missed, ai_level, hints)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+INSERT INTO seats (session_id, seat, user_id, name, away, missed, ai_level, hints, ai_moves)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 """
 
 _DEADLINE_DROP = "DELETE FROM deadlines WHERE session_id = $1 AND kind = $2 AND seat = $3"
@@ -88,7 +88,7 @@ def shard_filter(shards: Shards | None) -> tuple[str, tuple[Any, ...]]:
 
 async def _insert_seats(conn: asyncpg.Connection, record: SessionRecord) -> None:
     rows = [
-        (record.id, i, s.user_id, s.name, s.away, s.missed, s.ai_level, s.hints)
+        (record.id, i, s.user_id, s.name, s.away, s.missed, s.ai_level, s.hints, s.ai_moves)
         for i, s in enumerate(record.seats)
     ]
     if rows:
@@ -126,7 +126,8 @@ async def _records(
         return []
     seats: dict[str, list[asyncpg.Record]] = {row["id"]: [] for row in rows}
     seat_rows = await conn.fetch(
-        "SELECT session_id, seat, user_id, name, away, missed, ai_level, hints FROM seats "
+        "SELECT session_id, seat, user_id, name, away, missed, ai_level, hints, ai_moves "
+        "FROM seats "
         "WHERE session_id = ANY($1::TEXT[]) ORDER BY session_id, seat",
         list(seats),
     )
@@ -156,14 +157,17 @@ unseated AS (
     DELETE FROM seats USING moved WHERE seats.session_id = moved.id AND seats.seat >= $16
 ),
 seated AS (
-    INSERT INTO seats (session_id, seat, user_id, name, away, missed, ai_level, hints)
-    SELECT moved.id, s.seat, s.user_id, s.name, s.away, s.missed, s.ai_level, s.hints
+    INSERT INTO seats (session_id, seat, user_id, name, away, missed, ai_level, hints,
+        ai_moves)
+    SELECT moved.id, s.seat, s.user_id, s.name, s.away, s.missed, s.ai_level, s.hints,
+        s.ai_moves
     FROM moved,
         unnest($17::INTEGER[], $18::BIGINT[], $19::TEXT[], $20::BOOLEAN[], $21::INTEGER[],
-            $22::TEXT[], $23::INTEGER[]) AS s (seat, user_id, name, away, missed, ai_level, hints)
+            $22::TEXT[], $23::INTEGER[], $35::INTEGER[])
+            AS s (seat, user_id, name, away, missed, ai_level, hints, ai_moves)
     ON CONFLICT (session_id, seat) DO UPDATE SET user_id = excluded.user_id,
         name = excluded.name, away = excluded.away, missed = excluded.missed,
-        ai_level = excluded.ai_level, hints = excluded.hints
+        ai_level = excluded.ai_level, hints = excluded.hints, ai_moves = excluded.ai_moves
 ),
 snapped AS (
     INSERT INTO snapshots (session_id, version, state)
@@ -194,7 +198,7 @@ def _write_args(change: SessionWrite) -> tuple[Any, ...]:
     before, after = change.before, change.after
     old = before.seats
     seats = [
-        (i, s.user_id, s.name, s.away, s.missed, s.ai_level, s.hints)
+        (i, s.user_id, s.name, s.away, s.missed, s.ai_level, s.hints, s.ai_moves)
         for i, s in enumerate(after.seats)
         if len(old) != len(after.seats) or old[i] != s
     ]
@@ -227,6 +231,7 @@ def _write_args(change: SessionWrite) -> tuple[Any, ...]:
         [d.due for d in put],
         [d.fired for d in put],
         notice,
+        [seat[7] for seat in seats],
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import fields, replace
 from typing import Any, TypeVar
 
@@ -29,3 +30,15 @@ def parse_params(pairs: list[str], defaults: P) -> P:
             raise SystemExit(f"unknown parameter {name!r}")
         changes[name] = types[name](value)
     return replace(defaults, **changes)  # type: ignore[type-var]
+
+
+def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95 % by default) of a rate: `successes` of `trials` (a
+    shared win may count a fraction). (0, 1) without any trial."""
+    if trials <= 0:
+        return 0.0, 1.0
+    rate = successes / trials
+    centre = rate + z * z / (2 * trials)
+    spread = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials))
+    scale = 1 + z * z / trials
+    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)

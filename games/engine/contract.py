@@ -105,6 +105,10 @@ class Rules(ABC, Generic[C, S, A, V]):
     variants: ClassVar[tuple[dict[str, Any], ...]] = ({},)
     """Option sets that together reach every rule of the game (variants, advanced rules);
     the shared contract test plays each of them, so keep matches in them short."""
+    hint_level: ClassVar[str] = STRONG
+    """The AI level /hint asks, in every phase (claim windows too): the one that measures
+    strongest for this game against NORMAL seats in its bench. A game whose search does not
+    beat its heuristic declares NORMAL, so a hint is never worse advice than the AI gives."""
     config_model: type[C]
     state_model: type[S]
     action_adapter: TypeAdapter[A]

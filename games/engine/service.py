@@ -35,7 +35,6 @@ from games.engine.clock import SYSTEM_CLOCK, Clock
 from games.engine.contract import (
     AI_LEVELS,
     NORMAL,
-    STRONG,
     SYSTEM,
     AiDecision,
     Event,
@@ -644,8 +643,9 @@ class SessionService:
             events = (*_back_events(seat, back), *step.events)
             return self._publish(Change(session=session, events=events, actor=seat))
 
-    async def hint(self, session_id: str, user_id: int, level: str = STRONG) -> Hint:
-        """What the AI at `level` would play now for `user_id`'s seat, which must be to move.
+    async def hint(self, session_id: str, user_id: int, level: str | None = None) -> Hint:
+        """What the AI at `level` (by default the game's `hint_level`) would play now for
+        `user_id`'s seat, which must be to move.
 
         Decided from that seat's view only, with the rng an AI holding the seat would use at
         this version; a STRONG one in the AI pool, after the session's lock is let go, so the
@@ -668,6 +668,7 @@ class SessionService:
             counted = _with_seat(record, seat, hints=record.seats[seat].hints + 1)
             await self._write(session, counted)
             self._publish(Change(session=session, actor=seat, kind="hint"))
+        level = level or rules.hint_level
         decision = await self._thinker.decide(rules, view, _ai_seed(record), level)
         return Hint(seat=seat, version=record.version, decision=decision)
 

@@ -1,9 +1,10 @@
 """The STRONG level of Hell Queue Club and Rummy: the shared search through the real rules
 (games/engine/playout.py, games/hellqueue/strong.py, games/rummy/strong.py).
 
-On the seat's own turns the decision is searched: it is legal, deterministic given the rng,
-and depends on the view only (re-dealing what the seat cannot see changes nothing).
-Elsewhere (stone picks, claim windows) STRONG plays as NORMAL.
+On the seat's own turns (and Rummy's claim windows where it could gain) the decision is
+searched: it is legal, deterministic given the rng, and depends on the view only (re-dealing
+what the seat cannot see changes nothing). Hell Queue Club's stone picks play as NORMAL
+(Rummy's STRONG behaviours: tests/test_rummy_strong.py).
 """
 
 from __future__ import annotations
@@ -89,16 +90,6 @@ def test_hell_queue_strong_picks_stones_as_normal() -> None:
     picks = [(s, seat) for s, seat in states("hellqueue", 200) if s.phase == "resolve"][:3]
     assert picks
     for i, (state, seat) in enumerate(picks):
-        view = rules.view(state, seat)
-        strong = rules.ai_decision(view, random.Random(i), STRONG)
-        assert strong == rules.ai_decision(view, random.Random(i), NORMAL)
-
-
-def test_rummy_strong_answers_claim_windows_as_normal() -> None:
-    rules = GAMES["rummy"]
-    windows = [(s, seat) for s, seat in states("rummy", 200) if s.phase == "window"][:3]
-    assert windows
-    for i, (state, seat) in enumerate(windows):
         view = rules.view(state, seat)
         strong = rules.ai_decision(view, random.Random(i), STRONG)
         assert strong == rules.ai_decision(view, random.Random(i), NORMAL)

@@ -159,6 +159,7 @@ CATALOG: dict[str, str] = {
     "rummy.action.next": "deal short game {next}",
     "rummy.reason.wins_most_samples": "{move} Tried {playouts} times on deals of the cards you cannot see, up to your next turn, it left your hand best placed (rating {score}/100).",
     "rummy.reason.heuristic": "it leaves your hand closest to a goal, with the most unseen cards that help and the least risk of feeding the others.",
+    "rummy.reason.completes_goal": "this field card completes your goal form: take it and goal now, rather than waiting for someone's discard.",
     "rummy.rules": (
         "**Angels & Demons Rummy** (2–4 players; R: the rulebook has no title). Make the goal "
         "form in your hand and goal. (R) marks this bot's rulings.\n"

@@ -146,7 +146,9 @@ async def measure(args: argparse.Namespace, work: Path) -> str:
             sys.executable, "-m", "bot", cwd=work, env=env, stdin=asyncio.subprocess.DEVNULL
         )
         try:
-            await emu.wait_for(lambda: bool(emu.gateway.connections and emu.commands()), timeout=60)
+            await emu.wait_for(
+                lambda: bool(emu.gateway.connections and emu.commands()), timeout=60
+            )
             players = [
                 Player(
                     emu,

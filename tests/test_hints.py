@@ -25,7 +25,6 @@ from games.engine import (
     SessionService,
     Status,
 )
-from games.engine.search import WINS_MOST_SAMPLES
 from games.registry import GAME_IDS, GAMES
 from storage import Storage
 
@@ -111,18 +110,19 @@ async def test_a_hint_is_the_move_the_games_hint_level_would_play_at_this_versio
         await service.close()
 
 
-@pytest.mark.parametrize("level", AI_LEVELS)
+@pytest.mark.parametrize(("game_id", "level"), list(itertools.product(GAME_IDS, AI_LEVELS)))
 async def test_a_hint_asks_the_level_the_game_declares(
-    sqlite_storage: Storage, monkeypatch: pytest.MonkeyPatch, level: str
+    sqlite_storage: Storage, monkeypatch: pytest.MonkeyPatch, game_id: str, level: str
 ) -> None:
-    """Rummy's levels decide its first take differently (the search says so in its reason)."""
-    monkeypatch.setattr(type(GAMES["rummy"]), "hint_level", level)
+    rules = GAMES[game_id]
+    monkeypatch.setattr(type(rules), "hint_level", level)
     service = make_service(sqlite_storage)
     try:
-        session = await new_game(service, "rummy")
+        session = await new_game(service, game_id)
+        record = session.record
         hint = await service.hint(session.id, HOST)
-        searched = hint.decision.reason == WINS_MOST_SAMPLES
-        assert searched == (level == STRONG)
+        rng = random.Random(f"{record.seed}:ai:{record.version}")
+        assert hint.decision == rules.ai_decision(rules.view(session.state, 0), rng, level)
     finally:
         await service.close()
 

@@ -38,9 +38,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.figures import percentile  # noqa: E402
+from bot.playground.emulator import Emulator  # noqa: E402
+from bot.playground.emulator.models import EmuChannel, EmuMessage, EmuUser  # noqa: E402
 from tests.botkit import custom_ids  # noqa: E402
-from tests.emulator import Emulator  # noqa: E402
-from tests.emulator.models import EmuChannel, EmuMessage, EmuUser  # noqa: E402
 
 
 class Player:
@@ -146,9 +146,7 @@ async def measure(args: argparse.Namespace, work: Path) -> str:
             sys.executable, "-m", "bot", cwd=work, env=env, stdin=asyncio.subprocess.DEVNULL
         )
         try:
-            await emu.wait_for(
-                lambda: bool(emu.gateway.connections and emu.commands()), timeout=60
-            )
+            await emu.wait_for(lambda: bool(emu.gateway.connections and emu.commands()), timeout=60)
             players = [
                 Player(
                     emu,

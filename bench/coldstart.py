@@ -33,10 +33,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bot.playground.emulator import Emulator  # noqa: E402
 from games.engine import advance  # noqa: E402
 from games.registry import GAMES  # noqa: E402
 from storage import open_storage  # noqa: E402
-from tests.emulator import Emulator  # noqa: E402
 
 GAME = "thegame"
 TEMPLATES = 48

@@ -23,6 +23,11 @@ def at_level(rules: Rules[Any, Any, Any, Any], decide: Any, params: Any, level: 
     return lambda view, rng: rules.ai_decision(view, rng, level).action
 
 
+def normal_policy(rules: Rules[Any, Any, Any, Any]) -> Policy:
+    """The opponent a 🤖 seat is: the game's NORMAL AI, as the bot plays it."""
+    return lambda view, rng: rules.ai_decision(view, rng, NORMAL).action
+
+
 def play_out(
     rules: Rules[Any, Any, Any, Any],
     config: Any,

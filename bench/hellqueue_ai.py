@@ -1,20 +1,23 @@
 """Bench the Hell Queue Club AI: full games through the real rules and engine stepping.
 
 Usage (from the repo root):
-    python bench/hellqueue_ai.py [--players 3 4] [--games N] [--opponents random greedy]
+    python bench/hellqueue_ai.py [--players 3 4] [--games N] [--opponents random greedy normal]
         [--level normal|strong] [--seed S] [--jobs 2] [--param NAME=VALUE ...]
 
 Prints one line per player count and opponent kind:
-    players=4 opponents=random games=N ai_win=X% level=normal us_per_decision=U
-the AI in one seat, every other seat playing `random` (uniform among the legal actions) or
+    hellqueue players=4 level=strong opponents=normal games=N win=X% ci95=[L,H] even=25.0%
+        us_per_decision=U
+the AI in one seat, every other seat playing `random` (uniform among the legal actions),
 `greedy` (the Queue that wins the most stones now, else the one that queues the most dice;
-games/hellqueue/ai_policies.py). A shared win among k winners counts 1/k for the AI, so a
-seat no better than the others wins 100/players % (25 % with 4 players, 33 % with 3).
-The AI's seat goes round the table (game i: seat i mod players); the first player is random.
-Game i uses seed S+i, so runs are reproducible. `--param` overrides a field of
-`games.hellqueue.ai.Params` (for tuning, NORMAL only). `--level strong` plays the AI seat with
-`Rules.ai_decision` at STRONG (games/hellqueue/strong.py); `us_per_decision` is the AI's mean
-microseconds per decision (`--details` appends the 99th percentile, `p99_us=`).
+games/hellqueue/ai_policies.py) or `normal` (the NORMAL AI, what a 🤖 seat plays). A shared
+win among k winners counts 1/k for the AI, so a seat no better than the others wins the even
+share, 100/players % (25 % with 4 players, 33 % with 3); `ci95` is the win rate's 95 % Wilson
+interval. The AI's seat goes round the table (game i: seat i mod players); the first player is
+random. Game i uses seed S+i, so runs are reproducible (and levels compared on the same
+deals). `--param` overrides a field of `games.hellqueue.ai.Params` (for tuning, NORMAL only).
+`--level strong` plays the AI seat with `Rules.ai_decision` at STRONG
+(games/hellqueue/strong.py); `us_per_decision` is the AI's mean microseconds per decision
+(`--details` appends the 99th percentile, `p99_us=`).
 """
 
 from __future__ import annotations
@@ -26,14 +29,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.duel import at_level, play_out
-from bench.figures import mean, parse_params, percentile
+from bench.duel import at_level, normal_policy, play_out
+from bench.figures import mean, parse_params, percentile, wilson
 from games.engine.contract import AI_LEVELS, NORMAL
 from games.hellqueue import RULES
 from games.hellqueue.ai import PARAMS, Params, decide
 from games.hellqueue.ai_policies import greedy_policy, random_policy
 
-POLICIES = {"random": random_policy, "greedy": greedy_policy}
+POLICIES = {"random": random_policy, "greedy": greedy_policy, "normal": normal_policy(RULES)}
 
 
 def play_game(
@@ -56,8 +59,8 @@ def _run(args: tuple[int, str, int, Params, str]) -> tuple[float, list[float]]:
 def bench(
     players: int, opponents: str, games: int, seed: int, jobs: int, params: Params, level: str
 ) -> tuple[float, list[float]]:
-    """Play `games` games (seeds seed..seed+games-1); the AI's win rate in % and the
-    seconds each AI decision took, sorted."""
+    """Play `games` games (seeds seed..seed+games-1); the AI's wins (shares of shared wins
+    added up) and the seconds each AI decision took, sorted."""
     tasks = [(players, opponents, seed + i, params, level) for i in range(games)]
     if jobs > 1:
         with Pool(jobs) as pool:
@@ -65,7 +68,7 @@ def bench(
     else:
         results = [_run(task) for task in tasks]
     times = sorted(t for _, thinking in results for t in thinking)
-    return 100 * sum(r[0] for r in results) / games, times
+    return sum(r[0] for r in results), times
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -82,12 +85,15 @@ def main(argv: list[str] | None = None) -> None:
     params = parse_params(args.param, PARAMS)
     for players in args.players:
         for opponents in args.opponents:
-            win, times = bench(
+            wins, times = bench(
                 players, opponents, args.games, args.seed, args.jobs, params, args.level
             )
+            low, high = wilson(wins, args.games)
             print(
-                f"players={players} opponents={opponents} games={args.games} ai_win={win:.1f}%"
-                f" level={args.level} us_per_decision={1e6 * mean(times):.0f}"
+                f"hellqueue players={players} level={args.level} opponents={opponents}"
+                f" games={args.games} win={100 * wins / args.games:.1f}%"
+                f" ci95=[{100 * low:.1f},{100 * high:.1f}] even={100 / players:.1f}%"
+                f" us_per_decision={1e6 * mean(times):.0f}"
                 + (f" p99_us={1e6 * percentile(times, 0.99):.0f}" if args.details else ""),
                 flush=True,
             )

@@ -9,18 +9,17 @@ Prints one line per player count, rule set and opponent kind:
     rummy players=4 rules=basic level=strong opponents=normal games=N win=41.2%
         ci95=[36.0,46.5] even=25.0% us_per_decision=U
 the AI's match win rate with every other seat played by `opponents`
-(games/rummy/ai_policies.py: uniformly random legal actions, or the greedy seat; `normal`
-is the NORMAL AI with its default weights: against it `--level strong` shows what the
-search adds and `--param` what a tuning does; `self` is the same seats, the old name). A
-match won by k players together (a shared top score, R) counts 1/k for the AI, so a seat
-no better than the others wins `even` = 1/players of the matches; `ci95` is the Wilson
-interval of the win rate. Match i uses seed S+i and puts the AI in seat
-i mod players; the first player is random. Every claim window is answered by every seat at
-once (the bench never lets a deadline pass). `--param` overrides a field of
-`games.rummy.ai.Params` (for tuning, NORMAL only). `--level strong` plays the AI seat with
-`Rules.ai_decision` at STRONG (games/rummy/strong.py); `us_per_decision` is the AI's mean
-microseconds per decision (`--details` appends the 99th percentile, `p99_us=`, and writes
-each match's seed and share to stderr as it ends).
+(games/rummy/ai_policies.py: uniformly random legal actions, or the greedy seat; `normal` is
+the NORMAL AI with its default weights, as a 🤖 seat plays: against it `--level strong` shows
+what STRONG adds and `--param` what a tuning does). A match won by k players together (a
+shared top score, R) counts 1/k for the AI, so a seat no better than the others wins `even`
+= 1/players of the matches; `ci95` is the Wilson interval of the win rate. Match i uses seed
+S+i and puts the AI in seat i mod players; the first player is random. Every claim window is
+answered by every seat at once (the bench never lets a deadline pass). `--param` overrides a
+field of `games.rummy.ai.Params` (for tuning, NORMAL only). `--level strong` plays the AI
+seat with `Rules.ai_decision` at STRONG (games/rummy/strong.py); `us_per_decision` is the
+AI's mean microseconds per decision (`--details` appends the 99th percentile, `p99_us=`, and
+writes each match's seed and share to stderr as it ends).
 """
 
 from __future__ import annotations
@@ -33,14 +32,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.duel import at_level, play_out
+from bench.duel import at_level, normal_policy, play_out
 from bench.figures import mean, parse_params, percentile, wilson
 from games.engine.contract import AI_LEVELS, NORMAL
 from games.rummy import RULES
 from games.rummy.ai import PARAMS, Params, decide
 from games.rummy.ai_policies import greedy_policy, random_policy
 
-POLICIES = {"random": random_policy, "greedy": greedy_policy}
+POLICIES = {"random": random_policy, "greedy": greedy_policy, "normal": normal_policy(RULES)}
 
 
 def play_match(
@@ -49,11 +48,11 @@ def play_match(
     """One match; returns the AI's share of the win (1/k among k winners, else 0), and the
     seconds each of its decisions took.
 
-    Opponents `normal` (or `self`) are the NORMAL AI with its default weights."""
+    Opponents `normal` are the NORMAL AI with its default weights, as a 🤖 seat plays."""
     ai_seat = seed % players
     ai = at_level(RULES, decide, params, level)
     config = RULES.make_config(players, {"advanced": advanced})
-    outcome, thinking = play_out(RULES, config, seed, ai_seat, ai, POLICIES.get(opponents, decide))
+    outcome, thinking = play_out(RULES, config, seed, ai_seat, ai, POLICIES[opponents])
     share = 1 / len(outcome.winners) if ai_seat in outcome.winners else 0.0
     return share, thinking
 
@@ -93,9 +92,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, nargs="*", default=[2, 3, 4])
     parser.add_argument("--games", type=int, default=60, help="matches per line")
     parser.add_argument("--rules", nargs="*", default=["basic", "advanced"])
-    parser.add_argument(
-        "--opponents", nargs="*", default=list(POLICIES), choices=[*POLICIES, "normal", "self"]
-    )
+    parser.add_argument("--opponents", nargs="*", default=["random", "greedy"], choices=POLICIES)
     parser.add_argument("--level", choices=AI_LEVELS, default=NORMAL)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)

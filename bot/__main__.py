@@ -1,4 +1,8 @@
-"""`python -m bot`: start the bot with settings from the environment and `.env`."""
+"""`python -m bot`: start the bot with settings from the environment and `.env`.
+
+Exit status 2 when it cannot start for a reason the admin can fix (a setting, the database,
+the token, a shard another process runs), or must stop (a shard lease another process took),
+told in one line; 0 after a clean stop (Ctrl-C, SIGTERM)."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import sys
 
 from pydantic import ValidationError
 
+from bot.failures import EXIT_STATUS, Failure, settings_lines
 from bot.settings import Settings
 
 MISSING_TOKEN = (
@@ -18,6 +23,8 @@ MISSING_TOKEN = (
     "(see .env.example and README.md)."
 )
 
+log = logging.getLogger("bot")
+
 
 def main() -> int:
     try:
@@ -26,15 +33,22 @@ def main() -> int:
         if any(e["loc"] == ("discord_token",) for e in error.errors()):
             print(MISSING_TOKEN, file=sys.stderr)
         else:
-            print(f"Invalid settings:\n{error}", file=sys.stderr)
-        return 2
+            for line in settings_lines(error):
+                print(f"Bad setting: {line} (see .env.example)", file=sys.stderr)
+        return EXIT_STATUS
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     from bot.client import run
 
-    asyncio.run(run(settings))
+    try:
+        asyncio.run(run(settings))
+    except Failure as failure:
+        log.error("%s: %s", "Stopped" if failure.running else "Cannot start", failure)
+        return EXIT_STATUS
+    except KeyboardInterrupt:
+        pass
     return 0
 
 

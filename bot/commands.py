@@ -20,6 +20,7 @@ from bot.hints import hint_text
 from bot.i18n import cmd, t
 from bot.languages import GUILD_LOCALE
 from bot.lobby import is_admin
+from bot.rules import send_rules
 from bot.table_pictures import GUILD_PICTURES, pictures_on
 from bot.turns import NOTIFY
 from bot.ui.layout import Layout, Priority, Text
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
     from bot.client import TableBot
 
 GAMES_LISTED = 20
+SERVER_LANGUAGE = "server"
+"""The /settings language choice that drops the server's choice: tables follow the server's
+own Discord language again."""
 
 
 class Common(commands.Cog):
@@ -93,7 +97,7 @@ class Common(commands.Cog):
                 "games.line",
                 game=t(lang, f"{s.record.game_id}.name"),
                 status=t(lang, f"status.{s.record.status.value}"),
-                players=len(s.record.seats),
+                count=len(s.record.seats),
                 link=jump_url(s),
             )
             for s in sessions[:GAMES_LISTED]
@@ -123,6 +127,7 @@ class Common(commands.Cog):
         language=[
             app_commands.Choice(name=cmd("cmd.language.ja"), value="ja"),
             app_commands.Choice(name=cmd("cmd.language.en"), value="en"),
+            app_commands.Choice(name=cmd("cmd.language.server"), value=SERVER_LANGUAGE),
         ],
         turn_timer=timers.CHOICES,
     )
@@ -140,18 +145,23 @@ class Common(commands.Cog):
         if guild_id is None or not is_admin(interaction):
             raise BotError("not_admin")
         prefs = self.bot.storage.prefs.guild
-        if language is not None:
+        if language is not None and language.value == SERVER_LANGUAGE:
+            await prefs.delete(guild_id, GUILD_LOCALE)
+        elif language is not None:
             await prefs.set(guild_id, GUILD_LOCALE, language.value)
         if turn_timer is not None:
             await prefs.set(guild_id, timers.GUILD_TIMER, str(turn_timer.value))
         if pictures is not None:
             await prefs.set(guild_id, GUILD_PICTURES, "1" if pictures else "0")
         lang = self.bot.languages.of(interaction)
-        table_lang = await self.bot.languages.guild(guild_id)
+        await self.bot.languages.server_of(interaction)
+        table = await self.bot.languages.table_language(guild_id)
         timer = await timers.server_default(prefs, guild_id)
         shown = await pictures_on(prefs, guild_id)
+        source = "" if table.source == "settings" else f".{table.source}"
+        named = t(lang, f"settings.lang.{table.lang}")
         lines = [
-            t(lang, "settings.language", language=t(lang, f"settings.lang.{table_lang}")),
+            t(lang, f"settings.language{source}", language=named),
             t(lang, "settings.turn_timer", timer=timers.timer_text(lang, timer)),
             t(lang, "settings.pictures", state=t(lang, f"settings.{'on' if shown else 'off'}")),
         ]
@@ -165,10 +175,8 @@ async def setup(bot: TableBot) -> None:
 
 
 async def show_rules(interaction: discord.Interaction[Any], bot: TableBot, game_id: str) -> None:
-    """`/<game> rules`: the game's rules and this bot's rulings, in the reader's language."""
-    lang = bot.languages.of(interaction)
-    title = t(lang, "rules.title", game=t(lang, f"{game_id}.name"))
-    await send_private(interaction, title, bot.games[game_id].rules_text(lang).split("\n"))
+    """`/<game> rules`: the game's first rules page (`bot.rules`), in the reader's language."""
+    await send_rules(interaction, bot.games[game_id], bot.languages.of(interaction))
 
 
 async def send_private(

@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import t
-from games.engine import Event, Session, SessionRecord
+from games.engine import Event, Session, SessionRecord, Status
+from storage import GameStats
 
 
 def seat_names(record: SessionRecord, lang: str) -> list[str]:
-    """Each seat as players read it: the member's name, or an AI label."""
+    """Each seat as players read it: the member's name, or an AI label. A player who is away
+    keeps their plain name: events name them as they are (`Context.seat_label` marks the
+    seat list)."""
     names = []
     for index, seat in enumerate(record.seats):
-        if seat.away:
-            names.append(t(lang, "seat.away", name=seat.name))
-        elif seat.user_id is not None:
+        if seat.user_id is not None:
             names.append(seat.name)
         elif seat.name:
             names.append(t(lang, "seat.taken_over", name=seat.name))
@@ -37,6 +38,14 @@ def jump_url(session: Session) -> str:
     return message_url(record.guild_id, record.channel_id, record.table_message_id)
 
 
+@dataclass(frozen=True)
+class Records:
+    """A game's records in a finished session's server and channel, for its end table."""
+
+    server: GameStats
+    channel: GameStats
+
+
 @dataclass
 class Context:
     """Everything a render needs: the session, the language, seat names, recent events."""
@@ -45,7 +54,8 @@ class Context:
     lang: str
     names: list[str]
     recent: Sequence[Event] = ()
-    records: dict[str, Any] = field(default_factory=dict)
+    records: Records | None = None
+    """This server's and channel's records, on the table of a finished game."""
     notice: str | None = None
     picture: bytes | None = None
     """The table's picture (`GameUI.table_picture` of the public view), when the server wants
@@ -59,6 +69,22 @@ class Context:
 
     def t(self, key: str, **params: Any) -> str:
         return t(self.lang, key, **params)
+
+    @property
+    def closed(self) -> bool:
+        """Whether the table was closed before the game's end (abandoned): no one is to move,
+        whatever the state says. (A replay's step of a finished game is not closed.)"""
+        return self.session.record.status is Status.ABANDONED
+
+    def seat_label(self, seat: int) -> str:
+        """A seat as the table's seat list shows it: its name, marked while the game is played
+        and an AI holds the seat for its away player. Only the seat list carries the mark,
+        never an event."""
+        seats = self.session.record.seats
+        playing = self.session.record.status is Status.ACTIVE
+        if playing and seat < len(seats) and seats[seat].away:
+            return self.t("seat.away", name=self.names[seat])
+        return self.names[seat]
 
     @property
     def sid(self) -> str:

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import has, lang_of, t
-from games.engine import GameError
+from games.engine import GameError, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -35,11 +35,18 @@ class BotError(Exception):
         self.params = params
 
 
-def error_text(lang: str, error: GameError | BotError) -> str:
+def error_text(lang: str, error: GameError | BotError, game_id: str | None = None) -> str:
+    """A refusal in words. A game's refusal `reason.detail` reads `<game>.error.reason.detail`
+    from that game's catalog, else the shared `error.reason.detail`, else `error.reason`."""
     if isinstance(error, BotError):
         return t(lang, f"error.{error.key}", **error.params)
-    detailed = f"error.{error.reason.value}.{error.detail}"
-    key = detailed if error.detail and has(detailed) else f"error.{error.reason.value}"
+    reason = error.reason.value
+    keys = [f"error.{reason}"]
+    if error.detail:
+        keys.insert(0, f"error.{reason}.{error.detail}")
+        if game_id is not None:
+            keys.insert(0, f"{game_id}.error.{reason}.{error.detail}")
+    key = next((key for key in keys[:-1] if has(key)), keys[-1])
     return t(lang, key, **error.params)
 
 
@@ -67,20 +74,27 @@ def _refusal(error: BaseException) -> GameError | BotError | None:
         return BotError("guild_only")
     if isinstance(error, app_commands.MissingPermissions):
         return BotError("not_admin")
+    if isinstance(error, StoreUnavailable):  # a database outage: try again once it is back
+        return BotError("unavailable")
     cause = error.__cause__ or getattr(error, "original", None)
     return _refusal(cause) if isinstance(cause, BaseException) else None
 
 
-async def answer_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
-    """Tell the person who acted what went wrong; log what is not a plain refusal."""
+async def answer_error(
+    interaction: discord.Interaction[Any], error: BaseException, game_id: str | None = None
+) -> None:
+    """Tell the person who acted what went wrong (in the words of `game_id`'s catalog first,
+    when the refusal came from a game); log what is not a plain refusal."""
     lang = lang_of(interaction.locale)
     refusal = _refusal(error)
+    if isinstance(refusal, BotError) and refusal.key == "unavailable":
+        log.warning("interaction refused: the store is unavailable")
     if refusal is None:
         if isinstance(error, discord.HTTPException) and error.code in LOST_RESPONSE:
             log.warning("an interaction's reply was lost: %s", error)
             return
         log.error("interaction failed", exc_info=error)
-    text = error_text(lang, refusal) if refusal is not None else t(lang, "error.internal")
+    text = error_text(lang, refusal, game_id) if refusal is not None else t(lang, "error.internal")
     try:
         await reply(interaction, text)
     except discord.HTTPException as failure:
@@ -88,9 +102,12 @@ async def answer_error(interaction: discord.Interaction[Any], error: BaseExcepti
 
 
 class Tree(app_commands.CommandTree[Any]):
-    """Routes every slash command's error to `answer_error`."""
+    """Routes every slash command's error to `answer_error`; a game's own commands (their cog
+    has a `game_id`) answer in that game's words."""
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        await answer_error(interaction, error)
+        command = interaction.command
+        game_id = getattr(getattr(command, "binding", None), "game_id", None)
+        await answer_error(interaction, error, game_id)

@@ -31,6 +31,8 @@ ACCENT = 0x5865F2
 """The accent colour of a table in play (Discord's blurple)."""
 WON = 0x2ECC71
 LOST = 0xE74C3C
+ENDED = 0x95A5A6
+"""The accent of a table closed before its end (abandoned): grey, nothing more to play."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,12 @@ def players_label(lang: str, players: int) -> str:
     """A player count in words: solo, 3 players, or all games together (0)."""
     if players == 0:
         return t(lang, "stats.all")
-    return t(lang, "stats.solo") if players == 1 else t(lang, "stats.players", n=players)
+    return t(lang, "stats.solo") if players == 1 else t(lang, "stats.players", count=players)
+
+
+def figures_line(lang: str, label: str, figures: Sequence[str]) -> str:
+    """The one shape of every stats line, whatever the game: `label: figure · figure · …`."""
+    return t(lang, "stats.line", label=label, figures=t(lang, "stats.separator").join(figures))
 
 
 class GameUI(ABC):
@@ -95,12 +102,20 @@ class GameUI(ABC):
     """Whether `table_picture` draws the table (where a picture reads better than text)."""
     streaks: bool = True
     """Whether `/stats` shows a player's win streaks in this game."""
+    channel_records: bool = False
+    """Whether the end table and the board show this channel's records beside the server's."""
     hidden_hands: bool = True
     """Whether a seat holds what the others cannot see (a replay then shows every hand)."""
+    rules_pages: tuple[str, ...] = ("intro", "setup", "turn", "scoring", "rulings")
+    """The pages of `/<game> rules` in order (see `bot.rules`): each is the catalog text
+    `{game_id}.rules.{page}`; a game adds `options` for its variants or leaves a page out."""
 
     @abstractmethod
-    def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:
-        """The lobby's description of the chosen options."""
+    def option_lines(
+        self, options: dict[str, Any], lang: str, players: int | None = None
+    ) -> list[str]:
+        """The chosen options in words; in a lobby, `players` is the seats taken so far (an
+        option that applies only to some player counts is told only then)."""
 
     @abstractmethod
     def table(self, ctx: Context) -> Layout:
@@ -159,15 +174,6 @@ class GameUI(ABC):
         score = -max(outcome.scores) if outcome.scores else None
         return GameResult(result=outcome.result, score=score, won=bool(outcome.winners))
 
-    def records_summary(self, server: GameStats, channel: GameStats) -> dict[str, Any]:
-        """The figures the finished table shows from this server's and this channel's records
-        (`ctx.records`); by default its games, wins and best stored score."""
-        return {
-            "best": server.best.score if server.best is not None else "—",
-            "games": server.games,
-            "wins": server.wins,
-        }
-
     def seat_results(self, session: Session) -> tuple[SeatResult, ...] | None:
         """Each seat's result for its player's stats: by default won when among the outcome's
         winners, the seat's points (stored negated) when the outcome scores every seat."""
@@ -188,19 +194,26 @@ class GameUI(ABC):
     def score_text(self, lang: str, score: int, players: int) -> str | None:
         """A stored score (a record's or a seat's, lower is better) in words, None to show
         none; by default points, stored negated."""
-        return t(lang, "stats.points", n=-score)
+        return t(lang, "stats.points", count=-score)
+
+    def tally_figures(self, lang: str, tally: PlayerTally) -> list[str]:
+        """A player's figures at one player count: played, won, lost and the best result; a
+        game with figures of its own adds them."""
+        figures = [
+            t(lang, "stats.played", count=tally.games),
+            t(lang, "stats.won", count=tally.wins),
+            t(lang, "stats.lost", count=tally.losses),
+        ]
+        best = tally.best
+        shown = None if best is None else self.score_text(lang, best[0], tally.players)
+        if best is not None and shown is not None:
+            figures.append(t(lang, "stats.best" if best[1] else "stats.best_loss", best=shown))
+        return figures
 
     def tally_line(self, lang: str, tally: PlayerTally) -> str:
         """A player's figures at one player count (`tally.players`, 0 for all together)."""
         label = players_label(lang, tally.players)
-        figures = {"games": tally.games, "wins": tally.wins, "losses": tally.losses}
-        line = t(lang, "stats.tally", label=label, **figures)
-        best = tally.best
-        shown = None if best is None else self.score_text(lang, best[0], tally.players)
-        if shown is not None:
-            key = "stats.best" if best is not None and best[1] else "stats.best_loss"
-            line += " · " + t(lang, key, best=shown)
-        return line
+        return figures_line(lang, label, self.tally_figures(lang, tally))
 
     def stats_lines(
         self, lang: str, tallies: Sequence[PlayerTally], streaks: Streaks | None
@@ -217,13 +230,45 @@ class GameUI(ABC):
             lines.append(t(lang, "stats.streaks", current=streaks.current, best=streaks.best))
         return lines
 
+    def wins_text(self, lang: str, wins: int) -> str:
+        """How many of a server's games count as won (`GameResult.won`), in words."""
+        return t(lang, "stats.won", count=wins)
+
+    def record_figures(self, lang: str, stats: GameStats) -> list[str]:
+        """A server's (or a channel's) figures in this game: played, won and the best result;
+        a game with figures of its own adds them."""
+        figures = [t(lang, "stats.played", count=stats.games), self.wins_text(lang, stats.wins)]
+        best = stats.best
+        if best is not None and best.score is not None:
+            shown = self.score_text(lang, best.score, best.players)
+            if shown is not None:
+                key = "stats.best" if best.won else "stats.best_loss"
+                figures.append(t(lang, key, best=shown))
+        return figures
+
+    def records_lines(self, lang: str, server: GameStats, channel: GameStats) -> list[str]:
+        """The server's figures, then this channel's where the game keeps channel records:
+        what the end table shows and the board starts with."""
+        lines = [figures_line(lang, t(lang, "stats.server"), self.record_figures(lang, server))]
+        if self.channel_records:
+            figures = self.record_figures(lang, channel)
+            lines.append(figures_line(lang, t(lang, "stats.channel"), figures))
+        return lines
+
+    def records_text(self, ctx: Context) -> str | None:
+        """The end table's records (`ctx.records`) under their heading; None before they are
+        read."""
+        if ctx.records is None:
+            return None
+        lines = self.records_lines(ctx.lang, ctx.records.server, ctx.records.channel)
+        return "\n".join([f"**{ctx.t('records.title')}**", *lines])
+
     def board_lines(
         self, lang: str, server: GameStats, channel: GameStats, best: Sequence[GameRecord]
     ) -> list[str]:
-        """This game's part of the server's board (above its top players): its figures and its
-        best results (`best`, a win always before a loss), and the channel's where the game's
-        rulings keep per-channel records."""
-        lines = [t(lang, "stats.board.games", games=server.games, wins=server.wins)]
+        """This game's part of the server's board (above its top players): its records, then
+        its best results (`best`, a win always before a loss)."""
+        lines = self.records_lines(lang, server, channel)
         shown = [
             (record, text)
             for record in best
@@ -235,7 +280,8 @@ class GameUI(ABC):
                 t(lang, "stats.board.best_line", n=i, result=text, when=when(r.finished_at, "d"))
                 for i, (r, text) in enumerate(shown, 1)
             ]
-            lines.append(t(lang, "stats.board.best", results=" · ".join(results)))
+            separator = t(lang, "stats.separator")
+            lines.append(t(lang, "stats.board.best", results=separator.join(results)))
         return lines
 
     def history_text(self, lang: str, entry: HistoryEntry, names: Sequence[str]) -> str:
@@ -278,6 +324,3 @@ class GameUI(ABC):
     async def after_finish(self, session: Session, prefs: PrefTable) -> None:
         """Game-specific bookkeeping when a game ends (e.g. a remembered solo level)."""
         return None
-
-    def rules_text(self, lang: str) -> str:
-        return t(lang, f"{self.game_id}.rules")

@@ -183,9 +183,7 @@ class Hands:
         self._sent[key] = message.fingerprint
         self._drawn_at[key] = session.record.version
 
-    async def _send_dm(
-        self, user: discord.abc.User, session: Session, hand: V2Message
-    ) -> bool:
+    async def _send_dm(self, user: discord.abc.User, session: Session, hand: V2Message) -> bool:
         """Post the hand in the user's DMs; False when their DMs are closed."""
         try:
             message = await user.send(**hand.send_kwargs())

@@ -4,7 +4,8 @@ the catalog, and the count of hints on the table.
 A reason code `c` of game `g` reads `g.reason.c` from that game's catalog, else the shared
 `hint.reason.c` (codes of the shared search), else a shared phrase for a code the catalog does
 not know yet, so a new code in a game's AI never breaks a hint. A code's params fill its
-phrase; a param named `move` is itself a reason code (the search says which move it kept).
+phrase; a param named `move` is itself a reason code (the search says which move it kept), and
+`playouts` is what a phrase counts.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ UNKNOWN = "hint.reason.unknown"
 def reason_text(lang: str, game_id: str, decision: AiDecision) -> str:
     """The decision's reason as a phrase in `lang`."""
     params: dict[str, Any] = dict(decision.params)
+    if "playouts" in params:
+        params["count"] = params.pop("playouts")
     if isinstance(params.get("move"), str):
         params["move"] = _phrase(lang, game_id, params["move"], {})
     return _phrase(lang, game_id, decision.reason, params)

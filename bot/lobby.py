@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.context import Context, jump_url
+from bot.context import Context, jump_url, message_url
 from bot.errors import BotError, deferring, reply
 from bot.game_ui import ACCENT, GameUI
 from bot.i18n import t
@@ -65,7 +65,7 @@ class Lobby:
                 channel_id=interaction.channel_id,
                 host_id=interaction.user.id,
                 host_name=interaction.user.display_name,
-                locale=await self.languages.guild(interaction.guild_id),
+                locale=await self.languages.server_of(interaction),
                 options=options,
                 turn_timer=await chosen_or_default(
                     self.guild_prefs, interaction.guild_id, turn_timer
@@ -73,8 +73,10 @@ class Lobby:
             )
         except GameError as error:
             if error.reason is Reason.CHANNEL_BUSY:
-                busy = await self.service.live_in_channel(interaction.channel_id)
-                raise GameError(Reason.CHANNEL_BUSY, link=jump_url(busy) if busy else "") from None
+                channel = interaction.channel_id
+                busy = await self.service.live_in_channel(channel)
+                link = jump_url(busy) if busy else message_url(interaction.guild_id, channel, None)
+                raise GameError(Reason.CHANNEL_BUSY, link=link) from None
             raise
         # A post waits out the channel's rate limit (5 messages in 5 s, reached when games
         # there end quickly), so it may need more than Discord's 3 s.
@@ -137,28 +139,33 @@ def lobby_screen(ctx: Context, ui: GameUI) -> Layout:
     rules = ctx.session.rules
     seats = "\n".join(f"{i + 1}. {_seat_text(ctx, i)}" for i in range(len(record.seats)))
     heading = ctx.t("lobby.seats", n=len(record.seats), max=rules.max_players)
-    options = ui.option_lines(record.options, ctx.lang)
+    options = ui.option_lines(record.options, ctx.lang, len(record.seats))
     if record.turn_timer:
         options.append(ctx.t("lobby.turn_timer", timer=timer_text(ctx.lang, record.turn_timer)))
     host = ctx.t("lobby.footer", host=_name_of(ctx, record.host_id))
-    controls = Controls(
-        (
-            Button("join", ctx.t("lobby.join"), style=Style.SUCCESS),
-            Button("leave", ctx.t("lobby.leave")),
-            Button("addai", ctx.t("lobby.add_ai"), "🤖"),
-            Button(f"addai.{STRONG}", ctx.t("lobby.add_ai_strong"), "🧠"),
-            Button("rmai", ctx.t("lobby.remove_ai")),
-            Button("start", ctx.t("lobby.start"), style=Style.PRIMARY),
-            Button("cancel", ctx.t("lobby.cancel"), style=Style.DANGER),
-        )
-    )
+    # A game whose AI has one level (strong would play as normal) offers no strong seat.
+    strong = STRONG in rules.ai_levels
+    buttons = [
+        Button("join", ctx.t("lobby.join"), style=Style.SUCCESS),
+        Button("leave", ctx.t("lobby.leave")),
+        Button("addai", ctx.t("lobby.add_ai"), "🤖"),
+    ]
+    if strong:
+        buttons.append(Button(f"addai.{STRONG}", ctx.t("lobby.add_ai_strong"), "🧠"))
+    buttons += [
+        Button("rmai", ctx.t("lobby.remove_ai")),
+        Button("start", ctx.t("lobby.start"), style=Style.PRIMARY),
+        Button("cancel", ctx.t("lobby.cancel"), style=Style.DANGER),
+    ]
+    controls = Controls(tuple(buttons))
+    description = ctx.t("lobby.description" if strong else "lobby.description_one_level")
     blocks = (
         Text(f"**{heading}**\n{seats or '—'}", Priority.ESSENTIAL),
         Text(
             f"**{ctx.t('lobby.options')}**\n" + ("\n".join(options) or ctx.t("lobby.no_options")),
             Priority.HIGH,
         ),
-        Text(f"{ctx.t('lobby.description')}\n-# {host}"),
+        Text(f"{description}\n-# {host}"),
         controls,
     )
     title = ctx.t("lobby.title", game=ctx.t(f"{record.game_id}.name"))
@@ -197,11 +204,12 @@ def closed_screen(ctx: Context) -> Layout:
 
 
 def _seat_text(ctx: Context, index: int) -> str:
-    """A lobby seat: its name, and for an AI seat the level it plays at."""
+    """A lobby seat: its name, and for an AI seat the level it plays at (a level its game no
+    longer offers plays, and reads, as normal)."""
     seat = ctx.session.record.seats[index]
     if not seat.is_ai:
         return ctx.names[index]
-    level = ctx.t(f"ai.level.{level_of(seat.ai_level)}")
+    level = ctx.t(f"ai.level.{level_of(seat.ai_level, ctx.session.rules.ai_levels)}")
     return ctx.t("lobby.ai_seat", name=ctx.names[index], level=level)
 
 

@@ -1,7 +1,8 @@
 """Play dispatch: a click on any control, from its custom_id to the service and back.
 
-Shared verbs first (replay steps, lobby, hand, rematch), then the game's own verbs through its
-`GameUI`; the click is answered as soon as the move is committed, everything else follows it.
+Shared verbs first (replay steps, rules pages, lobby, hand, rematch), then the game's own verbs
+through its `GameUI`; the click is answered as soon as the move is committed, everything else
+follows it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from bot.lobby import Lobby
 from bot.refresh import Refresher
 from bot.replays import VERB as REPLAY_VERB
 from bot.replays import Replays
+from bot.rules import VERB as RULES_VERB
+from bot.rules import pick_page
 from bot.tables import Tables
 from bot.ui.controls import GAME_NS
 from bot.ui.layout import base_action
@@ -63,7 +66,14 @@ class Play:
         try:
             await self._dispatch(interaction, sid, ver, act, values)
         except Exception as error:
-            await answer_error(interaction, error)
+            await answer_error(interaction, error, await self._game_of(sid))
+
+    async def _game_of(self, sid: str) -> str | None:
+        """The game of the session a refused click was on, whose catalog words the refusal."""
+        try:
+            return (await self.service.get(sid)).record.game_id
+        except Exception:  # an unknown or unreadable session: the shared words will do
+            return None
 
     async def _dispatch(
         self,
@@ -76,7 +86,10 @@ class Play:
         lang = self.languages.of(interaction)
         verb, *args = base_action(act).split(".")
         if verb == REPLAY_VERB:  # a finished game: anyone of its server may watch
-            await self.replays.control(interaction, sid, args, lang)
+            await self.replays.control(interaction, sid, args, values, lang)
+            return
+        if verb == RULES_VERB:  # a rules page: no session
+            await pick_page(interaction, self.games, args, values, lang)
             return
         session = await self.service.get(sid)
         await self.service.come_back(sid, interaction.user.id)  # any control retakes a seat

@@ -8,6 +8,8 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
+from games.engine.store import RETRY_AFTER, StoreUnavailable
+
 log = logging.getLogger(__name__)
 
 
@@ -34,6 +36,10 @@ class Refresher:
             self._last[session_id] = time.monotonic()
             try:
                 await self._redraw(session_id)
+            except StoreUnavailable:  # a database outage: redraw once it is back
+                log.warning("redraw of session %s waits for the store", session_id)
+                self._dirty.add(session_id)
+                await asyncio.sleep(RETRY_AFTER)
             except Exception:
                 log.exception("redraw of session %s failed", session_id)
         del self._tasks[session_id]

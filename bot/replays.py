@@ -1,10 +1,11 @@
-"""Replays of finished games: any step of a game's log as its public table plus every hand, on
-an ephemeral message with ⏮ ◀ ▶ ⏭ buttons, and the log as a file (`games.replay`).
+"""Replays of finished games: any turn of a game (`bot.replay_turns`) as its public table plus
+every hand, on an ephemeral message with ⏮ ◀ ▶ ⏭ buttons and a form to jump to a turn, and the
+log as a file (`games.replay`).
 
-A step is one entry of the log (chance actions included): step k shows the state after the
-first k actions, drawn by the game's own `GameUI.table` and `GameUI.replay_hands`. Nothing is
-kept in memory: the buttons are persistent controls (`g:{session}:L:rp.{step}.{move}`) and
-every click replays the log from the start, so a replay works after a restart.
+Turn k is drawn by the game's own `GameUI.table` and `GameUI.replay_hands` from the state after
+it, under what happened in it. Nothing is kept in memory: the buttons are persistent controls
+(`g:{session}:L:rp.{turn}.{move}`), the form a `ControlModal`, and every click replays the log
+from the start, so a replay works after a restart.
 
 Only a finished game of the server the interaction comes from can be replayed: a live game
 would give its hands away, and a game of another server is not found at all.
@@ -16,7 +17,6 @@ import io
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -25,6 +25,8 @@ from bot.context import Context
 from bot.errors import BotError
 from bot.game_ui import ACCENT, GameUI
 from bot.i18n import t
+from bot.replay_turns import MOVES, ReplayTurn, replay_turn, target, turn_ends
+from bot.ui.controls import ControlModal
 from bot.ui.layout import (
     LOBBY,
     Block,
@@ -37,9 +39,9 @@ from bot.ui.layout import (
     Text,
     without_controls,
 )
-from bot.ui.v2 import V2Message, build
+from bot.ui.v2 import build
 from games.engine import (
-    CHANCE,
+    SESSION_ID_PATTERN,
     SYSTEM,
     Event,
     GameError,
@@ -53,42 +55,11 @@ from games.engine import (
 from games.replay import export
 
 VERB = "rp"
-"""The shared verb of the replay buttons: `rp.{step shown}.{move}`."""
-MOVES = {"f": "⏮", "p": "◀", "n": "▶", "l": "⏭"}
-SESSION_ID = re.compile(r"^[0-9a-f]{8}$")
+"""The shared verb of the replay controls: `rp.{turn shown}.{move}`, a move of `MOVES`, `j`
+(open the jump form) or `go` (its submission, the typed turn as its value)."""
+SESSION_ID = re.compile(rf"^{SESSION_ID_PATTERN}$")
 
 Describe = Callable[[Event, Context], str | None]
-
-
-@dataclass(frozen=True)
-class ReplayStep:
-    """The state after `number` actions of `total`, who acted last and what it showed."""
-
-    number: int
-    total: int
-    state: Any
-    actor: int
-    events: tuple[Event, ...]
-
-
-def target(step: int, move: str, total: int) -> int:
-    """The step a move from `step` leads to, within 1..total."""
-    wanted = {"f": 1, "p": step - 1, "n": step + 1, "l": total}.get(move)
-    if wanted is None:
-        raise GameError(Reason.BAD_OPTION, "control")
-    return max(1, min(total, wanted))
-
-
-def replay_step(session: Session, log: Sequence[LoggedAction], number: int) -> ReplayStep:
-    """Replay the first `number` entries of `log` (at least one, at most all)."""
-    rules = session.rules
-    number = max(1, min(len(log), number))
-    state = rules.setup(session.config)
-    events: tuple[Event, ...] = ()
-    for entry in log[:number]:
-        step = rules.apply(state, entry.actor, rules.parse_action(entry.action))
-        state, events = step.state, step.events
-    return ReplayStep(number, len(log), state, log[number - 1].actor, events)
 
 
 class Replays:
@@ -125,22 +96,34 @@ class Replays:
         return session
 
     async def show(self, interaction: discord.Interaction[Any], sid: str, lang: str) -> None:
-        """`/replay <id>`: the first step, privately."""
+        """`/replay <id>`: the setup, privately."""
         session = await self.finished(interaction, sid)
-        message = await self.screen(session, 1, lang)
+        log = await self.store.log(sid)
+        message = build(self.layout(session, log, 0, lang))
         await interaction.response.send_message(**message.send_kwargs(), ephemeral=True)
 
     async def control(
-        self, interaction: discord.Interaction[Any], sid: str, args: Sequence[str], lang: str
+        self,
+        interaction: discord.Interaction[Any],
+        sid: str,
+        args: Sequence[str],
+        values: Sequence[str],
+        lang: str,
     ) -> None:
-        """A replay button: redraw the ephemeral message at the step it leads to."""
+        """A replay button, or the jump form sent: redraw the ephemeral message at the turn it
+        leads to (the jump button opens the form instead)."""
         session = await self.finished(interaction, sid)
         try:
             shown, move = int(args[0]), args[1]
         except (IndexError, ValueError):
             raise GameError(Reason.BAD_OPTION, "control") from None
         log = await self.store.log(sid)
-        message = self._screen(session, log, target(shown, move, len(log)), lang)
+        total = len(turn_ends(log)) - 1
+        if move == "j":
+            await interaction.response.send_modal(self._jump_form(sid, shown, total, lang))
+            return
+        number = typed_turn(values, total) if move == "go" else target(shown, move, total)
+        message = build(self.layout(session, log, number, lang))
         await interaction.response.edit_message(**message.edit_kwargs())
 
     async def export(self, interaction: discord.Interaction[Any], sid: str, lang: str) -> None:
@@ -150,42 +133,28 @@ class Replays:
         data = export(session.record, log, session.rules.outcome(session.state))
         body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
         name = f"replay-{sid}.json"
-        text = t(lang, "replay.exported", actions=len(log), file=name)
+        text = t(lang, "replay.exported", count=len(log), file=name)
         file = discord.File(io.BytesIO(body), filename=name)
         await interaction.response.send_message(text, file=file, ephemeral=True)
-
-    async def screen(self, session: Session, number: int, lang: str) -> V2Message:
-        return self._screen(session, await self.store.log(session.id), number, lang)
-
-    def _screen(
-        self, session: Session, log: Sequence[LoggedAction], number: int, lang: str
-    ) -> V2Message:
-        return build(self.layout(session, log, number, lang))
 
     def layout(
         self, session: Session, log: Sequence[LoggedAction], number: int, lang: str
     ) -> Layout:
-        """Step `number`: what happened, the public table, every hand, the controls."""
+        """Turn `number`: what happened, the public table, every hand, the controls."""
         ui = self.games[session.record.game_id]
-        step = replay_step(session, log, number)
+        turn = replay_turn(session, log, number)
         # The seats as they were dealt in: who was away at the end does not matter here.
         seats = tuple(seat.model_copy(update={"away": False}) for seat in session.record.seats)
         record = session.record.model_copy(update={"seats": seats})
-        at = Session(record, session.rules, session.config, step.state)
+        at = Session(record, session.rules, session.config, turn.state)
         ctx = Context.of(at, lang, describe=self.describe)
         happened = [
-            text for event in step.events if event.public and (text := self.describe(event, ctx))
+            text for event in turn.events if event.public and (text := self.describe(event, ctx))
         ]
-        head = t(
-            lang,
-            "replay.step",
-            step=step.number,
-            total=step.total,
-            actor=self._actor(ctx, step.actor),
-        )
+        head = position(ctx, turn)
         blocks: list[Block] = [
             Text("\n".join([f"**{head}**", *happened]), Priority.ESSENTIAL),
-            self._controls(step),
+            self._controls(ctx, turn),
         ]
         table = without_controls(ui.table(ctx))
         blocks += [Separator(), *table.blocks]
@@ -198,25 +167,48 @@ class Replays:
         return Layout(title, tuple(blocks), table.accent or ACCENT, session.id, LOBBY)
 
     @staticmethod
-    def _actor(ctx: Context, actor: int) -> str:
-        if actor == CHANCE:
-            return ctx.t("replay.chance")
-        if actor == SYSTEM:
-            return ctx.t("replay.clock")
-        return ctx.names[actor] if 0 <= actor < len(ctx.names) else "?"
+    def _controls(ctx: Context, turn: ReplayTurn) -> Controls:
+        first, last = turn.number <= 0, turn.number >= turn.total
+        edges = {"f": first, "p": first, "n": last, "l": last}
+        moves = tuple(
+            Button(
+                f"{VERB}.{turn.number}.{move}",
+                emoji=emoji,
+                style=Style.PRIMARY if move in ("p", "n") else Style.SECONDARY,
+                disabled=edges[move],
+            )
+            for move, emoji in MOVES.items()
+        )
+        jump = Button(
+            f"{VERB}.{turn.number}.j", ctx.t("replay.jump"), "🔢", disabled=turn.total == 0
+        )
+        return Controls((*moves, jump))
 
     @staticmethod
-    def _controls(step: ReplayStep) -> Controls:
-        first, last = step.number <= 1, step.number >= step.total
-        edges = {"f": first, "p": first, "n": last, "l": last}
-        return Controls(
-            tuple(
-                Button(
-                    f"{VERB}.{step.number}.{move}",
-                    emoji=emoji,
-                    style=Style.PRIMARY if move in ("p", "n") else Style.SECONDARY,
-                    disabled=edges[move],
-                )
-                for move, emoji in MOVES.items()
-            )
+    def _jump_form(sid: str, shown: int, total: int, lang: str) -> ControlModal:
+        field = discord.ui.TextInput(
+            custom_id="turn", placeholder=str(shown), min_length=1, max_length=len(str(total))
         )
+        label = t(lang, "replay.jump_field", total=total)
+        return ControlModal(
+            t(lang, "replay.jump_title"), sid, LOBBY, f"{VERB}.{shown}.go", [(label, field)]
+        )
+
+
+def position(ctx: Context, turn: ReplayTurn) -> str:
+    """Where the replay is and who acted ("Turn 12 / 58 · alice"; the setup is turn 0)."""
+    if turn.actor is None:
+        return ctx.t("replay.setup", total=turn.total)
+    if turn.actor == SYSTEM:
+        actor = ctx.t("replay.clock")
+    else:
+        actor = ctx.names[turn.actor] if 0 <= turn.actor < len(ctx.names) else "?"
+    return ctx.t("replay.turn", turn=turn.number, total=turn.total, actor=actor)
+
+
+def typed_turn(values: Sequence[str], total: int) -> int:
+    """The turn typed in the jump form, or a refusal that says which numbers there are."""
+    text = values[0].strip() if len(values) == 1 else ""
+    if not text.isdecimal() or int(text) > total:
+        raise BotError("replay_turn", total=total)
+    return int(text)

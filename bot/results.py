@@ -5,8 +5,8 @@ the records the end table shows."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
+from bot.context import Records
 from bot.game_ui import GameUI
 from games.engine import Session
 from storage import RecordStore, SeatRow
@@ -50,8 +50,9 @@ class Results:
             hints=sum(seat.hints for seat in record.seats),
         )
 
-    async def summary(self, session: Session) -> dict[str, Any]:
+    async def summary(self, session: Session) -> Records:
+        """The records of the session's game in its server and its channel."""
         record = session.record
         server = await self.records.stats(record.guild_id, record.game_id)
         channel = await self.records.stats(record.guild_id, record.game_id, record.channel_id)
-        return self.games[record.game_id].records_summary(server, channel)
+        return Records(server, channel)

@@ -52,7 +52,7 @@ def history_line(lang: str, ui: GameUI, entry: HistoryEntry) -> str:
     link = message_url(record.guild_id, record.channel_id, entry.table_message_id)
     result = ui.history_text(lang, entry, names)
     if record.hints:  # a game played with hints says so
-        result += " · " + t(lang, "history.hints", n=record.hints)
+        result += " · " + t(lang, "history.hints", count=record.hints)
     return t(
         lang,
         "history.line",
@@ -150,7 +150,8 @@ class Stats(commands.Cog):
             if top:
                 lines.append(f"**{t(lang, 'stats.board.top')}**")
             for rank, tally in enumerate(top):
-                medal = MEDALS[rank] if rank < len(MEDALS) else f"{rank + 1}."
+                # A medal is for winning: a player without a win gets their place, no medal.
+                medal = MEDALS[rank] if rank < len(MEDALS) and tally.wins else f"{rank + 1}."
                 best_score = tally.best
                 line = t(
                     lang,
@@ -166,7 +167,7 @@ class Stats(commands.Cog):
                     else ui.score_text(lang, best_score[0], 0)
                 )
                 if shown is not None:
-                    line += " · " + t(lang, "stats.best", best=shown)
+                    line += t(lang, "stats.separator") + t(lang, "stats.best", best=shown)
                 lines.append(line)
             sections.append("\n".join(lines))
         if not sections:

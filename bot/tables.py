@@ -7,12 +7,13 @@ import asyncio
 import logging
 from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import discord
 
-from bot.context import Context
-from bot.game_ui import GameUI
+from bot.context import Context, Records
+from bot.game_ui import ENDED, GameUI
 from bot.hints import with_hint_count
 from bot.i18n import has
 from bot.lobby import closed_screen, lobby_screen
@@ -75,12 +76,12 @@ class Tables:
             return ctx.t(key, **params)
         return self.games[ctx.session.record.game_id].event_text(event, ctx)
 
-    def context(self, session: Session, records: dict[str, Any] | None = None) -> Context:
+    def context(self, session: Session, records: Records | None = None) -> Context:
         return Context.of(
             session,
             session.record.locale,
             recent=tuple(self._recent[session.id]),
-            records=records or {},
+            records=records,
             describe=self.describe,
         )
 
@@ -95,9 +96,9 @@ class Tables:
         ctx = self.context(session, records)
         ctx.picture = await self.pictures.picture(session, ui)
         layout = with_hint_count(ui.table(ctx), ctx)
-        if status is Status.ABANDONED:
+        if status is Status.ABANDONED:  # closed: the notice first, no controls, grey
             notice = Text(ctx.t("lobby.abandoned"), Priority.ESSENTIAL)
-            layout = without_controls(layout, notice)
+            layout = replace(without_controls(layout, notice), accent=ENDED)
         return build(layout)
 
     async def _deliver(

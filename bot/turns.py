@@ -39,8 +39,8 @@ class Turns:
             if event.key == WARNING:
                 await self._warn(session, event.params["seat"], event.params["due"])
         to_move = session.rules.to_move(session.state)
-        # A timed window (say, a claim window after every discard) asks everyone at once for
-        # a few seconds: a DM each time would be noise, so only real turns are announced.
+        # A timed window (say, a claim window after a discard) asks its players at once for a
+        # few seconds: a DM each time would be noise, so only real turns are announced.
         waiting = frozenset() if to_move.timeout is not None else to_move.seats
         before = self._waiting.get(session.id, frozenset())
         self._waiting[session.id] = waiting

@@ -67,7 +67,8 @@ def _rules(data: Mapping[str, Any], games: Mapping[str, Rules[Any, Any, Any, Any
     rules = games.get(game_id) if isinstance(game_id, str) else None
     if rules is None:
         raise UnreadableFile(f"unknown game {game_id!r}")
-    if data.get("rules_version") != rules.rules_version:
+    version = data.get("rules_version")
+    if not isinstance(version, int) or version not in {rules.rules_version, *rules.older_versions}:
         raise ReplayError(
             f"{game_id} rules version {data.get('rules_version')} in the file, "
             f"{rules.rules_version} here"

@@ -14,6 +14,12 @@ load). A difference fails the command.
 
 Moves a bot makes after the read began are not copied: stop the bot for the final copy (a
 copy while it runs is a fine rehearsal).
+
+The file is never changed: it is read once, read-only, into a private copy in a temporary
+directory (`snapshot`), and everything else (an older bot's schema brought up to date, the copy,
+the check) reads that copy. A file that is missing, empty, damaged, not a bot's or of a newer
+schema is refused with one line and exit status 2 before the target is touched; so is a
+target that cannot be reached or already holds data.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import argparse
 import asyncio
 import sqlite3
 import sys
+import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +38,7 @@ import asyncpg
 
 from games.engine import Rules, replay
 from storage import Storage, open_storage
+from storage.migrations import MIGRATIONS
 from storage.postgres.db import connect
 from storage.postgres.migrations import migrate
 
@@ -52,6 +60,68 @@ TABLES = (
 
 CHUNK = 5000
 """Rows read from the file and sent with one COPY."""
+
+REFUSED = 2
+"""The exit status of a refusal (bad source or target): nothing was written anywhere."""
+
+UNREACHABLE = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError)
+"""What connecting to a target that is down, misnamed or refusing us raises."""
+
+
+class Refusal(Exception):
+    """The command will not run: one line for the admin says why; nothing was written."""
+
+
+def snapshot(source: Path, into: Path) -> None:
+    """Check that `source` is a bot database this code can read, and copy one consistent
+    moment of it to `into`, without writing anything beside `source`.
+
+    The bot keeps its file in WAL mode. With a WAL beside it (a bot has it open, or stopped
+    without a checkpoint) the file is read through it, read-only, in one read transaction;
+    without one there is nothing to recover and no bot writing, so it is opened `immutable`
+    (read-only alone, SQLite would leave -wal and -shm files beside it).
+    """
+    if not source.is_file():
+        raise Refusal(f"no SQLite database at {source}")
+    if source.stat().st_size == 0:
+        raise Refusal(f"{source} is empty: not a bot database")
+    live = Path(f"{source}-wal").exists()
+    try:
+        uri = f"{source.resolve().as_uri()}?mode=ro{'' if live else '&immutable=1'}"
+        _backup(uri, into)
+        _check_copy(into, source)
+    except sqlite3.DatabaseError as error:
+        raise Refusal(f"{source} is not a readable SQLite database ({error})") from None
+
+
+def _backup(uri: str, into: Path) -> None:
+    file = sqlite3.connect(uri, uri=True)
+    try:
+        copy = sqlite3.connect(into)
+        try:
+            file.backup(copy)  # one read transaction: one moment of the file
+        finally:
+            copy.close()
+    finally:
+        file.close()
+
+
+def _check_copy(copy: Path, source: Path) -> None:
+    conn = sqlite3.connect(copy)
+    try:
+        damage = conn.execute("PRAGMA quick_check").fetchone()[0]
+        if damage != "ok":
+            raise sqlite3.DatabaseError(f"damaged: {damage}")
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    finally:
+        conn.close()
+    if version == 0:
+        raise Refusal(f"{source} holds no bot database (no schema version)")
+    if version > len(MIGRATIONS):
+        raise Refusal(
+            f"{source} has schema version {version}, newer than this code's "
+            f"({len(MIGRATIONS)}): run the migration with the bot's current version"
+        )
 
 
 @dataclass
@@ -180,18 +250,37 @@ async def check(
 async def migrate_to_postgres(
     source: Path, target: str, games: Mapping[str, Rules[Any, Any, Any, Any]]
 ) -> Report:
-    """Copy the SQLite file `source` to the PostgreSQL database `target`, then check it."""
-    if not source.is_file():
-        raise SystemExit(f"no SQLite database at {source}")
-    async with await open_storage(source):  # brings an older bot's file up to this schema
-        pass
-    conn = await connect(target)
+    """Copy the SQLite file `source` to the PostgreSQL database `target`, then check it.
+    Raises Refusal, having written nothing, for a source or target it will not take."""
+    with tempfile.TemporaryDirectory(prefix="tablebot-migrate-") as temporary:
+        copied = Path(temporary) / "bot.sqlite3"
+        snapshot(source, copied)
+        async with await open_storage(copied):  # brings an older bot's file up to this schema
+            pass
+        return await _copy_and_check(copied, target, games)
+
+
+async def _prepared_target(target: str) -> None:
+    """Connect, bring the schema up to date, and refuse a target that holds data already."""
     try:
-        await migrate(conn)
+        conn = await connect(target)
+    except UNREACHABLE as error:
+        raise Refusal(f"cannot connect to the target database: {error}") from None
+    try:
+        try:
+            await migrate(conn)
+        except RuntimeError as error:  # its schema is newer than this code's
+            raise Refusal(f"the target database: {error}") from None
         if used := await _tables_with_rows(conn):
-            raise SystemExit(f"the target database is not empty ({', '.join(used)}): refusing")
+            raise Refusal(f"the target database is not empty ({', '.join(used)}): refusing")
     finally:
         await conn.close()
+
+
+async def _copy_and_check(
+    source: Path, target: str, games: Mapping[str, Rules[Any, Any, Any, Any]]
+) -> Report:
+    await _prepared_target(target)
     read = await copy(source, target)
     report = Report()
     conn = await connect(target)
@@ -232,7 +321,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from games.registry import GAMES
 
-    report = asyncio.run(migrate_to_postgres(args.source, args.target, GAMES))
+    try:
+        report = asyncio.run(migrate_to_postgres(args.source, args.target, GAMES))
+    except Refusal as refusal:
+        print(f"{parser.prog}: {refusal}", file=sys.stderr, flush=True)
+        return REFUSED
     print("\n".join(report.lines()), flush=True)
     return 1 if report.problems else 0
 

@@ -478,6 +478,16 @@ MIGRATIONS: tuple[Migration, ...] = (
 )
 
 
+class NewerSchema(RuntimeError):
+    """The database was migrated by a newer version of the bot than this one: it has a schema
+    this code does not know, so it must not touch it."""
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(f"database schema version {found} is newer than this code ({known})")
+        self.found = found
+        self.known = known
+
+
 def statements(script: str) -> Iterator[str]:
     """Split a script into statements at line ends where SQLite sees a complete one.
 
@@ -520,9 +530,7 @@ async def migrate(db: Database, migrations: Sequence[Migration] = MIGRATIONS) ->
     """Apply the migrations the file lacks; returns their numbers (empty when up to date)."""
     current = await db.write(_user_version)
     if current > len(migrations):
-        raise RuntimeError(
-            f"database schema version {current} is newer than this code ({len(migrations)})"
-        )
+        raise NewerSchema(current, len(migrations))
     applied: list[int] = []
     for number in range(current + 1, len(migrations) + 1):
         if await db.write(_apply(number, migrations[number - 1].sqlite)):

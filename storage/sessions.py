@@ -26,6 +26,7 @@ from games.engine.step import LoggedAction
 from games.engine.store import (
     Durable,
     LoadedSession,
+    SessionIdTaken,
     SessionWrite,
     Snapshot,
     VersionConflict,
@@ -201,6 +202,11 @@ def check_chain(change: SessionWrite) -> None:
         raise ValueError(f"snapshot version {change.snapshot.version} is ahead of {after.version}")
 
 
+_ID_HELD = "SELECT 1 FROM records WHERE session_id = ?"
+"""A finished game's record keeps its session's id (one record per id), even were the session
+pruned: a new session must not take it."""
+
+
 def _create(record: SessionRecord) -> Any:
     def create(conn: sqlite3.Connection) -> None:
         if record.status.live:
@@ -209,6 +215,8 @@ def _create(record: SessionRecord) -> Any:
             ).fetchone()
             if busy is not None:
                 raise GameError(Reason.CHANNEL_BUSY)
+        if conn.execute(_ID_HELD, (record.id,)).fetchone() is not None:
+            raise SessionIdTaken(record.id)
         params = {name: column_value(record, name) for name in MUTABLE}
         params |= {
             "id": record.id,
@@ -223,8 +231,11 @@ def _create(record: SessionRecord) -> Any:
         }
         try:
             conn.execute(_INSERT, params)
-        except sqlite3.IntegrityError as error:  # another process opened one meanwhile
-            if getattr(error, "sqlite_errorname", "") == "SQLITE_CONSTRAINT_UNIQUE":
+        except sqlite3.IntegrityError as error:  # another process got there meanwhile
+            name = getattr(error, "sqlite_errorname", "")
+            if name == "SQLITE_CONSTRAINT_PRIMARYKEY":
+                raise SessionIdTaken(record.id) from None
+            if name == "SQLITE_CONSTRAINT_UNIQUE":
                 raise GameError(Reason.CHANNEL_BUSY) from None
             raise
         _write_seats(conn, None, record)

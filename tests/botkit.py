@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.client import TableBot, create_bot
+from bot.playground.emulator import Emulator
+from bot.playground.emulator.models import EmuChannel, EmuMessage, EmuUser
 from bot.settings import Settings
 from games.engine import Clock, Session
 from games.thegame import RULES
 from games.thegame.models import Play
-from tests.emulator import Emulator
-from tests.emulator.models import EmuMessage, EmuUser
 
 
 def settings_for(emu: Emulator, db: Path, **overrides: Any) -> Settings:
@@ -32,6 +32,8 @@ def settings_for(emu: Emulator, db: Path, **overrides: Any) -> Settings:
 
 
 BOT_LOGGERS = ("discord", "bot", "games", "storage")
+# The Discord locale of a server (and its users) that speaks each catalog language.
+LOCALES = {"en": "en-US", "ja": "ja"}
 """Errors logged by any of these fail a test: the bot's own as much as discord.py's."""
 
 
@@ -139,3 +141,12 @@ async def play_a_card(user: EmuUser, hand: EmuMessage, session: Session, seat: i
 async def click_play(user: EmuUser, hand: EmuMessage, play: Play) -> None:
     await user.select(hand, custom_ids(hand, r":x\.pick$")[0], [str(play.card)])
     await user.click(hand, custom_ids(hand, rf":x\.play\.{play.card}\.{play.pile}$")[0])
+
+
+async def rules_page(user: EmuUser, channel: EmuChannel, game_id: str, page: str) -> str:
+    """What `user` reads on one page of `/<game> rules`: the first, or one picked in its select."""
+    res = await user.slash(channel, f"{game_id} rules")
+    if page != "intro":
+        [select] = custom_ids(res.message, r":rules\.")
+        await user.select(res.message, select, [page])
+    return res.message.text

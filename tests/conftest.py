@@ -25,6 +25,24 @@ def pg_cluster() -> Iterator[Cluster]:
         cluster.stop()
 
 
+@pytest.fixture(scope="session")
+def stoppable_cluster() -> Iterator[Cluster]:
+    """A second throwaway server, for the tests that stop and restart it (an outage) without
+    disturbing the others' server."""
+    cluster = Cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+async def stoppable_url(stoppable_cluster: Cluster) -> AsyncIterator[str]:
+    """A fresh migrated database on the stoppable server."""
+    async with fresh_database(stoppable_cluster, migrated=True) as url:
+        yield url
+
+
 @pytest.fixture
 async def pg_url(pg_cluster: Cluster) -> AsyncIterator[str]:
     """A fresh empty PostgreSQL database."""

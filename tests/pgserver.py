@@ -63,6 +63,8 @@ class Cluster:
     """Who runs the server: `nobody` when the tests run as root, else None (ourselves)."""
     migrated: bool = False
     """Whether the `MIGRATED` template exists yet."""
+    flags: str = ""
+    """The server's `-c name=value` settings, to start it again the same way."""
 
     @property
     def data(self) -> Path:
@@ -114,15 +116,23 @@ class Cluster:
                 "shared_buffers": "32MB",
                 **(FAST if settings is None else settings),
             }
-            flags = " ".join(f"-c {name}={value}" for name, value in options.items())
-            cluster._run(
-                "pg_ctl", "-D", str(cluster.data), "-l", str(directory / "server.log"),
-                "-o", flags, "-w", "-t", "60", "start",
-            )  # fmt: skip
+            cluster.flags = " ".join(f"-c {name}={value}" for name, value in options.items())
+            cluster.start_server()
         except BaseException:
             shutil.rmtree(directory, ignore_errors=True)
             raise
         return cluster
+
+    def start_server(self) -> None:
+        """Start the server (again, after `stop_server`), waiting until it takes connections."""
+        self._run(
+            "pg_ctl", "-D", str(self.data), "-l", str(self.directory / "server.log"),
+            "-o", self.flags, "-w", "-t", "60", "start",
+        )  # fmt: skip
+
+    def stop_server(self) -> None:
+        """Stop the server as an outage would (every connection dropped), keeping its data."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "-t", "60", "stop")
 
     def stop(self) -> None:
         with contextlib.suppress(RuntimeError):

@@ -7,7 +7,7 @@ from typing import Any
 
 from games.rummy import RULES
 from games.rummy.cards import ANGEL, DEMON, HUMAN, ITEM, card_id
-from games.rummy.models import State
+from games.rummy.models import Config, State
 
 ATTRS = {"H": HUMAN, "A": ANGEL, "D": DEMON}
 ITEMS = {"s": "sword", "h": "shield", "p": "potion", "r": "ring"}
@@ -65,3 +65,11 @@ def make(
         ready=pad(list(ready), False),
         scores=pad(list(scores), 0),
     )
+
+
+def as_stored_by_version_1(state: State) -> State:
+    """`state` with its config as rules version 1 stored it, without `claim_asks`: a claim
+    window then asks every other player."""
+    stored = state.config.model_dump(mode="json")
+    del stored["claim_asks"]
+    return state.model_copy(update={"config": Config.model_validate(stored)})

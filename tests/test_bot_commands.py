@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.i18n import t
+from bot.playground.emulator import Emulator
 from games.engine import Status
 from tests.botkit import (
     custom_ids,
@@ -15,7 +16,6 @@ from tests.botkit import (
     select_options,
     start_game,
 )
-from tests.emulator import Emulator
 
 
 async def test_commands_in_a_channel_without_a_game_say_so(tmp_path: Path) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.playground.emulator import Emulator
 from tests.botkit import running_bot, start_game
-from tests.emulator import Emulator
 
 
 async def test_a_button_carrying_a_select_custom_id_is_refused(tmp_path: Path) -> None:

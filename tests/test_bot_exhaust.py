@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.context import Context
+from bot.errors import error_text
 from bot.game_ui import Pick
 from bot.games.exhaust.prefs import SOLO_LEVEL_KEY
 from bot.games.exhaust.ui import (
@@ -24,10 +25,14 @@ from bot.games.exhaust.ui import (
     decode,
     encode,
 )
-from bot.i18n import EN, JA, has, t
+from bot.i18n import t
+from bot.playground.emulator import Emulator, EmuMessage, EmuUser, InvalidInteraction, RateLimit
+from bot.playground.emulator.models import FLAG_COMPONENTS_V2, walk_components
+from bot.playground.emulator.validation import validate_message
 from bot.ui.v2 import V2Message, build
 from games.engine import GameError, Reason, Session, SessionRecord, Status
 from games.engine.contract import CHANCE
+from games.engine.errors import illegal
 from games.engine.step import advance
 from games.exhaust import RULES, legal_plays
 from games.exhaust.cards import card_id, is_copy
@@ -44,14 +49,12 @@ from tests.botkit import (
     custom_ids,
     open_hand,
     open_lobby,
+    rules_page,
     running_bot,
     session_in,
     start_game,
     table_message,
 )
-from tests.emulator import Emulator, EmuMessage, EmuUser, InvalidInteraction, RateLimit
-from tests.emulator.models import FLAG_COMPONENTS_V2, walk_components
-from tests.emulator.validation import validate_message
 
 FAST = {"table_edit_interval": 0.2}
 LABEL = re.compile("(" + "|".join(map(re.escape, COLOUR_EMOJI)) + r")(\d+)")
@@ -190,8 +193,7 @@ async def play_to_the_end(
     rng = random.Random(7)
     while session.record.status is Status.ACTIVE:
         await emu.wait_for(
-            lambda: session.record.status is not Status.ACTIVE or session.state.turn in users,
-            timeout=20,
+            lambda: session.record.status is not Status.ACTIVE or session.state.turn in users
         )
         if session.record.status is not Status.ACTIVE:
             break
@@ -271,9 +273,9 @@ async def test_three_players_with_an_ai_seat_play_a_whole_game_by_clicks(tmp_pat
             names = ["alice", "bob", "🤖 AI 3"]
             winners = ", ".join(n for i, n in enumerate(names) if i != loser)
             result = t("en", "exhaust.result.game", loser=names[loser], winners=winners)
-            await emu.wait_for(lambda: result in table.text, timeout=5)
+            await emu.wait_for(lambda: result in table.text)
             assert custom_ids(table, ":rematch$") and not custom_ids(table, ":hand$")
-            assert t("en", "records.title") in table.text
+            await emu.wait_for(lambda: t("en", "records.title") in table.text)
             assert not emu.rate_limit_hits
 
 
@@ -331,7 +333,7 @@ async def test_solo_win_raises_the_remembered_level(tmp_path: Path) -> None:
             # A first lobby without npc_size offers the default level 15.
             session, table = await open_lobby(emu, bot, alice, "exhaust new")
             assert session.record.options["npc_size"] == 15
-            assert t("en", "exhaust.option.npc_size", n=15) in table.text
+            assert t("en", "exhaust.option.npc_size", count=15) in table.text
             await alice.click(table, custom_ids(table, ":cancel$")[0])
 
             seed = seed_where(1, {"npc_size": 5}, thrifty_policy, solo_result("win"))
@@ -342,7 +344,8 @@ async def test_solo_win_raises_the_remembered_level(tmp_path: Path) -> None:
             await emu.wait_for(lambda: f"**{npc}**" in table.text)
             await play_to_the_end(emu, session, table, {0: alice}, thrifty_policy)
             assert RULES.outcome(session.state).result == "win"
-            won = t("en", "exhaust.result.solo_win", n=5, next=6)
+            pile, upcoming = (t("en", "exhaust.table.cards", count=n) for n in (5, 6))
+            won = t("en", "exhaust.result.solo_win", pile=pile, next=upcoming)
             await emu.wait_for(lambda: won in table.text)
             assert t("en", "exhaust.event.npc_lost") in table.text
             assert await prefs.get(alice.id, SOLO_LEVEL_KEY) == "6"
@@ -354,10 +357,28 @@ async def test_solo_win_raises_the_remembered_level(tmp_path: Path) -> None:
             assert session.record.options["npc_size"] == 6 and session.config.npc_size == 6
             await play_to_the_end(emu, session, table, {0: alice}, reckless_policy)
             assert RULES.outcome(session.state).result == "loss"
-            lost = t("en", "exhaust.result.solo_loss", n=6, next=6)
+            pile = t("en", "exhaust.table.cards", count=6)
+            lost = t("en", "exhaust.result.solo_loss", pile=pile, next=pile)
             await emu.wait_for(lambda: lost in table.text)
             assert await prefs.get(alice.id, SOLO_LEVEL_KEY) == "6"
             assert custom_ids(table, ":rematch$")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_the_lobby_tells_the_npc_pile_only_while_one_seat_is_taken(
+    tmp_path: Path, lang: str
+) -> None:
+    locale = {"en": "en-US", "ja": "ja"}[lang]
+    async with Emulator.running(guild_locale=locale) as emu:
+        alice, bob = emu.add_user("alice", locale=locale), emu.add_user("bob")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            _, table = await open_lobby(emu, bot, alice, "exhaust new")
+            solo = t(lang, "exhaust.option.npc_size", count=15)
+            assert solo in table.text  # alone, Start plays solo against the NPC
+            await bob.click(table, custom_ids(table, ":join$")[0])
+            assert solo not in table.text and t(lang, "lobby.no_options") in table.text
+            await bob.click(table, custom_ids(table, ":leave$")[0])
+            assert solo in table.text
 
 
 async def test_long_variant_deals_new_games_until_two_depletion_cards(tmp_path: Path) -> None:
@@ -408,7 +429,7 @@ async def test_long_variant_deals_new_games_until_two_depletion_cards(tmp_path: 
                 "exhaust.result.match",
                 loser=names[loser],
                 winners=names[1 - loser],
-                games=state.game_no,
+                count=state.game_no,
                 tally=", ".join(f"{names[s]} {state.depletion[s]}" for s in (0, 1)),
             )
             await emu.wait_for(lambda: result in table.text)
@@ -503,20 +524,19 @@ async def test_npc_size_outside_the_rules_is_refused_by_the_command(tmp_path: Pa
             for size in (4, 50):
                 with pytest.raises(InvalidInteraction):
                     await alice.slash(emu.general, "exhaust new", npc_size=size)
-            res = await alice.slash(emu.general, "exhaust rules")
-            assert res.ephemeral
+            rulings = await rules_page(alice, emu.general, "exhaust", "rulings")
             for ruling in (
-                "if 2 are due and only 1 is left, you take 1",
-                "Several copies in one play are allowed",
+                "only 1 is left in the pile, you take that 1",
+                "several copies in one play are allowed",
                 "5 players 12",
-                "The first player is random",
-                "A flipped card stays flipped for the rest of the match",
+                "random (the host may pick one when starting)",
+                "stays flipped for the rest of the match",
                 "previous game's loser starts the next game",
-                "the minimum count on Straight/Flush/Any",
+                "it plays the minimum count needed",
                 "a copy card only when nothing else can be played",
-                "picked at random",
+                "the bot picks at random.",  # the last line: nothing was cut
             ):
-                assert ruling in res.text, ruling
+                assert ruling in rulings, ruling
 
 
 # Languages ------------------------------------------------------------------------------------
@@ -527,10 +547,9 @@ async def test_japanese_users_get_japanese(tmp_path: Path) -> None:
         hana = emu.add_user("hana", locale="ja", admin=True)
         bob = emu.add_user("bob")
         async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
-            res = await hana.slash(emu.general, "exhaust rules")
-            assert "イグゾースト" in res.text and "枯渇カード" in res.text
-            res = await bob.slash(emu.general, "exhaust rules")
-            assert "depletion card" in res.text
+            variants = await rules_page(hana, emu.general, "exhaust", "options")
+            assert "イグゾースト" in variants and "枯渇カード" in variants
+            assert "depletion card" in await rules_page(bob, emu.general, "exhaust", "options")
             await hana.slash(emu.general, "settings", language="ja")
             session, table = await start_game(
                 emu, bot, hana, joiners=(bob,), first="0", command="exhaust new"
@@ -635,9 +654,10 @@ def test_every_illegal_reason_of_the_rules_has_text() -> None:
     codes = set(re.findall(r'illegal\("(\w+)"', source))
     assert {"copy_alone", "number_too_low", "too_few_cards", "no_cards"} <= codes
     for code in codes:
-        assert has(f"error.illegal_move.{code}"), code
-        assert EN[f"error.illegal_move.{code}"] != JA[f"error.illegal_move.{code}"]
-    assert "{need}" in t("en", "error.illegal_move.number_too_low")
+        english, japanese = (error_text(lang, illegal(code), "exhaust") for lang in ("en", "ja"))
+        assert english != t("en", "error.illegal_move"), code
+        assert english != japanese, code
+    assert "12" in error_text("en", illegal("number_too_low", need=12), "exhaust")
 
 
 def test_controls_refuse_out_of_turn_and_malformed_clicks() -> None:

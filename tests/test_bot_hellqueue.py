@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from bot.context import Context, jump_url
+from bot.errors import error_text
 from bot.game_ui import Pick
 from bot.games.hellqueue.picture import FILENAME, table_picture
 from bot.games.hellqueue.ui import (
@@ -27,15 +28,20 @@ from bot.games.hellqueue.ui import (
     MARKERS,
     HellQueueUI,
     dice_text,
+    group_text,
     rerollable,
     sleep_text,
     stone_counts_text,
     stones_row,
 )
-from bot.i18n import EN, JA, has, t
+from bot.i18n import t
+from bot.playground.emulator import Emulator, EmuMessage, EmuUser, RateLimit
+from bot.playground.emulator.models import FLAG_COMPONENTS_V2, text_of, walk_components
+from bot.playground.emulator.validation import validate_message
 from bot.ui.v2 import build
 from games.engine import GameError, Reason, Session, SessionRecord, Status
 from games.engine.contract import CHANCE
+from games.engine.errors import illegal
 from games.engine.step import advance, advance_all
 from games.hellqueue import RULES
 from games.hellqueue.cards import NUMBERS, SLOTS, STONES
@@ -56,15 +62,13 @@ from games.hellqueue.moves import room, to_move_seat
 from tests.botkit import (
     custom_ids,
     open_hand,
+    rules_page,
     running_bot,
     session_in,
     start_game,
     table_message,
     wait_current,
 )
-from tests.emulator import Emulator, EmuMessage, EmuUser, RateLimit
-from tests.emulator.models import FLAG_COMPONENTS_V2, text_of, walk_components
-from tests.emulator.validation import validate_message
 from tests.hellqueue_tables import dice, table
 
 COMMAND = "hellqueue new"
@@ -162,7 +166,7 @@ async def play_until(
     while session.record.status is Status.ACTIVE and not stop(session.state):
         seat = to_move_seat(session.state)
         if seat not in users:
-            await emu.wait_for(moved_on(session, session.record.version), timeout=20)
+            await emu.wait_for(moved_on(session, session.record.version))
             continue
         panel = panels[seat]
         await wait_current(emu, panel, session)
@@ -248,10 +252,10 @@ async def test_two_users_and_an_ai_seat_play_a_whole_game_by_clicks(tmp_path: Pa
             assert outcome is not None
             key = "hellqueue.result.win" if outcome.result == "win" else "hellqueue.result.shared"
             winners = ", ".join(name(s, names) for s in outcome.winners)
-            result = t("en", key, names=winners, score=max(outcome.scores))
+            result = t("en", key, names=winners, count=max(outcome.scores))
             await emu.wait_for(lambda: result in table.text)
             assert custom_ids(table, ":rematch$") and not custom_ids(table, ":hand$")
-            assert t("en", "records.title") in table.text
+            await emu.wait_for(lambda: t("en", "records.title") in table.text)
             await bot.refresher.idle()
             assert table.file(FILENAME) == table_picture(RULES.view(session.state, None))
             assert not emu.rate_limit_hits
@@ -474,7 +478,7 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             await alice.select(panel, one(panel, r":x\.fc$"), [str(faces[0])])
             queue = custom_ids(panel, rf":x\.q\.{faces[0]}\.")[0]
             res = await alice.click(panel, forge(panel, queue, f"x.q.{missing}.0"))
-            assert res.text == t("en", "error.illegal_move.no_such_face", face=missing)
+            assert res.text == t("en", "hellqueue.error.illegal_move.no_such_face", face=missing)
             assert snapshot() == before
 
             # A Queue that would overflow a card: play on until one card has less room than
@@ -506,7 +510,7 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             assert not custom_ids(panel, rf":x\.q\.{face}\.{slot}$")  # never offered
             tampered = forge(panel, one(panel, rf":x\.rs\.{face}$"), f"x.q.{face}.{slot}")
             res = await alice.click(panel, tampered)
-            assert res.text == t("en", "error.illegal_move.card_overflow")
+            assert res.text == t("en", "hellqueue.error.illegal_move.card_overflow")
             assert snapshot() == before
             # A pick of a colour that is no longer on the card.
             await play_until(emu, session, users, panels, user_pick_due(users))
@@ -518,7 +522,7 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             before = snapshot()
             button = custom_ids(picker, r":x\.pk\.")[0]
             res = await users[seat].click(picker, forge(picker, button, f"x.pk.{gone}"))
-            assert res.text == t("en", "error.illegal_move.stone_gone")
+            assert res.text == t("en", "hellqueue.error.illegal_move.stone_gone")
             assert snapshot() == before
             # A control from before the last move is stale.
             stale = await open_hand(users[seat], table)
@@ -538,23 +542,27 @@ async def test_rules_and_screens_in_both_languages(tmp_path: Path) -> None:
         hana = emu.add_user("hana", locale="ja", admin=True)
         bob, carol = emu.add_user("bob"), emu.add_user("carol")
         async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
-            res = await hana.slash(emu.general, "hellqueue rules")
-            assert res.ephemeral and res.message.components_v2
-            assert "地獄Queue部" in res.text and "n × (n − 1)" in res.text
-            assert "RBYGAW · RRGGBW · YYBGAW" in res.text
-            res = await bob.slash(emu.general, "hellqueue rules")
+            # Its Japanese command name, as the Japanese client lists it.
+            res = await hana.slash(emu.general, "地獄キュー部 ルール")
+            assert res.ephemeral and res.message.components_v2 and "地獄Queue部" in res.text
+            scoring = await rules_page(hana, emu.general, "hellqueue", "scoring")
+            assert "地獄Queue部" in scoring and "n × (n − 1)" in scoring
+            assert "RBYGAW · RRGGBW · YYBGAW" in await rules_page(
+                hana, emu.general, "hellqueue", "setup"
+            )
+            rulings = await rules_page(bob, emu.general, "hellqueue", "rulings")
             for ruling in (
-                "(R: the published count)",
-                "With no black die anywhere, none comes",
-                "Waking nothing is allowed",
+                "3–4 players, the published count",
+                "bring no black die when none is left anywhere",
+                "an Awaken that wakes nothing is legal",
                 "RRW · BBR · YYB · GGY · AAG",
                 "n × (n − 1)",
                 "black dice on your active card count",
-                "still tied: a shared win",
-                "the bot asks you",
-                "a shared win.",  # the last line: nothing was cut
+                "**Still tied** — a shared win",
+                "the bot asks each player which stone to take",
+                "only when the stones depend on it.",  # the last line: nothing was cut
             ):
-                assert ruling in res.text, ruling
+                assert ruling in rulings, ruling
             await hana.slash(emu.general, "settings", language="ja")
             _, table = await start_game(
                 emu, bot, hana, joiners=(bob, carol), first="0", command=COMMAND
@@ -807,6 +815,25 @@ def test_controls_refuse_out_of_turn_and_malformed_clicks() -> None:
     assert any(i.endswith(":x.rg.2.s5") for i in _ids(ui.hand(ctx, 0, "r2.s5s5l5z6")))
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_an_awaken_that_wakes_nothing_says_so(lang: str) -> None:
+    # Two 2s rested may wake the sleeping 5s, or the 2s, of which none sleeps (allowed).
+    state = table(3, active={0: "L2 L2"}, sleep={0: "5 5"})
+    ui, ctx = HellQueueUI(), _context(state, lang)
+    panel = _text(ui.hand(ctx, 0, "f2"))
+    assert t(lang, "hellqueue.hand.awaken", wake=5, n=2) in panel
+    assert t(lang, "hellqueue.hand.awaken_none") in panel
+    assert "×0" not in panel
+    nothing = Awaken(face=2, wake=2)
+    assert ui.action_text(ctx, 0, nothing) == t(
+        lang, "hellqueue.action.awaken_none", dice=dice_text(state.players[0].active.group(2))
+    )
+    [event] = [e for e in RULES.apply(state, 0, nothing).events if e.key.endswith("awakened")]
+    assert ui.event_text(event, ctx) == t(
+        lang, "hellqueue.event.awakened_none", seat="🔴 p0", dice=group_text(2, 2), wake="**2**"
+    )
+
+
 @lru_cache(maxsize=1)
 def _events_of_random_games() -> tuple[tuple[State, Any], ...]:
     """(state after, event) for every event of a few random and AI games."""
@@ -867,8 +894,9 @@ def test_every_illegal_reason_of_the_rules_has_text() -> None:
     codes = set(re.findall(r'illegal\("(\w+)"', source))
     assert {"no_such_face", "card_overflow", "stone_gone"} <= codes
     for code in codes:
-        assert has(f"error.illegal_move.{code}"), code
-        assert EN[f"error.illegal_move.{code}"] != JA[f"error.illegal_move.{code}"]
+        english, japanese = (error_text(lang, illegal(code), "hellqueue") for lang in ("en", "ja"))
+        assert english != t("en", "error.illegal_move"), code
+        assert english != japanese, code
 
 
 def test_the_picture_is_drawn_from_the_public_view_only() -> None:

@@ -7,9 +7,9 @@ import sqlite3
 from pathlib import Path
 
 from bot.i18n import t
+from bot.playground.emulator import Emulator
 from games.engine import Status
 from tests.botkit import custom_ids, running_bot, start_game, table_message
-from tests.emulator import Emulator
 
 
 def corrupt(db: Path, session_id: str) -> None:

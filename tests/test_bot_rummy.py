@@ -13,243 +13,71 @@ import asyncio
 import math
 import random
 import re
-from collections.abc import Callable
 from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.context import Context
+from bot.errors import error_text
 from bot.game_ui import Pick
 from bot.games.rummy.render import card_label, card_text, cards_text, sets_text
-from bot.games.rummy.ui import RummyUI, discard_choices, one_per_kinds
-from bot.i18n import EN, JA, has, t
+from bot.games.rummy.ui import RummyUI, discard_choices
+from bot.i18n import t
+from bot.playground.emulator import Emulator, EmuMessage, EmuUser
+from bot.playground.emulator.models import FLAG_COMPONENTS_V2, text_of, walk_components
+from bot.playground.emulator.validation import validate_message
 from bot.ui.v2 import build
-from games.engine import GameError, ManualClock, Reason, Seat, Session, SessionRecord, Status
+from games.engine import GameError, ManualClock, Reason, Session, Status
 from games.engine.contract import CHANCE, SYSTEM
-from games.engine.deadlines import Deadline
+from games.engine.errors import illegal
 from games.engine.step import advance
 from games.rummy import RULES
-from games.rummy.cards import is_red, kind, kinds_of
 from games.rummy.models import (
-    Action,
     BonusFlip,
     Discard,
     Gain,
-    Goal,
-    NextGame,
     Open,
     Pass,
     RedScore,
     ShortResult,
     State,
     Take,
-    View,
 )
 from games.rummy.sets import is_big
 from tests.botkit import (
     custom_ids,
     open_hand,
+    rules_page,
     running_bot,
     start_game,
     table_message,
     wait_current,
 )
-from tests.emulator import Emulator, EmuMessage, EmuUser, RateLimit
-from tests.emulator.models import FLAG_COMPONENTS_V2, text_of, walk_components
-from tests.emulator.validation import validate_message
 from tests.rummy_cards import c, cs, make
-
-COMMAND = "rummy new"
-FAST = {"table_edit_interval": 0.1}
-QUICK = RateLimit(5, 0.2)
-"""Discord's edit limit, with a shorter window (the behaviour, not the wait)."""
-START = 1_800_000_000.0
-AI_DELAY = 0.5
-SEED = 7
-"""The session seed of games that need no particular deal (so each run plays the same)."""
-Choose = Callable[[View, int], Action]
-
-
-# What a player clicks -----------------------------------------------------------------------
-
-
-def as_offered(view: View, action: Action) -> Action:
-    """`action` as the hand offers it: one Open or Gain per kind of set (red cards first), one
-    discard per kind and colour."""
-    if isinstance(action, Open | Gain):
-        offered = one_per_kinds(a.cards for a in view.legal if isinstance(a, type(action)))
-        cards = next(s for s in offered if kinds_of(s) == kinds_of(action.cards))
-        return type(action).model_validate({"cards": cards})
-    if isinstance(action, Discard) and view.seat is not None and not view.ready[view.seat]:
-        same = (kind(action.card), is_red(action.card))
-        card = next(x for x in discard_choices(view) if (kind(x), is_red(x)) == same)
-        return Discard(card=card, ready=action.ready)
-    return action
-
-
-def ai_like(view: View, version: int) -> Action:
-    """What the AI would play, as the hand offers it (deterministic by version)."""
-    return as_offered(view, RULES.ai_action(view, random.Random(f"user:{version}")))
-
-
-def greedy_claimer(view: View, version: int) -> Action:
-    """Like the AI, but claims every discard it can (a goal first, else the first Gain)."""
-    if view.phase == "window":
-        if Goal() in view.legal:
-            return Goal()
-        gains = one_per_kinds(a.cards for a in view.legal if isinstance(a, Gain))
-        if gains:
-            return Gain.model_validate({"cards": gains[0]})
-    return ai_like(view, version)
-
-
-def one(message: EmuMessage, pattern: str) -> str:
-    found = custom_ids(message, pattern)
-    assert len(found) == 1, (pattern, message.custom_ids())
-    return found[0]
-
-
-async def click(user: EmuUser, hand: EmuMessage, view: View, action: Action) -> None:
-    """Make `action` with the hand's controls."""
-    window = view.window
-    tag = f"{view.game_no}.{window.card}" if window is not None else ""
-    match action:
-        case Take(card=card):
-            await user.click(hand, one(hand, rf":x\.tk\.{card}$"))
-        case Goal() if window is not None:
-            await user.click(hand, one(hand, rf":x\.wg\.{tag}$"))
-        case Goal():
-            await user.click(hand, one(hand, r":x\.gl$"))
-        case Open(cards=cards):
-            await user.click(hand, one(hand, r":x\.op\." + r"\.".join(map(str, cards)) + "$"))
-        case Discard(card=card, ready=ready):
-            if not custom_ids(hand, rf":x\.ds\.{card}$"):
-                await user.select(hand, one(hand, r":x\.dc$"), [str(card)])
-            await user.click(hand, one(hand, rf":x\.{'dr' if ready else 'ds'}\.{card}$"))
-        case Pass():
-            await user.click(hand, one(hand, rf":x\.wp\.{tag}$"))
-        case Gain(cards=(a, b)):
-            await user.click(hand, one(hand, rf":x\.wn\.{tag}\.{a}\.{b}$"))
-        case NextGame():
-            await user.click(hand, one(hand, r":x\.nx$"))
-        case _:
-            raise AssertionError(f"no control for {action}")
-
-
-def next_seat(state: State, users: dict[int, EmuUser]) -> int:
-    """The seat that moves next: the users' seats in order, then an AI seat (in a claim window
-    the users answer first, the AI after its delay)."""
-    seats = RULES.to_move(state).seats
-    mine = sorted(s for s in seats if s in users)
-    return mine[0] if mine else min(seats)
-
-
-def moved_on(session: Session, version: int) -> Callable[[], bool]:
-    return lambda: session.record.version != version or session.record.status is not Status.ACTIVE
-
-
-async def run_clock(clock: ManualClock, until: Callable[[], bool], limit: int = 400) -> None:
-    """Move the clock in steps of the AI's delay (letting AI seats act) until `until()`."""
-    for _ in range(limit):
-        if until():
-            return
-        clock.advance(AI_DELAY)
-        await asyncio.sleep(0.01)
-    assert until(), "the condition never came true"
-
-
-async def play(
-    emu: Emulator,
-    session: Session,
-    users: dict[int, EmuUser],
-    hands: dict[int, EmuMessage],
-    choose: Choose,
-    *,
-    clock: ManualClock | None = None,
-    stop: Callable[[State], bool] = lambda state: False,
-    seen: Callable[[int, EmuMessage], None] | None = None,
-    table: EmuMessage | None = None,
-) -> list[tuple[int, Action]]:
-    """Click every move of the users' seats until `stop` or the end (AI seats move as the
-    clock goes on); `seen(seat, hand)` looks at each hand before its click, once the hand and
-    the `table` are drawn as they are now."""
-    played: list[tuple[int, Action]] = []
-    while session.record.status is Status.ACTIVE and not stop(session.state):
-        seat = next_seat(session.state, users)
-        version = session.record.version
-        if seat not in users:
-            assert clock is not None
-            await run_clock(clock, moved_on(session, version))
-            continue
-        hand = hands[seat]
-        await wait_current(emu, hand, session)
-        if seen is not None:
-            if table is not None:
-                await wait_current(emu, table, session)
-            seen(seat, hand)
-        view = RULES.view(session.state, seat)
-        action = choose(view, version)
-        await click(users[seat], hand, view, action)
-        assert session.record.version > version, action
-        played.append((seat, action))
-    return played
-
-
-def simulate(
-    players: int, options: dict[str, Any], users: frozenset[int], choose: Choose, seed: int
-) -> tuple[State, list[Any]]:
-    """The game the bot plays with `seed` when the users' seats `choose` and answer a window
-    before the AI: its end and every event."""
-    config = RULES.make_config(players, {**options, "first_player": 0})
-    step = advance(RULES, RULES.setup(config), 0, CHANCE, None, seed)
-    state, version, events = step.state, len(step.logged), list(step.events)
-    while not RULES.is_over(state):
-        seats = RULES.to_move(state).seats
-        mine = sorted(s for s in seats if s in users)
-        seat = mine[0] if mine else min(seats)
-        view = RULES.view(state, seat)
-        if seat in users:
-            action = choose(view, version)
-        else:
-            action = RULES.ai_action(view, random.Random(f"{seed}:ai:{version}"))
-        step = advance(RULES, state, version, seat, action, seed)
-        state, version = step.state, version + len(step.logged)
-        events += step.events
-    return state, events
-
-
-# Seeing ---------------------------------------------------------------------------------------
-
-
-def red_tokens(state: State, card: int) -> tuple[str, ...]:
-    """How a red card reads in a message and on a control (English)."""
-    ctx = _context(state)
-    return card_text(ctx, card), card_label(ctx, card)
-
-
-def assert_hidden(session: Session, seen: dict[int, list[EmuMessage]]) -> None:
-    """Nobody sees another player's hidden cards: no red card of another hand or of the deck
-    (red cards are unique) and no other hand as a whole shows in what each user sees."""
-    state: State = session.state
-    secret = RULES.secret_cards(state)
-    ctx = _context(state)
-    for seat, messages in seen.items():
-        text = "\n".join(m.text for m in messages)
-        for card in secret - set(state.hands[seat]):
-            if is_red(card):
-                shown = [
-                    line
-                    for line in text.split("\n")
-                    for tk in red_tokens(state, card)
-                    if tk in line
-                ]
-                assert not shown, (seat, card, state.phase, shown)
-        for other, hand in enumerate(state.hands):
-            if other != seat and len(hand) > 1:
-                assert cards_text(ctx, hand) not in text, (seat, other)
-
+from tests.rummy_play import (
+    AI_DELAY,
+    COMMAND,
+    FAST,
+    QUICK,
+    SEED,
+    START,
+    ai_like,
+    as_offered,
+    assert_hidden,
+    click,
+    context,
+    first_discard,
+    first_discards,
+    forge,
+    greedy_claimer,
+    offer,
+    one,
+    play,
+    seed_where,
+    simulate,
+    wait_drawn,
+)
 
 # Full games ------------------------------------------------------------------------------------
 
@@ -268,8 +96,8 @@ async def test_two_users_play_a_whole_match_by_clicks(tmp_path: Path) -> None:
             await emu.wait_for(lambda: t("en", "rummy.table.to_take", name="alice") in table.text)
             title = t("en", "rummy.table.title", name=t("en", "rummy.name"), game=1, games=2)
             assert title in table.text
-            field = cards_text(_context(session.state), session.state.field)
-            assert t("en", "rummy.table.field", cards=field, deck=len(session.state.deck)) in (
+            field = cards_text(context(session.state), session.state.field)
+            assert t("en", "rummy.table.field", cards=field, count=len(session.state.deck)) in (
                 table.text
             )
             res = await bob.click(table, one(table, ":dm$"))
@@ -277,17 +105,23 @@ async def test_two_users_play_a_whole_match_by_clicks(tmp_path: Path) -> None:
             users = {0: alice, 1: bob}
             hands = {0: await open_hand(alice, table), 1: bob.dms()[-1]}
             endings: list[ShortResult] = []
+            asked: list[tuple[int, bool]] = []
 
             def seen(seat: int, hand: EmuMessage) -> None:
                 state = session.state
                 if state.phase == "ended" and state.result not in endings:
                     endings.append(state.result)
+                if state.phase == "window":
+                    asked.append((seat, len(RULES.legal_actions(state, seat)) > 1))
                 assert_hidden(session, {seat: [hand, table_message(emu, session)]})
 
             played = await play(emu, session, users, hands, ai_like, seen=seen, table=table)
             assert session.record.status is Status.FINISHED
             kinds = {type(action).__name__ for _, action in played}
-            assert {"Take", "Discard", "Pass", "NextGame"} <= kinds, kinds
+            assert {"Take", "Discard", "NextGame"} <= kinds, kinds
+            # A window asks only who can claim: nobody answered one without a claim to make.
+            discards = sum(isinstance(action, Discard) for _, action in played)
+            assert all(could for _, could in asked) and len(asked) < discards, asked
             assert endings and endings[0].game_no == 1
             state = session.state
             assert state.game_no == 2
@@ -300,12 +134,14 @@ async def test_two_users_play_a_whole_match_by_clicks(tmp_path: Path) -> None:
                 if len(outcome.winners) > 1
                 else "rummy.result.match_win"
             )
-            result = t("en", key, names=winners, score=max(outcome.scores), games=2)
+            points = t("en", "stats.points", count=max(outcome.scores))
+            games = t("en", "rummy.short_games", count=2)
+            result = t("en", key, names=winners, points=points, games=games)
             await emu.wait_for(lambda: result in table.text)
             for seat in (0, 1):
-                line = t("en", "rummy.result.standing", name=names[seat], score=state.scores[seat])
+                line = t("en", "rummy.result.standing", name=names[seat], count=state.scores[seat])
                 assert line in table.text
-            assert t("en", "records.title") in table.text
+            await emu.wait_for(lambda: t("en", "records.title") in table.text)
             assert custom_ids(table, ":rematch$") and not custom_ids(table, ":hand$")
             assert bob.dms() and not alice.can_see(bob.dms()[-1])
             assert not emu.rate_limit_hits
@@ -353,7 +189,8 @@ async def test_a_user_gains_a_discard_inside_the_window(tmp_path: Path) -> None:
                     isinstance(a, Gain) for s in users for a in RULES.legal_actions(state, s)
                 )
 
-            # Up to a window where a user can gain: the table shows the deadline and who answered.
+            # Up to a window where a user can gain: the table shows the window and its deadline,
+            # not who is asked; a user who cannot claim has nothing to answer.
             await play(
                 emu,
                 session,
@@ -372,28 +209,37 @@ async def test_a_user_gains_a_discard_inside_the_window(tmp_path: Path) -> None:
             text = t(
                 "en",
                 "rummy.table.window",
-                card=card_text(_context(state), window.card),
+                card=card_text(context(state), window.card),
                 name=names[window.discarder],
                 when=f"<t:{math.ceil(due)}:R>",
             )
             await emu.wait_for(lambda: text in table.text)
+            assert f"📣 {text}" in table.text.split("\n")
             assert t("en", "rummy.table.answer") in table.text
-            waiting = [s for s in range(3) if s != window.discarder]
-            answers = " · ".join(f"⏳ {names[s]}" for s in waiting)
-            assert t("en", "rummy.table.answers", answers=answers) in table.text
+            nothing = t(
+                "en",
+                "rummy.hand.window_not_asked",
+                card=card_text(context(state), window.card),
+                name=names[window.discarder],
+                when=f"<t:{math.ceil(due)}:R>",
+            )
+            for seat in users.keys() - RULES.to_move(state).seats - {window.discarder}:
+                await wait_drawn(emu, hands[seat], session)
+                assert nothing in hands[seat].text
+                assert not custom_ids(hands[seat], r":x\.")
             gainer = next(
                 s for s in users if any(isinstance(a, Gain) for a in RULES.legal_actions(state, s))
             )
             # The claimant's prompt offers the Gain with the hand cards it would use.
             hand = hands[gainer]
-            await wait_current(emu, hand, session)
+            await wait_drawn(emu, hand, session)
             view = RULES.view(state, gainer)
             gain = greedy_claimer(view, session.record.version)
             assert isinstance(gain, Gain)
             label = t(
                 "en",
                 "rummy.hand.gain",
-                cards=" ".join(card_label(_context(state), x) for x in gain.cards),
+                cards=" ".join(card_label(context(state), x) for x in gain.cards),
             )
             assert label in hand.text
             await play(
@@ -409,27 +255,30 @@ async def test_a_user_gains_a_discard_inside_the_window(tmp_path: Path) -> None:
             assert any(gained.cards == s for s in end.opened[gained.params["seat"]]) or (
                 end.result is not None and end.result.seat == gained.params["seat"]
             )
-            # Every asked player saw the same prompt, but for the claims they could make.
+            # Every asked player saw the same prompt, but for the claims they could make, and
+            # only players with a claim to make were asked.
             assert prompts
             for asked in prompts.values():
                 assert len({(line, tuple(rest)) for line, rest, _ in asked}) == 1, asked
-            assert any(claims for asked in prompts.values() for _, _, claims in asked)
-            assert any(len(asked) == 2 for asked in prompts.values())
+            assert all(claims for asked in prompts.values() for _, _, claims in asked)
 
 
 # Deadlines -------------------------------------------------------------------------------------
 
 
+def window_for_bob() -> tuple[int, int]:
+    """A session seed of two players and a card alice may discard on her first turn (after
+    taking the first field card) that bob can claim."""
+    seed = seed_where(lambda s: frozenset({1}) in first_discards(2, s).values())
+    card = next(card for card, asked in first_discards(2, seed).items() if asked == {1})
+    return seed, card
+
+
 async def discard_into_a_window(
-    emu: Emulator, session: Session, alice: EmuUser, hand: EmuMessage
+    emu: Emulator, session: Session, alice: EmuUser, hand: EmuMessage, card: int
 ) -> None:
-    """Alice takes (as the AI would) and discards, opening a claim window for bob."""
-    await wait_current(emu, hand, session)
-    view = RULES.view(session.state, 0)
-    await click(alice, hand, view, ai_like(view, session.record.version))
-    await wait_current(emu, hand, session)
-    view = RULES.view(session.state, 0)
-    await click(alice, hand, view, Discard(card=discard_choices(view)[0]))
+    """Alice takes and discards `card` (see `window_for_bob`), opening a claim window for bob."""
+    await first_discard(emu, session, alice, hand, card)
     assert session.state.phase == "window"
 
 
@@ -438,12 +287,13 @@ async def test_a_claim_window_closes_by_its_deadline(tmp_path: Path) -> None:
     async with Emulator.running(rate_limit=QUICK) as emu:
         alice, bob = emu.add_user("alice"), emu.add_user("bob")
         async with running_bot(emu, tmp_path / "db.sqlite3", clock=clock, **FAST) as bot:
-            bot.service._seed_source = lambda: SEED
+            seed, card = window_for_bob()
+            bot.service._seed_source = lambda: seed
             session, table = await start_game(
                 emu, bot, alice, joiners=(bob,), first="0", command=COMMAND, claim_seconds=30
             )
             hand = await open_hand(alice, table)
-            await discard_into_a_window(emu, session, alice, hand)
+            await discard_into_a_window(emu, session, alice, hand, card)
             assert session.due("window") == START + 30
             when = f"<t:{math.ceil(START + 30)}:R>"
             await emu.wait_for(lambda: when in table.text)
@@ -463,7 +313,7 @@ async def test_a_claim_window_closes_by_its_deadline(tmp_path: Path) -> None:
             # Claiming after the window: bob's older prompt (no longer redrawn) is refused.
             version = session.record.version
             res = await bob.click(old.message, one(old.message, r":x\.wp\."))
-            assert res.text == t("en", "error.illegal_move.window_closed")
+            assert res.text == t("en", "rummy.error.illegal_move.window_closed")
             assert session.record.version == version
 
 
@@ -473,13 +323,14 @@ async def test_a_restart_inside_a_window_keeps_its_deadline(tmp_path: Path) -> N
     async with Emulator.running(rate_limit=QUICK) as emu:
         alice, bob = emu.add_user("alice"), emu.add_user("bob")
         async with running_bot(emu, db, clock=first, **FAST) as bot:
-            bot.service._seed_source = lambda: SEED
+            seed, card = window_for_bob()
+            bot.service._seed_source = lambda: seed
             session, table = await start_game(
                 emu, bot, alice, joiners=(bob,), first="0", command=COMMAND
             )
             hand = await open_hand(alice, table)
             first.advance(3)
-            await discard_into_a_window(emu, session, alice, hand)
+            await discard_into_a_window(emu, session, alice, hand, card)
             opened = first.now()
             assert session.due("window") == opened + 20
             before = (session.record.version, session.state)
@@ -500,15 +351,6 @@ async def test_a_restart_inside_a_window_keeps_its_deadline(tmp_path: Path) -> N
 
 
 # Refusals -------------------------------------------------------------------------------------
-
-
-def forge(message: EmuMessage, custom_id: str, action: str) -> str:
-    """Make a control of `message` send another action (a tampered client); returns the id."""
-    component = message.component(custom_id)
-    assert component is not None
-    sid, version = custom_id.split(":")[1:3]
-    component["custom_id"] = f"{custom_id[0]}:{sid}:{version}:{action}"
-    return str(component["custom_id"])
 
 
 def opens_on_first_turn(seed: int) -> bool:
@@ -557,11 +399,20 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             res = await alice.click(stale, custom_ids(stale, r":x\.tk\.")[0])
             assert "This table has changed" in res.text
             assert snapshot() == before
+            # A card the discard select did not offer (a tampered client): told, not redrawn.
+            await wait_drawn(emu, hand, session)
+            missing = next(x for x in range(100) if x not in session.state.hands[0])
+            select = one(hand, r":x\.dc$")
+            value = offer(hand, select, missing)
+            drawn = hand.text
+            res = await alice.select(hand, select, [value])
+            text = card_text(context(session.state), missing)
+            assert res.text == t("en", "rummy.error.illegal_move.not_offered_discard", card=text)
+            assert res.ephemeral and snapshot() == before and hand.text == drawn
             # Ready with no open set.
-            await wait_current(emu, hand, session)
             card = session.state.hands[0][0]
             res = await alice.click(hand, forge(hand, one(hand, ":refresh$"), f"x.dr.{card}"))
-            assert res.text == t("en", "error.illegal_move.ready_needs_open_set")
+            assert res.text == t("en", "rummy.error.illegal_move.ready_needs_open_set")
             assert snapshot() == before
             # She opens a set; bob plays his turn; on her next turn Ready is refused unless her
             # 7 cards would be one card from the goal form.
@@ -586,24 +437,32 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             before = snapshot()
             forged = forge(hand, one(hand, ":refresh$"), f"x.dr.{unready}")
             res = await alice.click(hand, forged)
-            assert res.text == t("en", "error.illegal_move.not_ready_form")
+            assert res.text == t("en", "rummy.error.illegal_move.not_ready_form")
             assert snapshot() == before
-            # Into a window for bob: a Gain without the cards, a Gain that makes no big set, the
-            # discarder answering her own window, and an answer after the window closed.
-            await play(
-                emu,
-                session,
-                users,
-                hands,
-                ai_like,
-                clock=clock,
-                stop=lambda state: state.phase == "window" and state.window.discarder == 0,
+
+
+async def test_bad_claims_are_refused_and_change_nothing(tmp_path: Path) -> None:
+    """Bob is asked about alice's discard: a Gain without the cards, a Gain that makes no big
+    set, the discarder answering her own window, and an answer after the window closed."""
+    seed, card = window_for_bob()
+    async with Emulator.running(rate_limit=QUICK) as emu:
+        alice, bob = emu.add_user("alice"), emu.add_user("bob")
+        clock = ManualClock(START)
+        async with running_bot(emu, tmp_path / "db.sqlite3", clock=clock, **FAST) as bot:
+            bot.service._seed_source = lambda: seed
+            session, table = await start_game(
+                emu, bot, alice, joiners=(bob,), first="0", command=COMMAND
             )
+            alice_hand = await open_hand(alice, table)
+            await discard_into_a_window(emu, session, alice, alice_hand, card)
+
+            def snapshot() -> tuple[int, Any]:
+                return session.record.version, session.state
+
             state = session.state
             window = state.window
             assert window is not None and window.discarder == 0
             tag = f"{state.game_no}.{window.card}"
-            await wait_current(emu, bob_hand, session)
             twice = await open_hand(bob, table)
             bob_hand = await open_hand(bob, table)
             before = snapshot()
@@ -623,10 +482,9 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
                 bob_hand,
                 forge(bob_hand, one(bob_hand, ":refresh$"), f"x.wn.{tag}.{odd[0]}.{odd[1]}"),
             )
-            assert res.text == t("en", "error.illegal_move.not_a_big_set")
+            assert res.text == t("en", "rummy.error.illegal_move.not_a_big_set")
             assert snapshot() == before
-            alice_hand = hands[0]
-            await wait_current(emu, alice_hand, session)
+            await wait_drawn(emu, alice_hand, session)
             res = await alice.click(
                 alice_hand, forge(alice_hand, one(alice_hand, ":refresh$"), f"x.wp.{tag}")
             )
@@ -636,7 +494,7 @@ async def test_bad_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
             await bob.click(fresh, one(fresh, r":x\.wp\."))
             assert session.state.window is None  # bob was the only one asked
             res = await bob.click(twice, one(twice, r":x\.wp\."))
-            assert res.text == t("en", "error.illegal_move.window_closed")
+            assert res.text == t("en", "rummy.error.illegal_move.window_closed")
 
 
 # Languages -------------------------------------------------------------------------------------
@@ -647,25 +505,24 @@ async def test_rules_and_screens_in_both_languages(tmp_path: Path) -> None:
         hana = emu.add_user("hana", locale="ja", admin=True)
         bob = emu.add_user("bob")
         async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
-            res = await hana.slash(emu.general, "rummy rules")
-            assert res.ephemeral and res.message.components_v2
-            assert "エンジェル&デーモン・ラミー" in res.text and "アイテム勝利" in res.text
-            assert "配ります。" in res.text  # the last line: nothing was cut
-            res = await bob.slash(emu.general, "rummy rules")
+            rulings = await rules_page(hana, emu.general, "rummy", "rulings")
+            assert "エンジェル&デーモン・ラミー" in rulings and "アイテム勝利" in rulings
+            assert "（2枚引く前）に判定します。" in rulings  # the last line: nothing was cut
+            rulings = await rules_page(bob, emu.general, "rummy", "rulings")
             for ruling in (
-                "R: the rulebook has no title",
-                "R: sword, shield, potion, ring",
-                "R: always the 8 in hand",
-                "(R) only with an open set",
-                "(R) A goal comes only right after a take",
-                "(R) after every discard every other player is asked at once",
-                "(R) check again while it scores",
-                "(R) a tie is a shared win",
-                "(R) red Item: 1",
-                "(R) Item victory",
-                "dealt by its first player.",  # the last line: nothing was cut
+                "the rulebook has no title",
+                "sword, shield, potion and ring",
+                "always the 8 cards in hand",
+                "only for a player with at least one open set",
+                "a goal comes only right after a take",
+                "the players who can goal or gain with that card are asked at once",
+                "always check again while a check scores",
+                "share the win",
+                "1 point each, no condition",
+                "**Item victory**",
+                "(before drawing).",  # the last line: nothing was cut
             ):
-                assert ruling in res.text, ruling
+                assert ruling in rulings, ruling
             await hana.slash(emu.general, "settings", language="ja")
             bot.service._seed_source = lambda: SEED
             session, table = await start_game(
@@ -684,45 +541,6 @@ async def test_rules_and_screens_in_both_languages(tmp_path: Path) -> None:
 # Screens and controls, checked directly ---------------------------------------------------------
 
 
-def _context(
-    state: State,
-    lang: str = "en",
-    recent: tuple[Any, ...] = (),
-    due: float | None = None,
-    names: list[str] | None = None,
-) -> Context:
-    names = (names or NAMES)[: state.config.players]
-    record = SessionRecord(
-        id="0123abcd",
-        game_id="rummy",
-        rules_version=1,
-        guild_id=1,
-        channel_id=2,
-        host_id=3,
-        locale=lang,
-        options={},
-        seed=0,
-        status=Status.ACTIVE,
-        version=321,
-        seats=tuple(Seat(user_id=10 + i, name=name) for i, name in enumerate(names)),
-    )
-    session = Session(record=record, rules=RULES, config=state.config, state=state)
-    if due is not None:
-        deadline = Deadline(session_id=record.id, kind="window", due=due)
-        session.deadlines = {deadline.key: deadline}
-    ui = RummyUI()
-    return Context(
-        session=session,
-        lang=lang,
-        names=names,
-        recent=recent,
-        describe=lambda event, ctx: ui.event_text(event, ctx),
-    )
-
-
-NAMES = ["alice", "bob", "carol", "dave"]
-
-
 def _message(layout: Any) -> dict[str, Any]:
     return {"flags": FLAG_COMPONENTS_V2, "components": build(layout).components}
 
@@ -736,42 +554,55 @@ def _ids(layout: Any) -> list[str]:
 
 
 def _window(hands: list[str]) -> State:
-    """Alice (seat 0) has discarded `D5''`; `hands` are seats 1 and 2."""
+    """Alice (seat 0) has discarded `D5''`; `hands` are seats 1.. ."""
     state = make(["H4 H4' A6 A7 D1 D2 D5''", *hands], field="Is", rows=["H7"])
     state = RULES.apply(state, 0, Take(card=c("Is"))).state
     return RULES.apply(state, 0, Discard(card=c("D5''"))).state
 
 
-def test_the_public_table_and_the_prompt_read_the_same_whoever_can_claim() -> None:
+def test_the_table_and_every_hand_read_the_same_whoever_is_asked() -> None:
     due = START + 20
-    one_way = _window(["D3 D4 H2", "H6 A1"])  # bob can gain
-    other_way = _window(["H6 A1 H2", "D3 D4"])  # carol can gain
-    assert RULES.legal_actions(one_way, 1) != [Pass()] == RULES.legal_actions(one_way, 2)
-    assert RULES.legal_actions(other_way, 2) != [Pass()] == RULES.legal_actions(other_way, 1)
+    bob_asked = _window(["D3 D4 H2", "H6 A1"])
+    carol_asked = _window(["H6 A1 H2", "D3 D4"])
+    assert [RULES.to_move(s).seats for s in (bob_asked, carol_asked)] == [{1}, {2}]
     ui = RummyUI()
-    tables = [ui.table(_context(s, due=due)) for s in (one_way, other_way)]
+    ctxs = [context(s, due=due) for s in (bob_asked, carol_asked)]
+    tables = [ui.table(ctx) for ctx in ctxs]
     assert _message(tables[0]) == _message(tables[1])
     text = _text(tables[0])
     assert f"<t:{int(due)}:R>" in text and t("en", "rummy.table.answer") in text
-    assert t("en", "rummy.table.answers", answers="⏳ bob · ⏳ carol") in text
-    # Every asked player's prompt says the same; the claimant has one more button.
-    prompts = []
-    for state, claimant, other in ((one_way, 1, 2), (other_way, 2, 1)):
-        ctx = _context(state, due=due)
-        mine, theirs = ui.hand(ctx, claimant, None), ui.hand(ctx, other, None)
-        prompts += [_text(mine).split("\n")[1], _text(theirs).split("\n")[1]]
-        gains = [i for i in _ids(mine) if ":x.wn." in i]
-        discarded, a, b = c("D5''"), c("D3"), c("D4")
-        assert gains == [f"g:0123abcd:321:x.wn.1.{discarded}.{a}.{b}"]
-        assert [i for i in _ids(mine) if i not in gains] == _ids(theirs)
-    prompt = t(
-        "en",
-        "rummy.hand.window",
-        name="alice",
-        card=card_text(_context(one_way), c("D5''")),
-        when=f"<t:{int(due)}:R>",
-    )
-    assert prompts == ["📣 " + prompt] * 4
+    assert _message(ui.hand(ctxs[0], 0, None)) == _message(ui.hand(ctxs[1], 0, None))
+    # The asked player's prompt and the other's hand read the same either way.
+    asked = [ui.hand(ctx, seat, None) for ctx, seat in zip(ctxs, (1, 2), strict=True)]
+    others = [ui.hand(ctx, seat, None) for ctx, seat in zip(ctxs, (2, 1), strict=True)]
+    card = card_text(ctxs[0], c("D5''"))
+    when = f"<t:{int(due)}:R>"
+    prompt = t("en", "rummy.hand.window", name="alice", card=card, when=when)
+    assert [_text(h).split("\n")[1] for h in asked] == ["📣 " + prompt] * 2
+    nothing = t("en", "rummy.hand.window_not_asked", name="alice", card=card, when=when)
+    assert [_text(h).split("\n")[1] for h in others] == ["📣 " + nothing] * 2
+    discarded, a, b = c("D5''"), c("D3"), c("D4")
+    for hand in asked:
+        tag = f"1.{discarded}"
+        assert _ids(hand) == [f"g:0123abcd:L:x.wp.{tag}", f"g:0123abcd:L:x.wn.{tag}.{a}.{b}"]
+    assert [_ids(h) for h in others] == [[], []]
+
+
+def test_an_answer_leaves_every_other_screen_as_it_was() -> None:
+    """Bob and dave are asked; bob passes. Had anything but bob's hand changed (say, the
+    version in a custom_id), the others would learn that someone else is still asked."""
+    due = START + 20
+    before = _window(["D3 D4 H2", "H6 A1", "D6 D7"])
+    after = RULES.apply(before, 1, Pass()).state
+    assert RULES.to_move(before).seats == {1, 3} and RULES.to_move(after).seats == {3}
+    ui = RummyUI()
+    ctxs = [context(before, due=due, version=40), context(after, due=due, version=41)]
+    screens = [
+        [_message(ui.table(ctx)), *(_message(ui.hand(ctx, seat, None)) for seat in range(4))]
+        for ctx in ctxs
+    ]
+    unchanged = [i for i in range(5) if screens[0][i] == screens[1][i]]
+    assert unchanged == [0, 1, 3, 4]  # the table, alice's, carol's and dave's hands
 
 
 def test_the_hand_offers_only_legal_choices() -> None:
@@ -780,7 +611,7 @@ def test_the_hand_offers_only_legal_choices() -> None:
     # cards would be one card from the goal form.
     state = make(["H1 H2 H3* A5 A5' A5'' H3", "D1"], field="Is", opened=[["Ir Ir' Ir''"]])
     state = RULES.apply(state, 0, Take(card=c("Is"))).state
-    ui, ctx = RummyUI(), _context(state)
+    ui, ctx = RummyUI(), context(state)
     layout = ui.hand(ctx, 0, None)
     opens = sorted(i.split(":x.op.")[1] for i in _ids(layout) if ":x.op." in i)
     run = ".".join(str(x) for x in cs("H1 H2 H3*"))
@@ -828,7 +659,7 @@ def test_the_table_shows_a_goal_with_every_part_of_its_score() -> None:
         loss=5,
     )
     state = state.model_copy(update={"phase": "ended", "result": result, "game_no": 1})
-    ctx = _context(state)
+    ctx = context(state)
     text = _text(RummyUI().table(ctx))
     expected = [
         t(
@@ -842,8 +673,8 @@ def test_the_table_shows_a_goal_with_every_part_of_its_score() -> None:
         t("en", "rummy.result.opened", sets=sets_text(ctx, result.opened), points=1),
         card_text(ctx, c("A1*")) + " (" + t("en", "rummy.condition.ends") + ") ✅ +2",
         card_text(ctx, c("Is*")) + " (" + t("en", "rummy.condition.item") + ") ✅ +1",
-        t("en", "rummy.result.total", name="alice", points=5),
-        t("en", "rummy.result.loss", name="bob", points=5),
+        t("en", "rummy.result.total", name="alice", count=5),
+        t("en", "rummy.result.loss", name="bob", count=5),
         t("en", "rummy.table.ended", game=1, name="bob", next=2),
     ]
     flips = " · ".join(f"{card_text(ctx, x)} +{p}" for x, p in ((c("D6'"), 1), (c("H7"), 0)))
@@ -855,19 +686,19 @@ def test_the_table_shows_a_goal_with_every_part_of_its_score() -> None:
     summary = t(
         "en", "rummy.result.summary", game=1, name="alice", points=5, sets=1, red=3, bonus=1
     )
-    assert summary in _text(RummyUI().table(_context(playing)))
+    assert summary in _text(RummyUI().table(context(playing)))
 
 
 def test_the_table_shows_a_deck_out_and_an_item_victory() -> None:
     state = make(["H1", "H2"], field="Is", scores=[4, 2], advanced=True)
     deck_out = ShortResult(game_no=1, kind="deck_out")
     ended = state.model_copy(update={"phase": "ended", "result": deck_out})
-    text = _text(RummyUI().table(_context(ended)))
+    text = _text(RummyUI().table(context(ended)))
     assert t("en", "rummy.result.deck_out", game=1) in text
     sets = (cs("Is Is' Is''"), cs("Ih Ih' Ih''"), cs("Ip* Ip' Ip''"))
     item = ShortResult(game_no=1, kind="item_victory", seat=1, opened=sets)
     over = state.model_copy(update={"phase": "over", "result": item, "opened": ((), sets)})
-    ctx = _context(over)
+    ctx = context(over)
     text = _text(RummyUI().table(ctx))
     assert t("en", "rummy.result.match_item", names="bob", score=2, games=1) in text
     assert t("en", "rummy.result.item_victory", name="bob") in text
@@ -884,7 +715,7 @@ def test_a_late_four_player_table_fits_discord_limits() -> None:
         step = advance(RULES, state, version, seat, action, 5)
         state, version = step.state, version + len(step.logged)
     for lang in ("en", "ja"):
-        ctx = _context(state, lang)
+        ctx = context(state, lang)
         for layout in (RummyUI().table(ctx), *(RummyUI().hand(ctx, s, None) for s in range(4))):
             message = build(layout)
             validate_message(_message(layout), attachments=0)
@@ -893,7 +724,7 @@ def test_a_late_four_player_table_fits_discord_limits() -> None:
 
 def test_a_replay_shows_every_hand_on_a_line() -> None:
     state = _window(["D3 D4 H2", "H6 A1"])
-    ctx = _context(state)
+    ctx = context(state)
     lines = [block.text for block in RummyUI().replay_hands(ctx)]
     assert lines == [
         f"**{name}** {cards_text(ctx, state.hands[s])}"
@@ -923,7 +754,7 @@ def _events_of_random_games() -> list[tuple[State, Any]]:
     return events
 
 
-SILENT = {"rummy.answered", "rummy.window", "rummy.no_claim", "rummy.next_game", "rummy.hand"}
+SILENT = {"rummy.window", "rummy.no_claim", "rummy.next_game", "rummy.hand"}
 """Events left out of the log: the table's status shows them (or the next event does)."""
 
 
@@ -933,7 +764,7 @@ def test_every_event_has_text_in_both_languages() -> None:
     for state, event in _events_of_random_games():
         keys.add(event.key)
         for lang in ("en", "ja"):
-            ctx = _context(state, lang)
+            ctx = context(state, lang)
             text = ui.event_text(event, ctx) if event.public else ui.private_event_text(event, ctx)
             silent = event.key in SILENT or (
                 event.key == "rummy.window_closed" and not event.params["deadline"]
@@ -955,13 +786,14 @@ def test_every_illegal_reason_has_text_in_both_languages() -> None:
     codes = set(re.findall(r'illegal\("(\w+)"', source))
     assert {"not_ready_form", "not_in_hand", "own_discard_completes", "window_closed"} <= codes
     for code in codes:
-        assert has(f"error.illegal_move.{code}"), code
-        assert EN[f"error.illegal_move.{code}"] != JA[f"error.illegal_move.{code}"]
+        english, japanese = (error_text(lang, illegal(code), "rummy") for lang in ("en", "ja"))
+        assert english != t("en", "error.illegal_move"), code
+        assert english != japanese, code
 
 
 def test_controls_refuse_out_of_turn_and_malformed_clicks() -> None:
     state = make(["H1 H2 H3 A5 A5' D7 D6", "H2"], field="Is H4")
-    ui, ctx = RummyUI(), _context(state)
+    ui, ctx = RummyUI(), context(state)
     with pytest.raises(GameError) as refused:
         ui.control(ctx, 1, "tk", [str(c("Is"))], [])
     assert refused.value.reason is Reason.NOT_YOUR_TURN
@@ -978,13 +810,28 @@ def test_controls_refuse_out_of_turn_and_malformed_clicks() -> None:
             ui.control(ctx, 0, verb, args, values)
         assert refused.value.reason in (Reason.BAD_OPTION, Reason.ILLEGAL_MOVE), verb
     assert ui.control(ctx, 0, "tk", [str(c("Is"))], []) == Take(card=c("Is"))
-    assert ui.control(ctx, 0, "dc", [], [str(c("D7"))]) == Pick(f"d{c('D7')}")
+    # The discard select: a card it offered is picked; any other value is refused, a card
+    # with a reason that names it (not in the hand, or a copy it did not offer).
+    acting = RULES.apply(state, 0, Take(card=c("Is"))).state
+    actx = context(acting)
+    assert ui.control(actx, 0, "dc", [], [str(c("D7"))]) == Pick(f"d{c('D7')}")
+    offered = discard_choices(RULES.view(acting, 0))
+    other_copy = next(x for x in cs("A5 A5'") if x not in offered)
+    for card in (c("D5"), other_copy):
+        with pytest.raises(GameError) as refused:
+            ui.control(actx, 0, "dc", [], [str(card)])
+        assert refused.value.detail == "not_offered_discard"
+        assert refused.value.params == {"card": card_text(actx, card)}
+    for value in ("x", "100", "-1"):
+        with pytest.raises(GameError) as refused:
+            ui.control(actx, 0, "dc", [], [value])
+        assert refused.value.reason is Reason.BAD_OPTION, value
     # A claim for a window that is not open.
     with pytest.raises(GameError) as refused:
         ui.control(ctx, 0, "wp", ["1", str(c("D7"))], [])
     assert refused.value.detail == "window_closed"
     window = _window(["D3 D4 H2", "H6 A1"])
-    wctx = _context(window)
+    wctx = context(window)
     tag = ["1", str(c("D5''"))]
     assert ui.control(wctx, 1, "wp", tag, []) == Pass()
     assert ui.control(wctx, 1, "wn", [*tag, str(c("D3")), str(c("D4"))], []) == Gain(
@@ -996,9 +843,13 @@ def test_controls_refuse_out_of_turn_and_malformed_clicks() -> None:
     with pytest.raises(GameError) as refused:
         ui.control(wctx, 0, "wp", tag, [])
     assert refused.value.reason is Reason.NOT_YOUR_TURN
-    answered = RULES.apply(window, 1, Pass()).state
+    with pytest.raises(GameError) as refused:  # carol cannot claim: she is not asked
+        ui.control(wctx, 2, "wp", tag, [])
+    assert refused.value.detail == "not_asked"
+    both = _window(["D3 D4 H2", "D6 D7"])  # bob and carol are asked; bob passes
+    answered = RULES.apply(both, 1, Pass()).state
     with pytest.raises(GameError) as refused:
-        ui.control(_context(answered), 1, "wp", tag, [])
+        ui.control(context(answered), 1, "wp", tag, [])
     assert refused.value.detail == "already_answered"
 
 
@@ -1007,10 +858,10 @@ def test_the_lobby_shows_the_chosen_options() -> None:
     lines = ui.option_lines({"advanced": True, "claim_seconds": 45}, "en")
     assert lines == [
         t("en", "rummy.option.advanced"),
-        t("en", "rummy.option.claim_seconds", n=45),
+        t("en", "rummy.option.claim_seconds", count=45),
         t("en", "rummy.option.match_default"),
     ]
-    assert t("en", "rummy.option.match_games", n=3) in ui.option_lines({"match_games": 3}, "en")
+    assert t("en", "rummy.option.match_games", count=3) in ui.option_lines({"match_games": 3}, "en")
 
 
 async def test_a_lobby_keeps_the_seeds_match_length_unless_chosen(tmp_path: Path) -> None:
@@ -1032,13 +883,14 @@ async def test_a_claim_window_sends_no_turn_dm_but_the_next_turn_does(tmp_path: 
     async with Emulator.running(rate_limit=QUICK) as emu:
         alice, bob = emu.add_user("alice"), emu.add_user("bob")
         async with running_bot(emu, tmp_path / "db.sqlite3", clock=clock, **FAST) as bot:
-            bot.service._seed_source = lambda: SEED
+            seed, card = window_for_bob()
+            bot.service._seed_source = lambda: seed
             await bob.slash(emu.general, "notify", on=True)
             session, table = await start_game(
                 emu, bot, alice, joiners=(bob,), first="0", command=COMMAND, claim_seconds=30
             )
             hand = await open_hand(alice, table)
-            await discard_into_a_window(emu, session, alice, hand)
+            await discard_into_a_window(emu, session, alice, hand, card)
             await bot.service.settle()
             assert not bob.dms()  # asked to answer a window: no DM
             clock.advance(30)

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.playground.emulator import Emulator, InteractionFailed
 from games.engine import Status
 from games.thegame import RULES
 from games.thegame.models import Play
 from tests.botkit import custom_ids, open_hand, play_a_card, running_bot, start_game
-from tests.emulator import Emulator, InteractionFailed
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -78,7 +78,7 @@ async def test_the_bot_starts_from_a_copy_of_env_example_and_stops_cleanly_on_si
             assert {c["name"] for c in emu.commands()} >= {"hand", "thegame"}
             assert (tmp_path / "data" / "bot.sqlite3").exists()
             process.terminate()
-            assert await asyncio.wait_for(process.wait(), timeout=30) == 0
+            assert await asyncio.wait_for(process.wait(), timeout=60) == 0
         finally:
             if process.returncode is None:
                 process.terminate()

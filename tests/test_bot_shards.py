@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.client import ShardedTableBot, TableBot
+from bot.playground.emulator import Emulator, EmuMessage, EmuUser, RateLimit
+from bot.playground.emulator.models import EmuChannel, EmuGuild
 from games.engine import Change, Session, Status
 from games.thegame import RULES
 from games.thegame.models import EndTurn, Play
 from tests.botkit import custom_ids, open_hand, running_bot
-from tests.emulator import Emulator, EmuMessage, EmuUser, RateLimit
-from tests.emulator.models import EmuChannel, EmuGuild
 
 FAST = {"table_edit_interval": 0.2}
 
@@ -161,7 +161,7 @@ async def test_a_dm_click_moves_a_game_of_the_other_shard_and_its_owner_plays_on
             by_owner, by_dms = recorder(owner), recorder(dms)
             await play_turn(emu, dms, session.id, bob, hand)  # every click reached shard 0
             assert by_dms and all(c.actor == 0 for c in by_dms)
-            await emu.wait_for(lambda: any(c.actor == 1 for c in by_owner), timeout=10)
+            await emu.wait_for(lambda: any(c.actor == 1 for c in by_owner))
             assert not any(c.actor == 1 for c in by_dms)  # only the owner drives the AI
             resumed = await owner.service.get(session.id)
             await emu.wait_for(
@@ -187,7 +187,7 @@ async def test_a_shard_taken_over_by_a_new_process_resumes_its_games(
             async def ai_moved() -> bool:  # (it may have, before the bot was even ready)
                 return (await new.storage.sessions.version(session.id) or 0) > version
 
-            await emu.wait_for(ai_moved, timeout=10)
+            await emu.wait_for(ai_moved)
             resumed = await new.service.get(session.id)
             assert resumed.record.version > version
             await emu.wait_for(

@@ -10,8 +10,8 @@ import pytest
 
 import bot.errors
 from bot.i18n import t
+from bot.playground.emulator import Emulator, RateLimit
 from tests.botkit import custom_ids, running_bot, session_in
-from tests.emulator import Emulator, RateLimit
 
 
 async def test_a_new_table_held_back_by_the_rate_limit_still_answers_the_command(

@@ -9,6 +9,8 @@ from pathlib import Path
 from bot.games.thegame.picture import FILENAME, table_picture
 from bot.games.thegame.ui import pile_line
 from bot.i18n import t
+from bot.playground.emulator import Emulator, EmuMessage, EmuUser, RateLimit
+from bot.playground.emulator.models import ATTACH_FILES
 from bot.ui.layout import plain
 from games.engine import Session, Status
 from games.engine.step import chance_rng
@@ -20,14 +22,13 @@ from tests.botkit import (
     open_hand,
     open_lobby,
     play_a_card,
+    rules_page,
     running_bot,
     session_in,
     start_game,
     table_message,
     wait_current,
 )
-from tests.emulator import Emulator, EmuMessage, EmuUser, RateLimit
-from tests.emulator.models import ATTACH_FILES
 
 FAST = {"table_edit_interval": 0.2}
 CARD_TOKEN = re.compile(r"`🔵?(\d+)`")
@@ -113,7 +114,8 @@ async def test_two_players_play_a_whole_game_with_clicks(tmp_path: Path) -> None
             await play_to_the_end(emu, session, table, {0: alice, 1: bob})
             outcome = RULES.outcome(session.state)
             assert outcome is not None
-            result = t("en", f"thegame.result.{outcome.result}", left=outcome.details["cards_left"])
+            left = outcome.details["cards_left"]
+            result = t("en", f"thegame.result.{outcome.result}", count=left)
             await emu.wait_for(lambda: result in table.text)
             assert custom_ids(table, ":rematch$")
             # The record is stored by a listener after the commit: a redraw may come first.
@@ -206,7 +208,7 @@ async def test_on_fire_an_uncovered_blue_card_burns_the_table(tmp_path: Path) ->
             await alice.click(hand, custom_ids(hand, r":x\.end$")[0])
             assert session.state.end_reason is not None
             assert RULES.outcome(session.state).result == "burned"
-            burned = t("en", "thegame.result.burned", left=session.state.cards_left)
+            burned = t("en", "thegame.result.burned", count=session.state.cards_left)
             await emu.wait_for(lambda: burned in table.text)
 
 
@@ -358,7 +360,7 @@ async def test_a_restart_mid_game_keeps_the_game_and_its_buttons(tmp_path: Path)
             assert restored.record.version > before[0]
             await alice.click(hand, custom_ids(hand, r":x\.end$")[0])
             assert restored.state.turn == 1
-            bob = t("en", "thegame.table.seat", name="bob", cards=len(restored.state.hands[1]))
+            bob = t("en", "thegame.table.seat", name="bob", count=len(restored.state.hands[1]))
             await emu.wait_for(lambda: f"▶ **{bob}**" in table_message(emu, restored).text)
 
 
@@ -369,11 +371,8 @@ async def test_japanese_users_get_japanese_and_the_table_follows_the_server(
         hana = emu.add_user("hana", locale="ja", admin=True)
         bob = emu.add_user("bob")
         async with running_bot(emu, tmp_path / "db.sqlite3") as bot:
-            res = await hana.slash(emu.general, "thegame rules")
-            assert "10戻し" in res.text
-            assert res.ephemeral and res.message.components_v2
-            res = await bob.slash(emu.general, "thegame rules")
-            assert "±10 trick" in res.text
+            assert "10戻し" in await rules_page(hana, emu.general, "thegame", "turn")
+            assert "±10 trick" in await rules_page(bob, emu.general, "thegame", "turn")
             res = await hana.slash(emu.general, "settings", language="ja")
             assert "日本語" in res.text
             _, table = await start_game(emu, bot, hana, joiners=(bob,))
@@ -511,9 +510,33 @@ async def test_the_end_table_ranks_a_win_above_any_loss_per_server_and_channel(
             await emu.wait_for(recorded)
             stats = await records.stats(emu.guild.id, "thegame", emu.general.id)
             server = await records.stats(emu.guild.id, "thegame")
-            expected = bot.games["thegame"].records_summary(server, stats)
+            expected = "\n".join(bot.games["thegame"].records_lines("en", server, stats))
             # The burned loss is never the server's best (the AI's game, a win with 3 cards
             # left, may tie its score: the record, not the number, tells them apart).
             assert server.best is not None and server.best.won and server.best.session_id != "b"
             # The record is stored after the commit; a redraw may show the end table first.
-            await emu.wait_for(lambda: t("en", "thegame.records", **expected) in table.text)
+            await emu.wait_for(lambda: expected in table.text)
+
+
+async def test_an_ended_table_keeps_its_last_events_when_a_redraw_comes_before_its_record(
+    tmp_path: Path,
+) -> None:
+    """A redraw an earlier change asked for may run after the last move's commit but before the
+    game's record is stored (a busy bot): the table redrawn with the record still shows its
+    last events."""
+    async with Emulator.running(rate_limit=RateLimit(5, 1.0)) as emu:
+        alice = emu.add_user("alice")
+        async with running_bot(emu, tmp_path / "db.sqlite3", **FAST) as bot:
+            store = bot.results.store
+
+            async def redraw_first(session: Session) -> None:
+                await bot._redraw(session.id)  # the earlier change's redraw lands first
+                await store(session)
+
+            bot.results.store = redraw_first  # type: ignore[method-assign]
+            session, table = await start_game(emu, bot, alice)
+            await play_to_the_end(emu, session, table, {0: alice})
+            await emu.wait_for(lambda: t("en", "records.title") in table.text)
+            await bot.service.settle()  # the listeners are done: the record is stored
+            await bot.refresher.idle()  # and the table redrawn with it
+            assert t("en", "table.recent") in table.text

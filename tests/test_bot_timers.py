@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import t
+from bot.playground.emulator import Emulator, EmuUser, InvalidInteraction
 from games.engine import ManualClock, Session, Status
 from tests.botkit import custom_ids, open_lobby, running_bot, start_game
-from tests.emulator import Emulator, EmuUser, InvalidInteraction
 
 TIMER = 30
 START = 1_800_000_000.0
@@ -63,7 +63,7 @@ async def test_a_turn_timer_warns_at_half_time_then_an_ai_plays_the_turn(tmp_pat
             clock.advance(TIMER / 2)
             # The AI's first move comes at once, with the note; the rest of the turn follows.
             expired = t("en", "event.session.turn_expired", seat="alice")
-            await emu.wait_for(lambda: expired in table.text, timeout=15)
+            await emu.wait_for(lambda: expired in table.text)
             await run_clock(clock, lambda: session.state.turn == 1)
             assert session.record.seats[0].missed == 1
             assert not session.record.seats[0].away
@@ -81,7 +81,7 @@ async def test_three_expiries_hand_the_seat_to_an_ai_until_the_player_comes_back
                 await run_clock(clock, lambda: session.state.turn == 0)
                 await run_clock(clock, lambda m=missed: session.record.seats[0].missed == m)
             assert session.record.seats[0].away
-            away = t("en", "event.session.seat_away", seat=t("en", "seat.away", name="alice"))
+            away = t("en", "event.session.seat_away", seat="alice")
             await emu.wait_for(lambda: away in table.text)
             # The AI now plays the seat on its own, with no timer behind it.
             turns = session.state.turn_number

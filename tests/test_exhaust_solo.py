@@ -91,9 +91,7 @@ def test_moves_convert_to_and_from_actions() -> None:
         Move.of(NpcPlay(combo=0, cards=(1,)))
 
 
-BARS = st.tuples(
-    *[st.integers(0, 15)] * 4, *[st.sampled_from([0, 3, 4, 5, 6, 7, 9])] * 3
-)
+BARS = st.tuples(*[st.integers(0, 15)] * 4, *[st.sampled_from([0, 3, 4, 5, 6, 7, 9])] * 3)
 
 
 @settings(max_examples=3000, deadline=None)

@@ -82,9 +82,7 @@ def unvalidated(action: BaseModel, rng: random.Random) -> BaseModel:
     return type(action).model_construct(**fields)
 
 
-def junk(
-    rules: Rules[Any, Any, Any, Any], legal: list[Any], rng: random.Random
-) -> Iterator[Any]:
+def junk(rules: Rules[Any, Any, Any, Any], legal: list[Any], rng: random.Random) -> Iterator[Any]:
     """Foreign actions, look-alikes, malformed instances of the game's own, and non-actions."""
     others = [r for r in GAMES.values() if r is not rules]
     for other in others:

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from toygame import RULES, Move, Vote
+from toygame import RULES, Vote
 
 from bot.context import Context
 from bot.game_ui import GameUI
 from bot.i18n import t
-from bot.replays import replay_step
+from bot.replay_turns import replay_turn, target, turn_ends
 from bot.results import Results
 from bot.ui.layout import Button, Controls, Layout, Priority, Text, game_verb
 from games.engine import CHANCE, Event, Seat, Session, SessionRecord, Status
@@ -31,7 +31,9 @@ class DiceRaceUI(GameUI):
 
     game_id = RULES.game_id
 
-    def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:
+    def option_lines(
+        self, options: dict[str, Any], lang: str, players: int | None = None
+    ) -> list[str]:
         return []
 
     def table(self, ctx: Context) -> Layout:
@@ -115,12 +117,12 @@ def test_the_default_record_keeps_the_winning_points() -> None:
 
 def test_the_default_words_show_points_and_winners() -> None:
     ui = DiceRaceUI()
-    assert ui.score_text("en", -12, 3) == t("en", "stats.points", n=12)
+    assert ui.score_text("en", -12, 3) == t("en", "stats.points", count=12)
     record = GameRecord(1, GUILD, 10, "dicerace", "0badcafe", "win", -9, 3, {}, 0.0, True)
     seats = tuple(StoredSeat(i, None, "", won=i == 1, score=-(7 + i), result="") for i in range(3))
     text = ui.history_text("en", HistoryEntry(record, seats, None), ["alice", "AI 2", "AI 3"])
     assert t("en", "history.winners", names="AI 2") in text
-    assert f"alice {t('en', 'stats.points', n=7)}" in text
+    assert f"alice {t('en', 'stats.points', count=7)}" in text
     nobody = tuple(StoredSeat(i, None, "", won=False, score=None, result="") for i in range(3))
     empty = HistoryEntry(record, nobody, None)
     assert ui.history_text("en", empty, ["a", "b", "c"]) == t("en", "history.no_winner")
@@ -141,26 +143,59 @@ async def test_a_default_game_is_recorded_counted_and_ranked(storage: Storage) -
     streaks = await storage.players.streaks(GUILD, ALICE, ui.game_id)
     lines = ui.stats_lines("en", [all_counts, three], streaks)
     assert lines[0] == ui.tally_line("en", three)
-    assert t("en", "stats.points", n=session.state.totals[0]) in lines[0]
+    assert t("en", "stats.points", count=session.state.totals[0]) in lines[0]
     assert lines[-1] == t("en", "stats.streaks", current=int(won), best=int(won))
     [entry] = await storage.records.history(GUILD)
     assert [s.score for s in entry.seats] == [-total for total in session.state.totals]
     server = await storage.records.stats(GUILD, ui.game_id)
     board = ui.board_lines("en", server, server, await storage.records.best(GUILD, ui.game_id))
-    assert board[0] == t("en", "stats.board.games", games=1, wins=1)
-    assert t("en", "stats.points", n=max(session.state.totals)) in board[1]
+    figures = [t("en", "stats.played", count=1), t("en", "stats.won", count=1)]
+    best = t("en", "stats.best", best=t("en", "stats.points", count=max(session.state.totals)))
+    figures_text = " · ".join([*figures, best])
+    assert board[0] == t("en", "stats.line", label=t("en", "stats.server"), figures=figures_text)
+    assert t("en", "stats.points", count=max(session.state.totals)) in board[1]
 
 
-def test_a_replay_step_is_the_state_after_that_many_actions() -> None:
+def test_a_replay_turn_is_one_actors_run_of_actions_with_the_chance_it_caused() -> None:
+    log = [
+        LoggedAction(seq=seq, actor=actor, action={})
+        for seq, actor in enumerate([CHANCE, CHANCE, 0, 0, 0, CHANCE, 1, 1, 0, CHANCE, 0], 1)
+    ]
+    # the deal; 0's three plays and its draw; 1's two; 0's one and its draw; 0 again (solo-like)
+    assert turn_ends(log) == (2, 6, 8, 10, 11)
+
+
+def test_each_replay_turn_shows_the_state_after_its_last_entry() -> None:
     session, log = finished()
-    first = replay_step(session, log, 1)
-    assert (first.number, first.total, first.actor) == (1, len(log), CHANCE)
-    last = replay_step(session, log, len(log))
-    assert last.state == session.state
-    assert replay_step(session, log, 10_000).number == len(log)
-    middle = replay_step(session, log, 5)
-    moves = [Move.model_validate(e.action) for e in log[:5] if e.action["kind"] == "move"]
-    assert sum(middle.state.totals) == sum(move.amount for move in moves)
+    players = [
+        i
+        for i, entry in enumerate(log)
+        if entry.actor != CHANCE and log[i - 1].actor != entry.actor
+    ]
+    assert len(turn_ends(log)) == len(players) + 1  # the setup, then one turn per run
+    setup = replay_turn(session, log, 0)
+    assert (setup.number, setup.total, setup.actor) == (0, len(players), None)
+    assert [e.key for e in setup.events] == ["toy.roll"] * players[0]  # the rolls before anyone
+    caused = 0
+    for number, start in enumerate(players, start=1):
+        turn = replay_turn(session, log, number)
+        end = players[number] if number < len(players) else len(log)
+        state = RULES.setup(session.config)
+        for entry in log[:end]:  # through the rolls that follow the action
+            state = RULES.apply(state, entry.actor, RULES.parse_action(entry.action)).state
+        assert (turn.actor, turn.state) == (log[start].actor, state)
+        rolls = sum(entry.actor == CHANCE for entry in log[start:end])
+        assert [e.key for e in turn.events].count("toy.roll") == rolls
+        caused += rolls
+    assert caused > 0 and players[0] + caused == sum(e.actor == CHANCE for e in log)
+    assert replay_turn(session, log, len(players)).state == session.state
+    assert replay_turn(session, log, 10_000).number == len(players)
+
+
+def test_replay_moves_stay_between_the_setup_and_the_last_turn() -> None:
+    assert [target(0, move, 5) for move in "fpnl"] == [0, 0, 1, 5]
+    assert [target(5, move, 5) for move in "fpnl"] == [0, 4, 5, 5]
+    assert [target(3, move, 5) for move in "fpnl"] == [0, 2, 4, 5]
 
 
 def test_the_default_replay_hands_are_each_seats_hand_without_its_controls() -> None:

@@ -392,9 +392,7 @@ def test_recall_with_nothing_resting_and_an_empty_active_card_takes_back_every_q
         queues={0: {0: "L1 S1", 1: "L5"}, 2: {0: "B4 L4"}},
     )
     step = act(state, 0, Recall())
-    assert step.events[0].params == {
-        "seat": 0, "case": "cards", "large": 2, "small": 1, "black": 1
-    }
+    assert step.events[0].params == {"seat": 0, "case": "cards", "large": 2, "small": 1, "black": 1}
     assert step.state.queues[0][0].count == 0 and step.state.queues[2][0].count == 0
     assert step.state.queues[0][1] == dice("L5")
     after = roll(step.state, 6, 6, 2, 3)

@@ -23,6 +23,9 @@ from bot.context import Context
 from bot.games.thegame.picture import FILENAME, table_picture
 from bot.games.thegame.ui import TheGameUI, pile_line
 from bot.i18n import t
+from bot.playground.emulator import Emulator, text_of
+from bot.playground.emulator.models import walk_components
+from bot.playground.emulator.validation import validate_message
 from bot.ui.controls import ControlButton, ControlSelect
 from bot.ui.layout import (
     LOBBY,
@@ -47,9 +50,6 @@ from bot.ui.v2 import MAX_COMPONENTS, MAX_TEXT, V2Message, build, shorten
 from games.engine import Event, Seat, Session, SessionRecord, Status
 from games.thegame import RULES
 from games.thegame.models import Phase, SignalKind, TheGameConfig, TheGameState
-from tests.emulator import Emulator, text_of
-from tests.emulator.models import walk_components
-from tests.emulator.validation import validate_message
 from tests.test_layers import imported_modules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -588,7 +588,7 @@ async def test_worked_example_the_game_table_is_posted_edited_and_read_back(
     assert message.components_v2 and message.content == "" and message.embeds == []
     assert message.file(FILENAME) == table_picture(view)
     shown = text_of(message)
-    status = t("en", "thegame.table.seat", name="bob", cards=7)
+    status = t("en", "thegame.table.seat", name="bob", count=7)
     todo = t("en", "thegame.table.must_play", n=view.still_required)
     assert f"▶ **{status}** — {todo}" in shown
     events = [played_text("alice", 37, 0), played_text("bob", 55, 2)]

@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import itertools
 import random
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 from toygame import GAMES
 
 from games.engine import ManualClock, Session, SessionService, Status
 from games.registry import GAMES as REGISTERED
 from storage import SeatRow, Storage, open_storage
-from storage.migrate import TABLES, migrate_to_postgres
+from storage.migrate import TABLES, Refusal, migrate_to_postgres
 from tests.stores import scalar
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -155,7 +157,7 @@ async def test_the_copy_refuses_a_database_that_holds_data(tmp_path: Path, pg_ur
         await sqlite.prefs.user.set(HOST, "locale", "ja")
     async with await open_storage(pg_url) as postgres:
         await postgres.prefs.guild.set(GUILD, "locale", "en")
-    with pytest.raises(SystemExit, match="not empty"):
+    with pytest.raises(Refusal, match="not empty"):
         await migrate_to_postgres(path, pg_url, GAMES)
     async with await open_storage(pg_url) as postgres:
         assert await postgres.prefs.user.get(HOST, "locale") is None  # nothing was copied
@@ -203,3 +205,140 @@ async def test_the_command_copies_and_checks_a_real_games_database(
         await service.close()
     again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
     assert again.returncode != 0 and "not empty" in again.stderr
+
+
+def folder(path: Path) -> dict[str, bytes]:
+    """Every file in `path`'s folder with its bytes: what a command must leave as it was."""
+    return {entry.name: entry.read_bytes() for entry in sorted(path.parent.iterdir())}
+
+
+async def tables_in(url: str) -> int:
+    """The tables of the database at `url` (read without migrating it)."""
+    conn = await asyncpg.connect(url)
+    try:
+        return int(
+            await conn.fetchval(
+                "SELECT COUNT(*) FROM information_schema.tables "
+                "WHERE table_schema = current_schema()"
+            )
+        )
+    finally:
+        await conn.close()
+
+
+def run_migrate(source: Path, target: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "storage.migrate", "--from", f"sqlite:{source}"]
+    return subprocess.run(
+        [*command, "--to", target], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+
+
+async def bot_database(path: Path) -> None:
+    """A bot's database with a game in it, closed as a stopped bot leaves it."""
+    async with await open_storage(path) as sqlite:
+        service = make_service(sqlite, ManualClock())
+        await lobby(service, 10)
+        await service.close()
+
+
+def empty_file(path: Path) -> None:
+    path.write_bytes(b"")
+
+
+def not_sqlite(path: Path) -> None:
+    path.write_bytes(b"these are no SQLite pages\n" * 200)
+
+
+async def damaged(path: Path) -> None:
+    """A bot's database whose pages after the first were overwritten."""
+    await bot_database(path)
+    data = bytearray(path.read_bytes())
+    data[4096:] = b"\xa5" * (len(data) - 4096)
+    path.write_bytes(bytes(data))
+
+
+async def newer(path: Path) -> None:
+    """A database a newer bot wrote: its schema version is past this code's."""
+    await bot_database(path)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 999")
+    conn.close()
+
+
+def foreign(path: Path) -> None:
+    """A SQLite file of something else: tables, but no schema version of the bot's."""
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE notes (text TEXT)")
+    conn.commit()
+    conn.close()
+
+
+SOURCES: dict[str, tuple[Any, str]] = {
+    "missing": (None, "no SQLite database at"),
+    "empty": (empty_file, "is empty"),
+    "not-sqlite": (not_sqlite, "not a readable SQLite database"),
+    "damaged": (damaged, "not a readable SQLite database"),
+    "newer-schema": (newer, "newer than this code"),
+    "not-a-bot-database": (foreign, "holds no bot database"),
+}
+
+
+@pytest.mark.parametrize("case", list(SOURCES))
+async def test_a_source_it_cannot_take_is_refused_in_one_line_and_nothing_is_written(
+    tmp_path: Path, pg_url: str, case: str
+) -> None:
+    make, says = SOURCES[case]
+    source = tmp_path / "data" / "bot.sqlite3"
+    source.parent.mkdir()
+    if make is not None:
+        made = make(source)
+        if made is not None:
+            await made
+    before = folder(source)
+    done = run_migrate(source, pg_url)
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith("python -m storage.migrate: ") and says in line
+    assert done.stdout == ""
+    assert folder(source) == before  # no byte changed, no -wal or -shm beside it
+    assert await tables_in(pg_url) == 0  # the target was not touched
+
+
+async def test_a_stopped_bots_file_is_copied_without_a_byte_or_a_file_beside_it_changed(
+    tmp_path: Path, pg_url: str
+) -> None:
+    source = tmp_path / "bot.sqlite3"
+    await bot_database(source)
+    before = folder(source)
+    assert list(before) == ["bot.sqlite3"]
+    done = run_migrate(source, pg_url)
+    assert done.returncode == 0, done.stderr
+    assert "replayed 1 sessions (lobby=1): ok" in done.stdout
+    assert folder(source) == before
+
+
+async def test_a_running_bots_file_is_copied_without_changing_it(
+    tmp_path: Path, pg_url: str
+) -> None:
+    source = tmp_path / "bot.sqlite3"
+    async with await open_storage(source) as sqlite:  # the bot still has the file open
+        service = make_service(sqlite, ManualClock())
+        await lobby(service, 10)
+        before = {name: data for name, data in folder(source).items() if name != "bot.sqlite3-shm"}
+        done = run_migrate(source, pg_url)
+        after = {name: data for name, data in folder(source).items() if name != "bot.sqlite3-shm"}
+        await service.close()
+    assert done.returncode == 0, done.stderr
+    assert "replayed 1 sessions (lobby=1): ok" in done.stdout
+    assert after == before  # the file and its WAL as the bot left them (-shm is shared memory)
+
+
+async def test_an_unreachable_target_is_refused_in_one_line(tmp_path: Path) -> None:
+    source = tmp_path / "bot.sqlite3"
+    await bot_database(source)
+    before = folder(source)
+    done = run_migrate(source, f"postgresql://postgres@/none?host={tmp_path / 'no-server'}")
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.splitlines()
+    assert "cannot connect to the target database" in line
+    assert folder(source) == before

@@ -17,7 +17,7 @@ from games.rummy.ai import decide, unseen_counts
 from games.rummy.ai_policies import connection, greedy_policy, random_policy
 from games.rummy.cards import kind
 from games.rummy.models import Discard, Gain, Goal, Open, Pass, State, Take
-from tests.rummy_cards import c, cs, make
+from tests.rummy_cards import as_stored_by_version_1, c, cs, make
 
 WAITING = "H1 H1' A2 A3 A4 D5 D5'"
 """One card from the goal form: it waits for a Demon 5 or a Human 1."""
@@ -130,8 +130,10 @@ def test_ai_passes_a_gain_that_breaks_a_hand_one_card_from_the_goal():
     assert ai(state, 1) == Pass()
 
 
-def test_ai_passes_when_it_has_no_claim():
-    state = window(["H2 A1", "H6"])
+def test_ai_passes_a_version_1_window_it_cannot_claim():
+    """Rules version 1 asked every other player; a game stored by it may still be running."""
+    state = make(["H4 H4' A6 A7 D1 D2 D5''", "H2 A1", "H6"], field="Is")
+    state = discarded(took(as_stored_by_version_1(state), "Is"), "D5''")
     assert ai(state, 1) == Pass()
 
 

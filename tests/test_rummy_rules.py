@@ -7,21 +7,25 @@ one); `A` Angel, `D` Demon; `Is` `Ih` `Ip` `Ir` the Items sword, shield, potion,
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
+from games.engine import Seat, SessionRecord, Status
 from games.engine.contract import CHANCE, SYSTEM, Event, Step
 from games.engine.errors import GameError, Reason
 from games.engine.step import advance
 from games.exhaust.models import UseTime
+from games.replay import ReplayError, check, export
 from games.rummy import RULES
 from games.rummy.ai_policies import random_policy
 from games.rummy.cards import CARDS, attribute, is_red, kind, number, title
 from games.rummy.models import (
     Close,
+    Config,
     Deal,
     Discard,
     Flip,
@@ -35,7 +39,7 @@ from games.rummy.models import (
     Take,
 )
 from games.rummy.sets import is_goal_form, set_kind, waits
-from tests.rummy_cards import c, cs, make
+from tests.rummy_cards import as_stored_by_version_1, c, cs, make
 
 WAITING = "H1 H1' A2 A3 A4 D5 D5'"
 """A hand one card from the goal form: it waits for a Demon 5 or a Human 1."""
@@ -72,8 +76,11 @@ def discard(state: State, spec: str, ready: bool = False) -> State:
 
 
 def answer_all(state: State, action: Any = None) -> Step:
-    """Every seat the window waits for passes (or gives `action`)."""
+    """Every seat a claim window waits for passes (or gives `action`); nothing when the
+    discard opened no window."""
     step = Step(state=state)
+    if state.phase != "window":
+        return step
     for seat in sorted(RULES.to_move(state).seats):
         step = act(step.state, seat, action or Pass())
     return step
@@ -272,12 +279,20 @@ def test_open_of_cards_not_in_the_hand_is_refused():
     assert refused(state, 0, Open(cards=cs("H1 H2 H3"))).detail == "not_in_hand"
 
 
-def test_discard_puts_the_card_in_the_discarders_row_and_opens_the_window():
-    state = take(make([WAITING, "H2", "H3"]), "Is")
+def test_discard_puts_the_card_in_the_discarders_row_and_asks_who_can_claim_it():
+    state = take(make([WAITING, "Is' Is''", "H3"]), "Is")
     step = act(state, 0, Discard(card=c("Is")))
     assert step.state.rows[0] == cs("Is") and step.state.phase == "window"
-    assert RULES.to_move(step.state).seats == {1, 2}
+    assert RULES.to_move(step.state).seats == {1}
     assert "rummy.window" in keys(step.events)
+
+
+def test_a_discard_nobody_can_claim_opens_no_window_and_the_turn_passes_at_once():
+    state = take(make([WAITING, "H2", "H3"]), "Is")
+    step = act(state, 0, Discard(card=c("Is")))
+    assert step.state.rows[0] == cs("Is") and step.state.window is None
+    assert step.state.phase == "take" and step.state.turn == 1
+    assert "rummy.window" not in keys(step.events) and "rummy.no_claim" in keys(step.events)
 
 
 def test_discard_of_a_card_not_in_the_hand_is_refused():
@@ -366,59 +381,90 @@ def test_declaring_ready_twice_is_refused():
 # The claim window -------------------------------------------------------------------------
 
 
-def window_state(players: int = 3, **kwargs: Any) -> State:
-    """Seat 0 has discarded `D5''`; `hands` are seats 1.. ."""
+def window_state(players: int = 3, *, stored_v1: bool = False, **kwargs: Any) -> State:
+    """Seat 0 has discarded `D5''`; `hands` are seats 1.. (`stored_v1`: in a game stored by
+    rules version 1)."""
     hands = kwargs.pop("hands", ["H2"] * (players - 1))
     state = make(["H4 H4' A6 A7 D1 D2 D5''", *hands], field="Is", **kwargs)
+    if stored_v1:
+        state = as_stored_by_version_1(state)
     return discard(take(state, "Is"), "D5''")
 
 
-def test_window_waits_for_every_other_player_with_the_configured_deadline():
-    state = window_state(4, claim_seconds=45)
+def test_window_asks_only_who_can_claim_with_the_configured_deadline():
+    hands = ["H2", "D3 D4", WAITING]
+    opened, ready = ((), (), (), OPEN), (False, False, False, True)
+    state = window_state(4, hands=hands, opened=opened, ready=ready, claim_seconds=45)
     to_move = RULES.to_move(state)
-    assert to_move.seats == {1, 2, 3} and to_move.timeout == 45
+    assert to_move.seats == {2, 3} and to_move.timeout == 45
 
 
-def test_every_other_player_is_offered_pass_and_only_a_claimant_more():
+def test_a_player_who_can_gain_with_the_discard_is_asked():
+    state = window_state(3, hands=["D6 D7 H2", "H6"])
+    assert RULES.to_move(state).seats == {1}
+
+
+def test_a_ready_player_whose_goal_the_discard_completes_is_asked():
+    state = window_state(3, hands=[WAITING, "H6"], opened=((), OPEN), ready=(0, 1))
+    assert RULES.to_move(state).seats == {1}
+
+
+def test_a_ready_player_who_could_only_gain_is_not_asked():
+    hands = ["D3 D4 H2", "D6 D7"]
+    state = window_state(3, hands=hands, opened=((), OPEN), ready=(0, 1))
+    assert RULES.to_move(state).seats == {2}
+
+
+def test_an_asked_player_is_offered_pass_and_its_claims():
     state = window_state(3, hands=["D3 D4 H2", "H6 A1"])
     assert RULES.legal_actions(state, 1) == [Pass(), Gain(cards=cs("D3 D4"))]
-    assert RULES.legal_actions(state, 2) == [Pass()]
-    assert RULES.legal_actions(state, 0) == []
 
 
-def test_the_window_shows_nobody_who_could_claim():
-    """Two tables alike but for a hidden hand (one can Gain): the public sees the same."""
-    can = make(["H4 H4' A6 A7 D1 D2 D5''", "D3 D4 H2", "H6 A1"], field="Is")
-    cannot = make(["H4 H4' A6 A7 D1 D2 D5''", "A3 A4 H2", "H6 A1"], field="Is")
-    steps = [act(take(s, "Is"), 0, Discard(card=c("D5''"))) for s in (can, cannot)]
+def test_a_player_who_is_not_asked_has_nothing_to_answer_and_is_refused():
+    state = window_state(3, hands=["D3 D4 H2", "H6 A1"])
+    assert RULES.legal_actions(state, 2) == [] and RULES.legal_actions(state, 0) == []
+    assert refused(state, 2, Pass()).reason is Reason.NOT_YOUR_TURN
+
+
+def test_the_window_shows_nobody_who_is_asked():
+    """Two tables alike but for the hidden hands (bob can Gain, or carol can): the public and
+    the discarder see the same, before and after the answer."""
+    bob_can = make(["H4 H4' A6 A7 D1 D2 D5''", "D3 D4 H2", "H6 A1"], field="Is")
+    carol_can = make(["H4 H4' A6 A7 D1 D2 D5''", "H6 A1 H2", "D3 D4"], field="Is")
+    steps = [act(take(s, "Is"), 0, Discard(card=c("D5''"))) for s in (bob_can, carol_can)]
+    assert [RULES.to_move(s.state).seats for s in steps] == [{1}, {2}]
     assert [e for e in steps[0].events if e.public] == [e for e in steps[1].events if e.public]
-    assert RULES.view(steps[0].state, None) == RULES.view(steps[1].state, None)
-    assert RULES.view(steps[0].state, 2) == RULES.view(steps[1].state, 2)
-    assert RULES.to_move(steps[0].state) == RULES.to_move(steps[1].state)
-    answers = [act(s.state, 1, Pass()) for s in steps]
-    claim = act(steps[0].state, 1, Gain(cards=cs("D3 D4")))
-    public = [[e for e in s.events if e.public] for s in (*answers, claim)]
-    assert public[0] == public[1] == public[2] == [Event(key="rummy.answered", params={"seat": 1})]
-    assert RULES.view(claim.state, None) == RULES.view(answers[0].state, None)
+    for seat in (None, 0):
+        assert RULES.view(steps[0].state, seat) == RULES.view(steps[1].state, seat)
+    passes = [act(s.state, asked, Pass()) for s, asked in zip(steps, (1, 2), strict=True)]
+    assert [e for e in passes[0].events if e.public] == [e for e in passes[1].events if e.public]
+    for seat in (None, 0):
+        assert RULES.view(passes[0].state, seat) == RULES.view(passes[1].state, seat)
 
 
-def test_an_answer_is_told_only_to_its_player():
-    state = window_state(3, hands=["D3 D4 H2", "H6"])
+def test_an_answer_is_told_only_to_its_player_and_the_public_sees_nothing():
+    state = window_state(3, hands=["D3 D4 H2", "D6 D7"])
     step = act(state, 1, Gain(cards=cs("D3 D4")))
-    private = [e for e in step.events if not e.public]
-    assert [(e.key, e.audience, e.cards) for e in private] == [("rummy.answer", (1,), cs("D3 D4"))]
+    events = [(e.key, e.audience, e.cards) for e in step.events]
+    assert events == [("rummy.answer", (1,), cs("D3 D4"))]
+    assert RULES.view(step.state, None) == RULES.view(state, None)
     assert RULES.view(step.state, 1).my_answer is not None
     assert RULES.view(step.state, 2).my_answer is None
 
 
-def test_window_closes_once_everyone_passed_and_the_turn_passes_left():
-    state = window_state(3)
-    state = act(state, 2, Pass()).state
-    assert RULES.to_move(state).seats == {1}
+def test_window_stays_open_while_an_asked_player_has_not_answered():
+    state = window_state(4, hands=["D3 D4", "H6", "D6 D7"])
+    step = act(state, 3, Pass())
+    assert step.state.phase == "window" and RULES.to_move(step.state).seats == {1}
+    assert "rummy.window_closed" not in keys(step.events)
+
+
+def test_window_closes_once_every_asked_player_answered_and_the_turn_passes_left():
+    state = act(window_state(4, hands=["D3 D4", "H6", "D6 D7"]), 3, Pass()).state
     step = act(state, 1, Pass())
     assert step.state.phase == "take" and step.state.turn == 1
     assert step.state.rows[0] == cs("D5''")
-    assert "rummy.no_claim" in keys(step.events)
+    assert {"rummy.window_closed", "rummy.no_claim"} <= set(keys(step.events))
 
 
 def test_window_closes_at_its_deadline_and_the_silent_pass():
@@ -432,14 +478,14 @@ def test_window_closes_at_its_deadline_and_the_silent_pass():
 
 
 def test_close_is_only_the_clocks_and_only_while_a_window_is_open():
-    state = window_state(3)
+    state = window_state(3, hands=["D3 D4", "H6"])
     assert refused(state, 1, Close()).reason is Reason.NOT_YOUR_TURN
     taking = make([WAITING, "H2"])
     assert refused(taking, SYSTEM, Close()).reason is Reason.NOT_YOUR_TURN
 
 
 def test_a_second_answer_is_refused():
-    state = act(window_state(3), 1, Pass()).state
+    state = act(window_state(3, hands=["D3 D4", "D6 D7"]), 1, Pass()).state
     assert refused(state, 1, Pass()).reason is Reason.NOT_YOUR_TURN
 
 
@@ -451,7 +497,6 @@ def test_claiming_after_the_window_closed_is_refused():
 
 def test_gain_opens_the_set_draws_two_and_the_turn_still_passes_to_the_discarders_left():
     state = window_state(4, hands=["H2", "D3 D4 H6", "H3"], deck="Ih Ip Ir Ir' Ip' Ih' A1*")
-    state = act(act(state, 1, Pass()).state, 3, Pass()).state
     step = act(state, 2, Gain(cards=cs("D3 D4")))
     after = step.state
     assert after.opened[2] == (cs("D3 D4 D5''"),)
@@ -464,8 +509,7 @@ def test_gain_opens_the_set_draws_two_and_the_turn_still_passes_to_the_discarder
 def test_nearest_gain_after_the_discarder_wins():
     state = window_state(4, hands=["H2", "D3 D4", "D6 D7"])
     state = act(state, 3, Gain(cards=cs("D6 D7"))).state
-    state = act(state, 2, Gain(cards=cs("D3 D4"))).state
-    step = act(state, 1, Pass())
+    step = act(state, 2, Gain(cards=cs("D3 D4")))
     assert step.state.opened[2] and not step.state.opened[3]
     lost = [e for e in step.events if e.key == "rummy.claim_lost"]
     assert [(e.params, e.audience) for e in lost] == [({"seat": 3}, (3,))]
@@ -486,25 +530,25 @@ def test_nearest_goal_claim_after_the_discarder_wins():
     hands = ["H4 H4' A1 A2 D1 D2 D3", WAITING, "A3 A3' A3'' D5'' Ip Ip' H6", waits_d5_by_run]
     state = make(hands, turn=2, field="Is", opened=((), OPEN, (), OPEN), ready=(0, 1, 0, 1))
     state = discard(take(state, "Is"), "D5''")
-    state = act(act(state, 1, Goal()).state, 3, Goal()).state
-    step = act(state, 0, Pass())
+    step = act(act(state, 1, Goal()).state, 3, Goal())
     assert step.state.result is not None and step.state.result.seat == 3
     assert step.state.result.from_seat == 2
 
 
-def test_a_ready_player_is_not_offered_a_gain_and_is_refused_one():
-    state = window_state(3, hands=["D3 D4 H2", "H6"], opened=((), OPEN), ready=(0, 1))
-    assert RULES.legal_actions(state, 1) == [Pass()]
-    assert refused(state, 1, Gain(cards=cs("D3 D4"))).detail == "ready_cannot_gain"
+def test_a_ready_player_asked_for_a_goal_is_not_offered_a_gain_and_is_refused_one():
+    """WAITING holds D5 D5': without Ready it could gain the D5''."""
+    state = window_state(3, hands=[WAITING, "H6"], opened=((), OPEN), ready=(0, 1))
+    assert RULES.legal_actions(state, 1) == [Pass(), Goal()]
+    assert refused(state, 1, Gain(cards=cs("D5 D5'"))).detail == "ready_cannot_gain"
 
 
 def test_a_gain_without_the_cards_is_refused():
-    state = window_state(3, hands=["D3 H2", "H6"])
-    assert refused(state, 1, Gain(cards=cs("D3 D4"))).detail == "not_in_hand"
+    state = window_state(3, hands=["D3 D4 H2", "H6"])
+    assert refused(state, 1, Gain(cards=cs("D4 D6"))).detail == "not_in_hand"
 
 
 def test_a_gain_that_makes_no_big_set_is_refused():
-    state = window_state(3, hands=["D3 H2", "H6"])
+    state = window_state(3, hands=["D3 D4 H2", "H6"])
     assert refused(state, 1, Gain(cards=cs("D3 H2"))).detail == "not_a_big_set"
 
 
@@ -517,11 +561,95 @@ def test_a_goal_on_a_discard_needs_ready():
 def test_a_ready_player_goals_on_a_discard_that_completes_the_goal():
     state = window_state(3, hands=[WAITING, "H6"], opened=((), OPEN), ready=(0, 1))
     assert RULES.legal_actions(state, 1) == [Pass(), Goal()]
-    state = act(state, 1, Goal()).state
-    step = act(state, 2, Pass())
+    step = act(state, 1, Goal())
     result = step.state.result
     assert result is not None and result.seat == 1 and result.from_seat == 0
     assert result.card == c("D5''") and step.state.rows[0] == ()
+
+
+# Games stored by rules version 1 ------------------------------------------------------------
+
+
+def test_new_games_ask_only_the_players_who_can_claim():
+    assert RULES.make_config(3, {}).claim_asks == "eligible"
+
+
+def test_a_config_stored_by_rules_version_1_asks_every_other_player():
+    assert as_stored_by_version_1(make([WAITING, "H2"])).config.claim_asks == "everyone"
+
+
+def test_a_version_1_window_asks_every_other_player_even_without_a_claim():
+    state = window_state(3, stored_v1=True)
+    assert RULES.to_move(state).seats == {1, 2} and RULES.legal_actions(state, 1) == [Pass()]
+
+
+def test_a_version_1_window_stored_without_its_asked_seats_waits_for_every_other_player():
+    stored = window_state(3, stored_v1=True).model_dump(mode="json")
+    del stored["window"]["asked"]
+    state = State.model_validate(stored)
+    assert state.window is not None and state.window.asked == (1, 2)
+    assert RULES.to_move(state).seats == {1, 2}
+
+
+def test_advanced_version_1_still_refuses_a_goal_its_own_row_blocks():
+    state = window_state(
+        3,
+        stored_v1=True,
+        hands=[WAITING, "H6"],
+        opened=((), OPEN),
+        ready=(0, 1),
+        rows=("", "D5*"),
+        advanced=True,
+    )
+    assert RULES.legal_actions(state, 1) == [Pass()]
+    assert refused(state, 1, Goal()).detail == "own_discard_completes"
+
+
+def version_1_export(seed: int) -> dict[str, Any]:
+    """A whole 2-player short game played by rules version 1 (AI seats), as `/replay export`
+    writes it: every discard answered by the other seat, claim or not."""
+    stored = RULES.make_config(2, {"match_games": 1}).model_dump(mode="json")
+    del stored["claim_asks"]
+    config = Config.model_validate(stored)
+    rng = random.Random(seed)
+    step = advance(RULES, RULES.setup(config), 0, CHANCE, None, seed)
+    state, log = step.state, list(step.logged)
+    while not RULES.is_over(state):
+        seat = min(RULES.to_move(state).seats)
+        action = RULES.ai_action(RULES.view(state, seat), rng)
+        step = advance(RULES, state, len(log), seat, action, seed)
+        state, log = step.state, [*log, *step.logged]
+    record = SessionRecord(
+        id="0123abcd",
+        game_id="rummy",
+        rules_version=1,
+        guild_id=1,
+        channel_id=2,
+        host_id=3,
+        locale="en",
+        options={},
+        seed=seed,
+        status=Status.FINISHED,
+        version=len(log),
+        seats=(Seat(user_id=3, name="alice"), Seat(user_id=None, name="")),
+        config=stored,
+    )
+    return json.loads(json.dumps(export(record, log, RULES.outcome(state))))
+
+
+def test_a_game_exported_by_rules_version_1_replays_to_its_outcome():
+    data = version_1_export(seed=4)
+    outcome = check(data)
+    assert outcome is not None and outcome.model_dump(mode="json") == data["outcome"]
+
+
+def test_a_version_1_log_does_not_replay_as_a_version_2_game():
+    """What keeps old games replayable is the stored config: read by version 2's rules, their
+    passes without a claim are refused."""
+    data = version_1_export(seed=4)
+    current = RULES.make_config(2, {"match_games": 1}).model_dump(mode="json")
+    with pytest.raises(ReplayError, match="refused"):
+        check({**data, "rules_version": 2, "config": current})
 
 
 # Deck-out -----------------------------------------------------------------------------------
@@ -529,7 +657,7 @@ def test_a_ready_player_goals_on_a_discard_that_completes_the_goal():
 
 def test_deck_out_when_a_new_field_cannot_be_turned_up_ends_without_score():
     state = take(make([WAITING, "H2"], field="Is", deck="Ih Ip", scores=(3, 1)), "Is")
-    step = answer_all(discard(state, "Is"))
+    step = act(state, 0, Discard(card=c("Is")))
     assert step.state.phase == "ended" and step.state.scores == (3, 1)
     assert step.state.result is not None and step.state.result.kind == "deck_out"
     assert "rummy.deck_out" in keys(step.events)
@@ -556,7 +684,7 @@ def test_exactly_emptying_the_deck_for_an_open_goes_on():
 
 def test_deck_out_when_a_gain_cannot_draw_two():
     state = window_state(3, hands=["D3 D4 H2", "H6"], deck="Ih")
-    state = act(act(state, 1, Gain(cards=cs("D3 D4"))).state, 2, Pass()).state
+    state = act(state, 1, Gain(cards=cs("D3 D4"))).state
     assert state.phase == "ended" and state.result is not None
     assert state.result.kind == "deck_out"
 
@@ -642,8 +770,7 @@ def test_the_winning_hand_and_its_score_are_shown_to_everyone():
 
 def test_basic_goal_on_a_discard_costs_the_discarder_nothing():
     state = window_state(3, hands=[WAITING, "H6"], opened=((), OPEN), ready=(0, 1), scores=(5,))
-    state = act(act(state, 1, Goal()).state, 2, Pass()).state
-    state = settle(state).state
+    state = settle(act(state, 1, Goal()).state).state
     assert state.scores[0] == 5 and state.result is not None and state.result.loss == 0
 
 
@@ -721,7 +848,7 @@ def test_advanced_item_victory_by_a_gain():
     hands = ["H4 H4' A6 A7 D1 D2 Ip''", "Ip Ip' H2", "H6"]
     state = make(hands, field="Ir", opened=((), opened), advanced=True)
     state = discard(take(state, "Ir"), "Ip''")
-    state = act(act(state, 1, Gain(cards=cs("Ip Ip'"))).state, 2, Pass()).state
+    state = act(state, 1, Gain(cards=cs("Ip Ip'"))).state
     assert state.phase == "over" and RULES.outcome(state).winners == (1,)  # type: ignore[union-attr]
 
 
@@ -730,12 +857,17 @@ def test_item_victory_is_only_in_the_advanced_rules():
     assert state.phase == "take" and RULES.outcome(state) is None
 
 
-def test_advanced_no_goal_on_a_discard_while_own_row_holds_a_completing_card():
+def test_advanced_a_ready_player_whose_own_row_completes_the_goal_is_not_asked():
+    """No goal on a discard while the own row holds a completing card: nothing to claim."""
     state = window_state(
-        3, hands=[WAITING, "H6"], opened=((), OPEN), ready=(0, 1), rows=("", "D5*"), advanced=True
+        3,
+        hands=[WAITING, "D6 D7"],
+        opened=((), OPEN),
+        ready=(0, 1),
+        rows=("", "D5*"),
+        advanced=True,
     )
-    assert RULES.legal_actions(state, 1) == [Pass()]
-    assert refused(state, 1, Goal()).detail == "own_discard_completes"
+    assert RULES.to_move(state).seats == {2} and RULES.legal_actions(state, 1) == []
 
 
 def test_advanced_a_row_without_a_completing_card_does_not_block():
@@ -758,7 +890,7 @@ def test_advanced_goal_on_a_discard_costs_the_discarder_the_points_scored():
     state = window_state(
         3, hands=[WAITING, "H6"], opened=((), OPEN), ready=(0, 1), scores=(5, 2), advanced=True
     )
-    state = settle(act(act(state, 1, Goal()).state, 2, Pass()).state).state
+    state = settle(act(state, 1, Goal()).state).state
     result = state.result
     assert result is not None and result.total == 1 and result.loss == 1
     assert state.scores == (4, 3, 0)
@@ -773,7 +905,7 @@ def test_advanced_discarder_loss_stops_at_zero():
         scores=(1,),
         advanced=True,
     )
-    state = settle(act(act(state, 1, Goal()).state, 2, Pass()).state).state
+    state = settle(act(state, 1, Goal()).state).state
     assert state.result is not None and state.result.total >= 2
     assert state.result.loss == 1 and state.scores[0] == 0
 
@@ -921,4 +1053,4 @@ def test_every_event_key_is_the_games_and_private_draws_have_a_public_twin():
             twins = [e for e in events if e.key == "rummy.drew" and e.public]
             assert [e.params["seat"] for e in twins] == [private.params["seat"]]
             assert not twins[0].cards
-    assert {"rummy.took", "rummy.discarded", "rummy.answered"} <= seen
+    assert {"rummy.took", "rummy.discarded", "rummy.window", "rummy.answer"} <= seen

@@ -1,8 +1,8 @@
 """The shared search (games/engine/search.py) and the AI levels of `Rules.ai_decision`.
 
 The search is checked on a small counting model (its budget, ties, which candidate wins) and
-on Exhaust solo, the game where the STRONG level searches: a decision is deterministic given
-the rng, depends on the view only, is always legal, and stays within its budget.
+on Exhaust, solo and at a table: a decision is deterministic given the rng, depends on the
+view only, is always legal, and stays within its budget.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from games.engine.search import WINS_MOST_SAMPLES, Budget, Candidate, decision, 
 from games.engine.step import advance
 from games.exhaust import RULES as EXHAUST
 from games.exhaust.explain import REASONS as EXHAUST_REASONS
-from games.exhaust.strong import SoloModel
+from games.exhaust.models import NextGame
+from games.exhaust.strong import SoloModel, TableModel
 from games.registry import GAMES
 from games.thegame.explain import REASONS as THEGAME_REASONS
 
@@ -127,12 +128,14 @@ def solo_states(count: int, size: int = 18) -> list:
 
 
 SMALL = Budget(playouts=40)
+TABLE_SMALL = Budget(playouts=24, candidates=4)
 
 
 @pytest.fixture(autouse=True)
 def small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """Searches here use a small budget: the behaviours do not depend on its size."""
     monkeypatch.setattr("games.exhaust.strong.budget_for", lambda view: SMALL)
+    monkeypatch.setattr("games.exhaust.strong.TABLE_BUDGET", TABLE_SMALL)
     monkeypatch.setattr("games.hellqueue.strong.BUDGET", Budget(playouts=12, candidates=4))
 
 
@@ -176,12 +179,87 @@ def test_a_strong_decision_searches_within_its_budget(monkeypatch: pytest.Monkey
             assert played and made.params["move"] in EXHAUST_REASONS
 
 
-def test_strong_plays_as_normal_at_a_table_of_players() -> None:
-    config = EXHAUST.make_config(3, {"first_player": 0})
-    state = advance(EXHAUST, EXHAUST.setup(config), 0, -1, None, 5).state
-    view = EXHAUST.view(state, 0)
-    strong = EXHAUST.ai_decision(view, random.Random(1), STRONG)
-    assert strong == EXHAUST.ai_decision(view, random.Random(1), NORMAL)
+# Exhaust at a table: the STRONG level -----------------------------------------------------------
+
+
+def table_states(players: int, count: int, long_game: bool = False) -> list:
+    """States of games the NORMAL AI plays at a table, with a seat to move (a few each)."""
+    states = []
+    seed = 0
+    while len(states) < count:
+        config = EXHAUST.make_config(players, {"long_game": long_game})
+        result = advance(EXHAUST, EXHAUST.setup(config), 0, -1, None, seed)
+        state, version = result.state, len(result.logged)
+        rng = random.Random(seed)
+        while not EXHAUST.is_over(state) and len(states) < count:
+            if rng.random() < 0.3:
+                states.append(state)
+            view = EXHAUST.view(state, state.turn)
+            action = EXHAUST.ai_action(view, rng)
+            result = advance(EXHAUST, state, version, state.turn, action, seed)
+            state, version = result.state, version + len(result.logged)
+        seed += 1
+    return states
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_a_strong_decision_at_a_table_is_legal_and_searched(players: int) -> None:
+    reasons = set()
+    for i, state in enumerate(table_states(players, 6)):
+        made = EXHAUST.ai_decision(EXHAUST.view(state, state.turn), random.Random(i), STRONG)
+        assert made.action in EXHAUST.legal_actions(state, state.turn)
+        reasons.add(made.reason)
+    assert WINS_MOST_SAMPLES in reasons
+
+
+def test_a_strong_decision_at_a_table_is_deterministic_given_the_rng() -> None:
+    for state in table_states(4, 4):
+        view = EXHAUST.view(state, state.turn)
+        first = EXHAUST.ai_decision(view, random.Random(7), STRONG)
+        assert EXHAUST.ai_decision(view, random.Random(7), STRONG) == first
+
+
+def test_a_strong_decision_at_a_table_depends_on_the_view_only() -> None:
+    """Re-dealing everything the seat cannot see (other hands, refill) changes nothing."""
+    for i, state in enumerate(table_states(3, 4)):
+        seat = state.turn
+        other = EXHAUST.resample_hidden(state, seat, random.Random(i))
+        assert other != state
+        assert EXHAUST.view(other, seat) == EXHAUST.view(state, seat)
+        mine = EXHAUST.ai_decision(EXHAUST.view(state, seat), random.Random(i), STRONG)
+        theirs = EXHAUST.ai_decision(EXHAUST.view(other, seat), random.Random(i), STRONG)
+        assert mine == theirs
+
+
+def test_a_strong_decision_at_a_table_searches_within_its_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    played: list[int] = []
+    playout = TableModel.playout
+
+    def counted(self: TableModel, world, move, rng):  # type: ignore[no-untyped-def]
+        played.append(1)
+        return playout(self, world, move, rng)
+
+    monkeypatch.setattr(TableModel, "playout", counted)
+    for i, state in enumerate(table_states(4, 3)):
+        played.clear()
+        made = EXHAUST.ai_decision(EXHAUST.view(state, state.turn), random.Random(i), STRONG)
+        assert len(played) <= TABLE_SMALL.playouts
+        if made.reason == WINS_MOST_SAMPLES:
+            assert played and made.params["move"] in EXHAUST_REASONS
+
+
+def test_strong_searches_the_long_variant_and_deals_the_next_game_as_normal() -> None:
+    states = table_states(3, 40, long_game=True)
+    playing = [s for s in states if s.phase == "play"][:3]
+    for i, state in enumerate(playing):
+        made = EXHAUST.ai_decision(EXHAUST.view(state, state.turn), random.Random(i), STRONG)
+        assert made.action in EXHAUST.legal_actions(state, state.turn)
+    between = [s for s in states if s.phase == "next"]
+    assert between
+    made = EXHAUST.ai_decision(EXHAUST.view(between[0], between[0].turn), random.Random(1), STRONG)
+    assert made.action == NextGame()
 
 
 # Levels of every game ------------------------------------------------------------------------

@@ -10,15 +10,18 @@ import asyncio
 import contextlib
 import itertools
 import math
+import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from toygame import GAMES, Close, Move, Vote
+from toygame import GAMES, Close, DiceRace, Move, Vote
 
 from games.engine import (
     CHANCE,
+    NORMAL,
+    STRONG,
     SYSTEM,
     Change,
     Clock,
@@ -26,9 +29,12 @@ from games.engine import (
     ManualClock,
     Reason,
     Session,
+    SessionIdTaken,
     SessionService,
     Status,
+    new_session_id,
 )
+from games.thegame.models import Play
 from storage import Storage, open_storage
 from tests.stores import execute, scalar
 
@@ -123,6 +129,19 @@ def clock(service: SessionService) -> ManualClock:
 
 async def log_length(storage: Storage, session_id: str) -> int:
     return len(await storage.sessions.log(session_id))
+
+
+async def test_a_level_the_game_does_not_offer_is_refused_and_seats_nobody(
+    service: SessionService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(DiceRace, "ai_levels", (NORMAL,))
+    session = await open_lobby(service)
+    with pytest.raises(GameError) as refused:
+        await service.add_ai(session.id, HOST, STRONG)
+    assert (refused.value.reason, refused.value.detail) == (Reason.BAD_OPTION, "ai_level")
+    assert len(session.record.seats) == 1
+    await service.add_ai(session.id, HOST, NORMAL)
+    assert [s.ai_level for s in session.record.seats[1:]] == [NORMAL]
 
 
 async def test_lobby_join_add_ai_start(service: SessionService, storage: Storage) -> None:
@@ -303,6 +322,43 @@ async def test_one_refused_action_of_a_click_stores_none_of_them(
         assert refused.value.reason is Reason.ILLEGAL_MOVE
         assert session.state == state and session.record == record
         assert await log_length(storage, session.id) == length
+
+
+@pytest.mark.parametrize(
+    "actions",
+    [Move(amount=1), 5, "move", b"move", {"amount": 1}, (m for m in [Move(amount=1)])],
+    ids=["an-action-alone", "a-number", "a-string", "bytes", "a-dict", "a-generator"],
+)
+async def test_a_click_whose_actions_are_not_a_sequence_is_a_refused_move(
+    service: SessionService, storage: Storage, actions: Any
+) -> None:
+    session = await new_game(service, moves=2)
+    state, record = session.state, session.record
+    length = await log_length(storage, session.id)
+    with pytest.raises(GameError) as refused:
+        await service.submit_all(session.id, HOST, actions, record.version)
+    assert (refused.value.reason, refused.value.detail) == (Reason.ILLEGAL_MOVE, "malformed_action")
+    assert session.state == state and session.record == record
+    assert await log_length(storage, session.id) == length
+
+
+@pytest.mark.parametrize(
+    "actions",
+    [({"amount": 1},), ("move",), (Play(card=2, pile=0),), (Move(amount=1), 7)],
+    ids=["a-dict", "a-string", "another-games-action", "a-number-after-an-action"],
+)
+async def test_a_click_whose_items_are_not_actions_of_the_game_is_a_refused_move(
+    service: SessionService, storage: Storage, actions: Any
+) -> None:
+    session = await new_game(service, moves=2)
+    state, record = session.state, session.record
+    length = await log_length(storage, session.id)
+    with pytest.raises(GameError) as refused:
+        await service.submit_all(session.id, HOST, actions, record.version)
+    assert refused.value.reason is Reason.ILLEGAL_MOVE
+    assert refused.value.detail in {"unknown_action", "malformed_action"}
+    assert session.state == state and session.record == record
+    assert await log_length(storage, session.id) == length
 
 
 async def count_writes(storage: Storage) -> list[int]:
@@ -1080,3 +1136,95 @@ async def test_a_second_process_rereads_the_version_before_refusing(database: Pa
         assert refused.value.reason is Reason.STALE_VERSION
         await first.close()
         await second.close()
+
+
+def ids_from(*first: str) -> Callable[[], str]:
+    """An id source that hands out `first` in turn, then fresh ids."""
+    queue = list(first)
+    return lambda: queue.pop(0) if queue else new_session_id()
+
+
+def test_new_session_ids_carry_64_random_bits() -> None:
+    ids = {new_session_id() for _ in range(1000)}
+    assert len(ids) == 1000
+    assert all(re.fullmatch(r"[0-9a-f]{16}", sid) for sid in ids)
+
+
+async def test_a_new_game_whose_id_a_session_holds_is_stored_under_another(
+    storage: Storage,
+) -> None:
+    first = make_service(storage)
+    taken = await open_lobby(first)
+    service = SessionService(
+        storage.sessions, GAMES, clock=ManualClock(), id_source=ids_from(taken.id)
+    )
+    try:
+        session = await open_lobby(service, channel=CHANNEL + 1)
+        assert session.id != taken.id
+        assert (await service.get(session.id)).record.channel_id == CHANNEL + 1
+        assert (await service.get(taken.id)).record.channel_id == CHANNEL
+    finally:
+        await service.close()
+        await first.close()
+
+
+async def test_a_new_game_whose_id_a_game_record_keeps_is_stored_under_another(
+    storage: Storage,
+) -> None:
+    kept = "00112233aabbccdd"
+    await storage.records.add(
+        guild_id=1,
+        channel_id=CHANNEL,
+        game_id="dicerace",
+        session_id=kept,
+        result="won",
+        score=None,
+        players=1,
+        won=True,
+    )
+    service = SessionService(storage.sessions, GAMES, clock=ManualClock(), id_source=ids_from(kept))
+    try:
+        session = await open_lobby(service)
+        assert session.id != kept
+        assert await storage.sessions.version(kept) is None
+    finally:
+        await service.close()
+
+
+async def test_an_id_source_that_only_clashes_fails_the_game_without_storing_it(
+    storage: Storage,
+) -> None:
+    first = make_service(storage)
+    taken = await open_lobby(first)
+    service = SessionService(
+        storage.sessions, GAMES, clock=ManualClock(), id_source=lambda: taken.id
+    )
+    try:
+        with pytest.raises(SessionIdTaken):
+            await open_lobby(service, channel=CHANNEL + 1)
+        assert await storage.sessions.live_in_channel(CHANNEL + 1) is None
+    finally:
+        await service.close()
+        await first.close()
+
+
+async def test_a_game_stored_under_a_short_id_of_old_plays_on_after_a_restart(
+    database: Path | str,
+) -> None:
+    storage = await open_storage(database)
+    service = SessionService(
+        storage.sessions, GAMES, clock=ManualClock(), id_source=lambda: "0123abcd"
+    )
+    session = await new_game(service, moves=2)
+    await service.close()
+    await storage.close()
+    storage = await open_storage(database)
+    service = make_service(storage)
+    try:
+        restored = await service.get("0123abcd")
+        assert restored.record.version == session.record.version
+        played = await play(service, "0123abcd")
+        assert played.record.status is Status.FINISHED
+    finally:
+        await service.close()
+        await storage.close()

@@ -419,6 +419,7 @@ async def test_postgres_store_reconnects_after_the_server_dropped_its_connection
 ) -> None:
     async with await open_storage(pg_url) as storage:
         await storage.prefs.user.set(1, "locale", "ja")
+        assert await storage.prefs.user.get(1, "locale") == "ja"  # a reader is open now
         admin = await asyncpg.connect(pg_url)
         try:
             dropped = await admin.fetchval(

@@ -1,7 +1,9 @@
 """The translation catalog: every user-facing string, in English and Japanese.
 
 The shared strings live in `en.py`/`ja.py` here; each game's own in `bot/games/<id>/en.py` and
-`ja.py`, merged in for every game of the registry.
+`ja.py`, merged in for every game of the registry; the playground page's in `bot/playground/`.
+A game's keys are its own: they start with `<id>.` (or `cmd.<id>.` for its commands), so no two
+catalogs can define one key (a test checks that too). A counted thing is one key with a count: `t(lang, key, count=n)` (see `plural`).
 """
 
 from __future__ import annotations
@@ -14,16 +16,25 @@ import discord
 from discord import app_commands
 
 from bot.i18n import en, ja
+from bot.i18n.plural import Entry, Plural
 from games.registry import GAME_IDS
 
 log = logging.getLogger(__name__)
 
-EN: dict[str, str] = dict(en.CATALOG)
-JA: dict[str, str] = dict(ja.CATALOG)
-for _game_id in GAME_IDS:
-    EN.update(import_module(f"bot.games.{_game_id}.en").CATALOG)
-    JA.update(import_module(f"bot.games.{_game_id}.ja").CATALOG)
-CATALOGS: dict[str, dict[str, str]] = {"en": EN, "ja": JA}
+PARTS: dict[str, dict[str, dict[str, Entry]]] = {
+    "shared": {"en": en.CATALOG, "ja": ja.CATALOG},
+    **{
+        game_id: {
+            lang: import_module(f"bot.games.{game_id}.{lang}").CATALOG for lang in ("en", "ja")
+        }
+        for game_id in GAME_IDS
+    },
+    "playground": {lang: import_module(f"bot.playground.{lang}").CATALOG for lang in ("en", "ja")},
+}
+"""Each catalog as written: the shared one, then each game's, by language."""
+EN: dict[str, Entry] = {k: v for part in PARTS.values() for k, v in part["en"].items()}
+JA: dict[str, Entry] = {k: v for part in PARTS.values() for k, v in part["ja"].items()}
+CATALOGS: dict[str, dict[str, Entry]] = {"en": EN, "ja": JA}
 
 
 def lang_of(locale: discord.Locale | str | None) -> str:
@@ -32,12 +43,22 @@ def lang_of(locale: discord.Locale | str | None) -> str:
     return "ja" if value.startswith("ja") else "en"
 
 
-def t(lang: str, key: str, **params: Any) -> str:
+def t(lang: str, key: str, count: int | None = None, **params: Any) -> str:
+    """The text of `key` in `lang` filled with `params`; for a counted thing, `count` picks
+    the form and fills `{count}`."""
     catalog = CATALOGS.get(lang, EN)
-    text = catalog.get(key) or EN.get(key)
-    if text is None:
+    entry = catalog.get(key) or EN.get(key)
+    if entry is None:
         log.error("missing catalog key %s", key)
         return key
+    if isinstance(entry, Plural):
+        if count is None:
+            log.error("catalog key %s is counted but was given no count", key)
+        text = entry.form(count)
+    else:
+        text = entry
+    if count is not None:
+        params["count"] = count
     return text.format(**params) if params else text
 
 
@@ -60,9 +81,13 @@ class CatalogTranslator(app_commands.Translator):
         key = string.extras.get("key")
         if key is None or lang_of(locale) != "ja":
             return None
-        return JA.get(key)
+        text = JA.get(key)
+        return text if isinstance(text, str) else None
 
 
 def cmd(key: str) -> app_commands.locale_str:
     """A command-facing string: English default text, Japanese through the translator."""
-    return app_commands.locale_str(EN[key], key=key)
+    text = EN[key]
+    if not isinstance(text, str):
+        raise TypeError(f"command text {key} cannot be counted")
+    return app_commands.locale_str(text, key=key)

@@ -1,6 +1,8 @@
 """Persistent controls: every button and select is a DynamicItem whose custom_id names the
-session, the version it was drawn at and the action, so clicks work after a restart.
+session, the version it was drawn at and the action, so clicks work after a restart; a modal
+(`ControlModal`, `m:…`) is answered the same way without being kept in memory.
 
+A screen that belongs to no session (the rules) names `NO_SESSION` instead of a session id.
 Actions are dotted words. Shared verbs (lobby, hand, rematch) are bare; a game's own verbs
 live in the `GAME_NS` namespace (`x.play.12.3`, see `bot.ui.layout.game_verb`), so a game can
 never shadow a shared verb. Screens make these items through `bot.ui.v2` only.
@@ -8,15 +10,28 @@ never shadow a shared verb. Screens make these items through `bot.ui.v2` only.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import discord
 
-from bot.ui.layout import GAME_NS, LOBBY
+from bot.ui.layout import GAME_NS, LOBBY, NO_SESSION
+from games.engine import SESSION_ID_PATTERN
 
-__all__ = ["GAME_NS", "LOBBY", "ControlButton", "ControlSelect", "control_id"]
+__all__ = [
+    "GAME_NS",
+    "LOBBY",
+    "NO_SESSION",
+    "ControlButton",
+    "ControlModal",
+    "ControlSelect",
+    "control_id",
+    "modal_control",
+]
 
-_FIELDS = r"(?P<sid>[0-9a-f]{8}):(?P<ver>L|\d+):(?P<act>[\w.\-]{1,80})"
+_SID = rf"(?P<sid>{SESSION_ID_PATTERN}|{re.escape(NO_SESSION)})"
+_FIELDS = rf"{_SID}:(?P<ver>L|\d+):(?P<act>[\w.\-]{{1,80}})"
 
 
 class ControlHandler(Protocol):
@@ -118,3 +133,50 @@ class ControlSelect(
             )
         super().__init__(item)
         self.sid, self.ver, self.act = sid, str(ver), act
+
+
+_MODAL = re.compile("m:" + _FIELDS)
+
+
+class ControlModal(discord.ui.Modal):
+    """A modal of text fields whose submission reaches `ControlHandler.on_control` like a
+    select's values (see `modal_control`). It is never kept in memory, so a submission after a
+    restart is answered like any other control."""
+
+    def __init__(
+        self,
+        title: str,
+        sid: str,
+        ver: int | str,
+        act: str,
+        fields: Sequence[tuple[str, discord.ui.TextInput[Any]]],
+    ) -> None:
+        super().__init__(title=title, custom_id=control_id("m", sid, ver, act), timeout=None)
+        for label, field in fields:
+            self.add_item(discord.ui.Label(text=label, component=field))
+
+    def is_finished(self) -> bool:
+        return True  # not stored: discord.py then leaves the submission to `modal_control`
+
+
+def _texts(components: list[dict[str, Any]]) -> list[str]:
+    """The values of a submission's text inputs in order, found in rows and labels alike."""
+    found: list[str] = []
+    for component in components:
+        inner = component.get("components") or [component.get("component") or {}]
+        found += [str(field.get("value") or "") for field in inner if field.get("type") == 4]
+    return found
+
+
+async def modal_control(interaction: discord.Interaction[Any]) -> None:
+    """Hand a `ControlModal` submission to the bot's control handler (the client calls this for
+    every interaction; others are left alone)."""
+    if interaction.type is not discord.InteractionType.modal_submit or interaction.data is None:
+        return
+    match = _MODAL.fullmatch(str(interaction.data.get("custom_id", "")))
+    if match is None:
+        return
+    values = tuple(_texts(list(interaction.data.get("components") or [])))  # type: ignore[arg-type]
+    await _handler(interaction).on_control(
+        interaction, match["sid"], match["ver"], match["act"], values
+    )

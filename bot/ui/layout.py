@@ -28,6 +28,8 @@ from enum import IntEnum, StrEnum
 
 LOBBY = "L"
 """Version marker of controls that do not depend on the game's version."""
+NO_SESSION = "-"
+"""The session marker of controls that belong to no session (the rules screens)."""
 GAME_NS = "x"
 """A game's own verbs live in this namespace (`x.play.12.3`), so a game can never shadow a
 shared verb (lobby, hand, rematch)."""
@@ -229,7 +231,8 @@ class Layout:
     accent: int | None = None
     """The container's accent colour (0xRRGGBB), like an embed's colour."""
     session: str | None = None
-    """The session named in the controls' custom_ids; required when there are controls."""
+    """The session named in the controls' custom_ids (`NO_SESSION` for a screen of none);
+    required when there are controls."""
     version: int | str = LOBBY
     """The default version marker of the controls."""
 

@@ -18,16 +18,24 @@ from games.engine.contract import (
 from games.engine.deadlines import Deadline, DeadlineUpdate
 from games.engine.errors import GameError, Reason, illegal
 from games.engine.service import Change, Hint, Session, SessionService
-from games.engine.session import Seat, SessionRecord, Status
+from games.engine.session import (
+    SESSION_ID_PATTERN,
+    Seat,
+    SessionRecord,
+    Status,
+    new_session_id,
+)
 from games.engine.shards import Shards, shard_of
 from games.engine.step import LoggedAction, advance, replay
 from games.engine.store import (
     DeadlineStore,
     Durable,
     LoadedSession,
+    SessionIdTaken,
     SessionStore,
     SessionWrite,
     Snapshot,
+    StoreUnavailable,
     VersionConflict,
 )
 
@@ -35,6 +43,7 @@ __all__ = [
     "AI_LEVELS",
     "CHANCE",
     "NORMAL",
+    "SESSION_ID_PATTERN",
     "STRONG",
     "SYSTEM",
     "AiDecision",
@@ -56,6 +65,7 @@ __all__ = [
     "Rules",
     "Seat",
     "Session",
+    "SessionIdTaken",
     "SessionRecord",
     "SessionService",
     "SessionStore",
@@ -64,11 +74,13 @@ __all__ = [
     "Snapshot",
     "Status",
     "Step",
+    "StoreUnavailable",
     "SystemClock",
     "ToMove",
     "VersionConflict",
     "advance",
     "illegal",
+    "new_session_id",
     "replay",
     "shard_of",
 ]

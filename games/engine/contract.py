@@ -100,8 +100,14 @@ class Rules(ABC, Generic[C, S, A, V]):
 
     game_id: ClassVar[str]
     rules_version: ClassVar[int] = 1
+    older_versions: ClassVar[frozenset[int]] = frozenset()
+    """Earlier rules versions whose stored games these rules still replay exactly (what
+    changed is told apart by the stored config)."""
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    ai_levels: ClassVar[tuple[str, ...]] = AI_LEVELS
+    """The AI levels the lobby offers: a game whose STRONG would play as NORMAL offers NORMAL
+    only, so no seat is labelled stronger than it plays."""
     variants: ClassVar[tuple[dict[str, Any], ...]] = ({},)
     """Option sets that together reach every rule of the game (variants, advanced rules);
     the shared contract test plays each of them, so keep matches in them short."""

@@ -93,9 +93,7 @@ def plan(
         window = old.get(("window", None))
         same = window is not None and before.timeout is not None and after.seats <= before.seats
         if window is None or not same:
-            window = Deadline(
-                session_id=record.id, kind="window", due=now + after.timeout
-            )
+            window = Deadline(session_id=record.id, kind="window", due=now + after.timeout)
         needed[window.key] = window
         return needed  # the rules' own window replaces turn timers while it is open
     if record.turn_timer is None:

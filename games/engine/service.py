@@ -43,15 +43,18 @@ from games.engine.contract import (
 )
 from games.engine.deadlines import Deadline, Key, Kind, changes, plan
 from games.engine.errors import GameError, Reason
-from games.engine.session import Seat, SessionRecord, Status
+from games.engine.session import Seat, SessionRecord, Status, new_session_id
 from games.engine.shards import Shards
 from games.engine.step import Advance, advance, advance_all, replay
 from games.engine.store import (
+    RETRY_AFTER,
     Durable,
     LoadedSession,
+    SessionIdTaken,
     SessionStore,
     SessionWrite,
     Snapshot,
+    StoreUnavailable,
     VersionConflict,
 )
 from games.engine.thinking import Thinker, level_of
@@ -73,6 +76,12 @@ RESUME_PAUSE = 0.1
 """After a restart, sessions are resumed in the background `RESUME_BATCH` at a time with this
 pause (seconds) between batches: at most 200 a second, so a bot that was down a while neither
 stalls its loop nor loads every session at once."""
+
+OUTAGE_LOG_EVERY = 30.0
+"""Seconds between two warnings of a store outage (every session's retry meets it)."""
+
+ID_TRIES = 5
+"""Ids a new session tries before its creation fails: only a broken id source runs out."""
 
 AWAY_AFTER = 3
 """Turn-timer expiries in a row after which an AI holds the seat until its player is back."""
@@ -151,19 +160,21 @@ class SessionService:
         *,
         ai_delay: float = 1.0,
         seed_source: Callable[[], int] = lambda: secrets.randbits(63),
+        id_source: Callable[[], str] = new_session_id,
         clock: Clock = SYSTEM_CLOCK,
         shards: Shards | None = None,
         ai_workers: int = 1,
     ) -> None:
         """`shards`: the shards this process runs (None: every session is its own).
         `ai_workers`: processes of the pool that makes STRONG AI decisions (started on the
-        first one)."""
+        first one). `id_source`: new session ids (tests give one that clashes)."""
         self.store = store
         self.shards = shards
         self.games = games
         self.ai_delay = ai_delay
         self.clock = clock
         self._seed_source = seed_source
+        self._id_source = id_source
         self._sessions: dict[str, Session] = {}
         self._locks = Locks()
         self._tasks: dict[str, _Runtime] = {}
@@ -174,6 +185,7 @@ class SessionService:
         self._closed = False
         self._taken_in = 0
         self._thinker = Thinker(ai_workers)
+        self._outage_told = -math.inf
 
     def owns(self, record: SessionRecord) -> bool:
         """Whether this process drives the session's deadlines and AI seats: its guild is on
@@ -209,16 +221,44 @@ class SessionService:
         while runtime.outbox:
             change = runtime.outbox.popleft()
             for listener in list(self._listeners):
-                try:
-                    await listener(change)
-                except Exception:
-                    log.exception("listener failed for session %s", session_id)
+                await self._tell(listener, change)
         session = self._sessions.get(session_id)
         if session is not None and not session.record.status.live:
             # Over and told: stop holding it; a later look (rematch, redraw) reloads it.
             del self._sessions[session_id]
             self._timers.set(session_id, None)
         self._drop_if_idle(session_id, runtime)
+
+    async def _tell(self, listener: Listener, change: Change) -> None:
+        """Run a listener on a change; again after a store outage (records are idempotent),
+        so a game that ended just before the outage still gets its record."""
+        while True:
+            try:
+                await listener(change)
+                return
+            except StoreUnavailable as error:
+                self._outage(error)
+                if self._closed:
+                    return
+                await self._background.sleep_until(self.clock.now() + RETRY_AFTER)
+            except Exception:
+                log.exception("listener failed for session %s", change.session.id)
+                return
+
+    def _outage(self, error: StoreUnavailable) -> None:
+        """Warn (in one line, now and then) that work waits for the store to come back."""
+        now = self.clock.now()
+        if now - self._outage_told >= OUTAGE_LOG_EVERY:
+            self._outage_told = now
+            log.warning(
+                "the store is unavailable; waiting work retries every %ss: %s", RETRY_AFTER, error
+            )
+
+    def _retry_later(self, session_id: str, error: StoreUnavailable) -> None:
+        """Wake a session's timer after a store outage: it loads the session and arms it."""
+        self._outage(error)
+        if not self._closed:
+            self._timers.set(session_id, self.clock.now() + RETRY_AFTER)
 
     def _drop_if_idle(self, session_id: str, runtime: _Runtime) -> None:
         """Forget a session's runtime once nothing of it runs (called from its own tasks)."""
@@ -341,13 +381,22 @@ class SessionService:
                 session = await self._fresh(session_id)
             except GameError:
                 return  # gone, or quarantined while loading
+            except StoreUnavailable as error:
+                self._retry_later(session_id, error)
+                return
             self._arm(session)
 
     async def _resume(self, due: list[str]) -> None:
         """Load and arm the sessions whose deadline is due, then those whose AI is to move
         (found in the background: that query reads every live session's row)."""
         seen = set(due)
-        awaiting = await self.store.awaiting_ai(self.shards)
+        while True:
+            try:
+                awaiting = await self.store.awaiting_ai(self.shards)
+                break
+            except StoreUnavailable as error:
+                self._outage(error)
+                await self._background.sleep_until(self.clock.now() + RETRY_AFTER)
         session_ids = due + [sid for sid in awaiting if sid not in seen]
         for start in range(0, len(session_ids), RESUME_BATCH):
             if start:
@@ -359,6 +408,9 @@ class SessionService:
                     session = await self.get(session_id)
                 except GameError:
                     continue  # gone, or quarantined (and logged) as it loaded
+                except StoreUnavailable as error:
+                    self._retry_later(session_id, error)
+                    continue
                 except Exception:  # one broken session must not keep the others waiting
                     log.exception("session %s could not be resumed", session_id)
                     continue
@@ -443,8 +495,11 @@ class SessionService:
             session.record, session.state, session.deadlines = write.after, state, needed
             session.waiting = waiting
             self._arm(session)
-        elif not cancelled:
-            raise error
+        else:
+            if isinstance(error, StoreUnavailable) and self._sessions.get(session.id) is session:
+                del self._sessions[session.id]  # a lost COMMIT may yet have landed: reload
+            if not cancelled:
+                raise error
         if cancelled:
             raise asyncio.CancelledError
 
@@ -484,7 +539,7 @@ class SessionService:
             if await self.store.live_in_channel(channel_id) is not None:
                 raise GameError(Reason.CHANNEL_BUSY)
             record = SessionRecord(
-                id=secrets.token_hex(4),
+                id=self._id_source(),
                 game_id=game_id,
                 rules_version=rules.rules_version,
                 guild_id=guild_id,
@@ -497,10 +552,23 @@ class SessionService:
                 created_at=self.clock.now(),
                 turn_timer=turn_timer,
             )
-            await self.store.create(record)
+            record = await self._insert(record)
         session = Session(record=record, rules=rules)
         self._hold(session)
         return session
+
+    async def _insert(self, record: SessionRecord) -> SessionRecord:
+        """Store a new session, under a fresh id while its id is taken (64 random bits make a
+        clash all but impossible, but a clash must never cost a player their new game)."""
+        for _ in range(ID_TRIES - 1):
+            try:
+                await self.store.create(record)
+                return record
+            except SessionIdTaken:
+                log.warning("session id %s is taken: trying another", record.id)
+                record = record.model_copy(update={"id": self._id_source()})
+        await self.store.create(record)
+        return record
 
     async def _lobby_edit(
         self, session_id: str, edit: Callable[[SessionRecord], SessionRecord]
@@ -528,11 +596,13 @@ class SessionService:
         return await self._lobby_edit(session_id, edit)
 
     async def add_ai(self, session_id: str, by: int, level: str = NORMAL) -> Change:
-        """Seat an AI that plays at `level` (one of `AI_LEVELS`)."""
+        """Seat an AI that plays at `level` (one of the game's `Rules.ai_levels`)."""
         if level not in AI_LEVELS:
             raise GameError(Reason.BAD_OPTION, "ai_level")
 
         def edit(record: SessionRecord) -> SessionRecord:
+            if level not in self._rules(record.game_id).ai_levels:
+                raise GameError(Reason.BAD_OPTION, "ai_level")
             _require_host(record, by)
             self._seats_left(record)
             seat = Seat(user_id=None, name="", ai_level=level)
@@ -548,16 +618,6 @@ class SessionService:
                 raise GameError(Reason.ILLEGAL_MOVE, "no_ai_seat")
             seats = record.seats[: ai[-1]] + record.seats[ai[-1] + 1 :]
             return record.model_copy(update={"seats": seats})
-
-        return await self._lobby_edit(session_id, edit)
-
-    async def set_options(self, session_id: str, by: int, options: Mapping[str, Any]) -> Change:
-        def edit(record: SessionRecord) -> SessionRecord:
-            _require_host(record, by)
-            merged = {**record.options, **options}
-            rules = self._rules(record.game_id)
-            rules.make_config(rules.min_players, merged)
-            return record.model_copy(update={"options": merged})
 
         return await self._lobby_edit(session_id, edit)
 
@@ -624,12 +684,11 @@ class SessionService:
                 raise GameError(Reason.NOT_A_PLAYER)
             back = record.seats[seat].away
             try:
-                if any(a is None for a in actions):  # to `advance`, None means "no move"
-                    raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
+                played = _actions(actions)
                 if expected_version != record.version:
                     raise GameError(Reason.STALE_VERSION)
                 step = advance_all(
-                    session.rules, session.state, record.version, seat, actions, record.seed
+                    session.rules, session.state, record.version, seat, played, record.seed
                 )
             except GameError:
                 if back:
@@ -783,7 +842,14 @@ class SessionService:
                 runtime.ai = self._background.spawn(self._drive_ai(session.id, self.clock.now()))
 
     async def _timer(self, session_id: str) -> None:
-        """A session's earliest deadline came: act on every deadline now due, one at a time."""
+        """A session's earliest deadline came: act on every deadline now due, one at a time.
+        In a store outage, it comes again `RETRY_AFTER` later."""
+        try:
+            await self._due(session_id)
+        except StoreUnavailable as error:
+            self._retry_later(session_id, error)
+
+    async def _due(self, session_id: str) -> None:
         async with self._locks.hold(session_id):
             try:
                 session = await self.get(session_id)
@@ -849,9 +915,17 @@ class SessionService:
         return sorted(s for s in to_move if seats[s].autoplay or _expiring(session, s))
 
     async def _drive_ai(self, session_id: str, since: float) -> None:
-        """Play the AI's seats, `ai_delay` after the change that made each move due."""
+        """Play the AI's seats, `ai_delay` after the change that made each move due (in a store
+        outage, again every `RETRY_AFTER` until the store is back)."""
         try:
-            await self._play_ai_seats(session_id, since)
+            while True:
+                try:
+                    await self._play_ai_seats(session_id, since)
+                    return
+                except StoreUnavailable as error:
+                    self._outage(error)
+                    await self._background.sleep_until(self.clock.now() + RETRY_AFTER)
+                    since = self.clock.now() - self.ai_delay  # the move is overdue: at once
         finally:
             runtime = self._tasks.get(session_id)
             if runtime is not None:
@@ -873,7 +947,8 @@ class SessionService:
                 seats = self._autoplay_seats(session)
                 if not seats:
                     return
-                seat, level = seats[0], _level(session.record, seats[0])
+                seat = seats[0]
+                level = _level(session.record, session.rules, seat)
                 if level == NORMAL:
                     try:
                         await self._play_ai(session, seat)
@@ -945,6 +1020,17 @@ class SessionService:
         await self._thinker.close()
 
 
+def _actions(actions: object) -> tuple[Any, ...]:
+    """`submit_all`'s actions as a tuple, or GameError: a caller's malformed argument (not a
+    sequence, a string, a None in it) is a refused move, never a TypeError from deep inside."""
+    if not isinstance(actions, Sequence) or isinstance(actions, str | bytes):
+        raise GameError(Reason.ILLEGAL_MOVE, "malformed_action")
+    played = tuple(actions)
+    if any(a is None for a in played):  # to `advance`, None means "no move"
+        raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
+    return played
+
+
 def _require_host(record: SessionRecord, user_id: int) -> None:
     if record.host_id != user_id:
         raise GameError(Reason.NOT_HOST)
@@ -961,11 +1047,11 @@ def _ai_seed(record: SessionRecord) -> str:
     return f"{record.seed}:ai:{record.version}"
 
 
-def _level(record: SessionRecord, seat: int) -> str:
-    """The level the AI plays `seat` at: an AI seat's own, NORMAL for a player's seat it holds
-    (away, or a turn whose timer ran out)."""
+def _level(record: SessionRecord, rules: Rules[Any, Any, Any, Any], seat: int) -> str:
+    """The level the AI plays `seat` at: an AI seat's own if its game offers it (else NORMAL),
+    NORMAL for a player's seat it holds (away, or a turn whose timer ran out)."""
     held = record.seats[seat]
-    return level_of(held.ai_level) if held.is_ai else NORMAL
+    return level_of(held.ai_level, rules.ai_levels) if held.is_ai else NORMAL
 
 
 def _away(record: SessionRecord, user_id: int) -> bool:

@@ -21,6 +21,20 @@ class VersionConflict(Exception):
     """Another writer already moved the session past the expected version."""
 
 
+class StoreUnavailable(Exception):
+    """The store cannot be reached now (the database server is down or restarting): the
+    request was not carried out. Work that meets it tries again `RETRY_AFTER` seconds later;
+    a player is told nothing was changed."""
+
+
+RETRY_AFTER = 1.0
+"""Seconds background work waits after a StoreUnavailable before trying again."""
+
+
+class SessionIdTaken(Exception):
+    """A new session's id is held already (by a session or a game record): pick another."""
+
+
 class Durable(asyncio.Future[T]):
     """A future its awaiter cannot cancel: the write it stands for goes on, and an awaiter
     cancelled meanwhile is told (CancelledError) only once the outcome is known. The service
@@ -82,7 +96,8 @@ Watcher = Callable[[str, int | None], None]
 
 class SessionStore(DeadlineStore, Protocol):
     async def create(self, record: SessionRecord) -> None:
-        """Insert a new session; GameError(CHANNEL_BUSY) if its channel has a live one."""
+        """Insert a new session; GameError(CHANNEL_BUSY) if its channel has a live one,
+        SessionIdTaken if a session or a game record holds its id already."""
 
     def write(self, change: SessionWrite) -> Awaitable[None]:
         """Store `change` atomically; the awaitable completes once it is durable.

@@ -31,9 +31,10 @@ Decided = tuple[dict[str, Any], str, dict[str, Any]]
 """A worker's answer: the action dumped as JSON, the reason code and its params."""
 
 
-def level_of(level: str) -> str:
-    """A stored level as the AI plays it (anything unknown plays NORMAL)."""
-    return level if level in AI_LEVELS else NORMAL
+def level_of(level: str, offered: tuple[str, ...] = AI_LEVELS) -> str:
+    """A stored level as the AI plays it: anything unknown, or not among the game's `offered`
+    levels (a seat stored before its game stopped offering it), plays NORMAL."""
+    return level if level in AI_LEVELS and level in offered else NORMAL
 
 
 def decide(

@@ -449,7 +449,7 @@ def _lowest_copies(cards: tuple[int, ...], copies: Sequence[int]) -> tuple[int, 
     return (*(c for c in cards if c < NUMBER_CARDS), *copies[:used])
 
 
-def _listed(view: View, action: PlayCards) -> bool:
+def listed(view: View, action: PlayCards) -> bool:
     """Whether `action` is one of the plays `legal_plays(view)` lists (the contract's legal
     actions): exact for every combo but Any, whose listing is capped."""
     cv = view.combos[action.combo]
@@ -537,7 +537,7 @@ def decide(view: View, rng: random.Random, params: Params = PARAMS) -> Action:
     scored = scored_actions(view, params)
     scored.sort(key=lambda item: -item[0])
     for _, action in scored:
-        if not isinstance(action, PlayCards) or _listed(view, action):
+        if not isinstance(action, PlayCards) or listed(view, action):
             return action
     actions = legal_plays(view)
     if not actions:

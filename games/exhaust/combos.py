@@ -148,7 +148,7 @@ def check_shape(combo: Combo, top: int | None, last: int | None, play: Sequence[
     if combo.kind in SET_SIZE:
         size = SET_SIZE[combo.kind]
         if len(play) != size:
-            raise illegal("wrong_count", need=size)
+            raise illegal("wrong_count", count=size)
         if combo.kind is ComboKind.SINGLE and play[0][0] not in combo.colours:
             raise illegal("wrong_colour", colours=list(combo.colours))
         if len(set(numbers)) != 1:

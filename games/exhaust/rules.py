@@ -535,8 +535,9 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         return decide(view, rng)
 
     def ai_decision(self, view: View, rng: random.Random, level: str = NORMAL) -> AiDecision:
-        """NORMAL: the heuristic; STRONG: the search in solo (games/exhaust/strong.py), the
-        heuristic elsewhere. Both with a reason code (games/exhaust/explain.py)."""
+        """NORMAL: the heuristic; STRONG: the search on the seat's own turns, solo and at a
+        table (games/exhaust/strong.py), the heuristic elsewhere (dealing the long variant's
+        next game). Both with a reason code (games/exhaust/explain.py)."""
         if level not in AI_LEVELS:
             raise GameError(Reason.BAD_OPTION, "ai_level")
         if level == STRONG:

@@ -99,9 +99,7 @@ class Lookahead:
         self.params = params
 
     def candidates(self) -> list[Action]:
-        return [
-            a for a in legal(self.view, self.seat) if isinstance(a, Queue | Awaken | Recall)
-        ]
+        return [a for a in legal(self.view, self.seat) if isinstance(a, Queue | Awaken | Recall)]
 
     def best(self) -> Action:
         candidates, scored = self.scored()
@@ -155,9 +153,7 @@ class Evaluator:
         self.state = state
         self.params = params
         n = state.config.players
-        self.keys = [
-            [(d.count, d.big, d.total) for d in queue] for queue in state.queues
-        ]
+        self.keys = [[(d.count, d.big, d.total) for d in queue] for queue in state.queues]
         self.totals = [sum(key[0] for key in keys) for keys in self.keys]
         self.groups = []
         for player in state.players:

@@ -48,13 +48,11 @@ DECKS: tuple[tuple[int, ...], ...] = tuple(
     tuple(range(_STARTS[slot], _STARTS[slot + 1])) for slot in SLOTS
 )
 """Each slot's card ids, in printed order (the order before the setup shuffle)."""
-ALL_CARDS: tuple[int, ...] = tuple(card for deck in DECKS for card in deck)
 STONES_OF: dict[int, tuple[Stone, ...]] = {
     card: _stones(letters)
     for deck, cards in zip(DECKS, CARD_STONES, strict=True)
     for card, letters in zip(deck, cards, strict=True)
 }
-SLOT_OF: dict[int, int] = {card: slot for slot, deck in enumerate(DECKS) for card in deck}
 
 
 def stone_counts(stones: tuple[Stone, ...]) -> tuple[int, ...]:

@@ -80,9 +80,7 @@ def play_actions(table: Table, seat: int) -> list[Action]:
             if size > room(table, slot):
                 continue
             options = steal_options(table, seat) if total(table, slot) == 0 else [(None, None)]
-            actions += [
-                Queue(face=face, slot=slot, steal_seat=s, steal_face=f) for s, f in options
-            ]
+            actions += [Queue(face=face, slot=slot, steal_seat=s, steal_face=f) for s, f in options]
     for face in active.faces():
         wakes = {face} | (set(player.sleep) if active.group(face).count >= 2 else set())
         actions += [Awaken(face=face, wake=wake) for wake in sorted(wakes)]

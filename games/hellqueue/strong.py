@@ -6,7 +6,9 @@ heuristic values them (`ai.Lookahead`); each is searched on decks drawn from the
 move through the real rules, then chance rolls the dice and every seat plays the greedy
 reference policy (cheap) until the seat's own next turn, where the heuristic's judgement of
 the table (its value minus a share of the others') scores it; a game that ends on the way
-scores its result. Stone picks and rerolls play as NORMAL.
+scores its result. Stone picks and rerolls play as NORMAL. Against normal AIs
+(bench/hellqueue_ai.py --opponents normal) it wins 64 % of 4-player games (normal 28 %, even
+25 %) and 60 % of 3-player games (normal 27 %, even 33 %).
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, TypeAdapter, field_validator
+from pydantic import Field, TypeAdapter, field_validator, model_validator
 
 from games.engine.contract import Frozen
 
@@ -19,12 +19,22 @@ CLAIM_BOUNDS = (5, 300)
 Card = Annotated[int, Field(ge=0, le=99)]
 
 
+ClaimAsks = Literal["everyone", "eligible"]
+"""Who a claim window asks: `eligible`, the players who can goal or gain with the discard
+(rules version 2, RULINGS' claim window); `everyone`, every other player (version 1)."""
+
+
 class Config(Frozen):
-    """Options: the advanced rules, the claim window's seconds, the match length."""
+    """Options: the advanced rules, the claim window's seconds, the match length.
+
+    `claim_asks` is no option: `make_config` always sets `eligible`. A config stored before
+    it existed (rules version 1) reads as `everyone`, so those games replay as they were played.
+    """
 
     players: int = Field(ge=2, le=4)
     advanced: bool = False
     claim_seconds: int = Field(default=CLAIM_SECONDS, ge=CLAIM_BOUNDS[0], le=CLAIM_BOUNDS[1])
+    claim_asks: ClaimAsks = "everyone"
     match_games: int = Field(ge=1, le=50)
     target: int = Field(ge=1, le=999)
     first_player: int | None = None
@@ -47,11 +57,23 @@ class Answer(Frozen):
 
 
 class Window(Frozen):
-    """The claim window on `card`, discarded by `discarder`; `answers` by seat."""
+    """The claim window on `card`, discarded by `discarder`; `asked` the seats it waits for
+    (hidden: who can claim follows from their hands), `answers` by seat."""
 
     discarder: int
     card: int
+    asked: tuple[int, ...]
     answers: tuple[Answer | None, ...]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _everyone_asked_before_version_2(cls, data: Any) -> Any:
+        """A window stored by rules version 1 has no `asked`: it asked every other seat."""
+        answers = data.get("answers") if isinstance(data, dict) else None
+        if isinstance(answers, list | tuple) and "asked" not in data:
+            others = [s for s in range(len(answers)) if s != data.get("discarder")]
+            return {**data, "asked": tuple(others)}
+        return data
 
 
 class RedScore(Frozen):
@@ -230,11 +252,11 @@ CHANCE_TYPES = (Deal, PickFirst, Flip)
 
 
 class WindowView(Frozen):
-    """The open claim window: the card, who discarded it, who has answered (not what)."""
+    """The open claim window: the card, who discarded it and its length. Neither who is asked
+    nor who has answered: both follow from hidden hands."""
 
     discarder: int
     card: int
-    answered: tuple[bool, ...]
     seconds: int
 
 
@@ -242,8 +264,9 @@ class View(Frozen):
     """What one seat (or the public, `seat` None) sees.
 
     `hand` is the viewer's own, sorted; `my_answer` the viewer's own answer in the window;
-    `legal` the viewer's legal actions now. `turn` is the seat whose turn it is (None between
-    short games and once the match is over). `result` is the last short game's end.
+    `legal` the viewer's legal actions now (in a window: empty unless the viewer is asked and
+    has not answered). `turn` is the seat whose turn it is (None between short games and once
+    the match is over). `result` is the last short game's end.
     """
 
     seat: int | None

@@ -1,12 +1,17 @@
 """Angels & Demons Rummy's rules (seed 004 with the RULINGS): the `Rules` the engine drives.
 
 Chance shuffles and deals each short game, picks the first player of the first one and turns
-up the bonus-check cards (named in the log). After every discard a claim window opens for
-every other player alike: each answers Pass, Goal or Gain (Goal/Gain are offered only to a
-player who can, which only that player sees), the window closes once all have answered or,
-at its deadline, by SYSTEM's `Close` (the rest pass); then the claims are resolved by
-priority, never first-come: Goal (Ready players, nearest after the discarder first), else
-Gain (nearest first). Public events name only the claim that won.
+up the bonus-check cards (named in the log). After a discard a claim window asks the players
+who can goal or gain with that card (the rules know from their hands; the window records who
+it asked, and no view or public event shows it); when nobody can, no window opens and the
+turn passes at once. Each asked player answers Pass, Goal or Gain; the window closes once all
+of them have answered or, at its deadline, by SYSTEM's `Close` (the rest pass); then the
+claims are resolved by priority, never first-come: Goal (Ready players, nearest after the
+discarder first), else Gain (nearest first). Public events name only the claim that won.
+
+Rules version 2 brought the asking of the eligible only; a game stored by version 1 has a
+config without `claim_asks`, which reads as `everyone` (every other player asked), so it
+loads and replays exactly as it was played.
 """
 
 from __future__ import annotations
@@ -104,6 +109,8 @@ def goal_on_discard_blocked(state: State, seat: int) -> bool:
 
 class RummyRules(Rules[Config, State, Action, View]):
     game_id = "rummy"
+    rules_version = 2
+    older_versions = frozenset({1})
     min_players = 2
     max_players = 4
     variants = ({"match_games": 1}, {"match_games": 1, "advanced": True})
@@ -138,6 +145,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             players=players,
             advanced=advanced,
             claim_seconds=seconds,
+            claim_asks="eligible",
             match_games=games,
             target=target,
             first_player=first,
@@ -166,11 +174,8 @@ class RummyRules(Rules[Config, State, Action, View]):
         if phase in ("take", "act"):
             return ToMove(seats=frozenset({state.turn}))
         if phase == "window" and state.window is not None:
-            waiting = frozenset(
-                s
-                for s, answer in enumerate(state.window.answers)
-                if answer is None and s != state.window.discarder
-            )
+            window = state.window
+            waiting = frozenset(s for s in window.asked if window.answers[s] is None)
             return ToMove(seats=waiting, timeout=float(state.config.claim_seconds))
         if phase == "ended":
             return ToMove(seats=frozenset({self._next_first(state)}))
@@ -185,7 +190,8 @@ class RummyRules(Rules[Config, State, Action, View]):
         if phase == "act":
             return self._turn_actions(state, seat)
         if phase == "window":
-            return self._claims(state, seat)
+            assert state.window is not None
+            return self._claims(state, seat, state.window.card)
         return [NextGame()]
 
     def _turn_actions(self, state: State, seat: int) -> list[Action]:
@@ -204,16 +210,23 @@ class RummyRules(Rules[Config, State, Action, View]):
                 actions.append(Discard(card=card, ready=True))
         return actions
 
-    def _claims(self, state: State, seat: int) -> list[Action]:
-        assert state.window is not None
-        card, hand = state.window.card, state.hands[seat]
+    def _claims(self, state: State, seat: int, card: int) -> list[Action]:
+        """Pass, and the claims `seat` can make on `card`: a goal when Ready, else Gains."""
         actions: list[Action] = [Pass()]
         if state.ready[seat]:
             if self._can_goal_on(state, seat, card):
                 actions.append(Goal())
         else:
-            actions += [Gain(cards=pair) for pair in gains_with(hand, card)]
+            actions += [Gain(cards=pair) for pair in gains_with(state.hands[seat], card)]
         return actions
+
+    def _asked(self, state: State, discarder: int, card: int) -> tuple[int, ...]:
+        """The seats a window on `card` asks: those who can goal or gain with it (version 1:
+        every other seat)."""
+        others = [s for s in range(state.config.players) if s != discarder]
+        if state.config.claim_asks == "everyone":
+            return tuple(others)
+        return tuple(s for s in others if len(self._claims(state, s, card)) > 1)
 
     def _can_goal_on(self, state: State, seat: int, card: int) -> bool:
         if not state.ready[seat] or not state.opened[seat]:
@@ -431,13 +444,17 @@ class RummyRules(Rules[Config, State, Action, View]):
                 "known": _put(state.known, seat, _without(state.known[seat], (card,))),
                 "rows": _put(state.rows, seat, (*state.rows[seat], card)),
                 "ready": _put(state.ready, seat, state.ready[seat] or action.ready),
-                "window": Window(discarder=seat, card=card, answers=(None,) * n),
-                "phase": "window",
             }
         )
         events.append(Event(key="rummy.discarded", params={"seat": seat}, cards=(card,)))
         if action.ready:
             events.append(Event(key="rummy.ready", params={"seat": seat}))
+        asked = self._asked(state, seat, card)
+        if not asked:
+            events.append(Event(key="rummy.no_claim", params={"seat": seat}, cards=(card,)))
+            return self._start_turn(state, (seat + 1) % n, events)
+        window = Window(discarder=seat, card=card, asked=asked, answers=(None,) * n)
+        state = state.model_copy(update={"window": window, "phase": "window"})
         params = {"seat": seat, "seconds": state.config.claim_seconds}
         events.append(Event(key="rummy.window", params=params, cards=(card,)))
         return state
@@ -472,7 +489,6 @@ class RummyRules(Rules[Config, State, Action, View]):
             answer = Answer(choice="pass")
         window = window.model_copy(update={"answers": _put(window.answers, seat, answer)})
         state = state.model_copy(update={"window": window})
-        events.append(Event(key="rummy.answered", params={"seat": seat}))
         events.append(
             Event(
                 key="rummy.answer",
@@ -481,7 +497,7 @@ class RummyRules(Rules[Config, State, Action, View]):
                 cards=answer.cards,
             )
         )
-        if any(a is None for s, a in enumerate(window.answers) if s != window.discarder):
+        if any(window.answers[s] is None for s in window.asked):
             return state
         events.append(Event(key="rummy.window_closed", params={"deadline": False}))
         return self._resolve(state, events)
@@ -662,10 +678,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             window=None
             if window is None
             else WindowView(
-                discarder=window.discarder,
-                card=window.card,
-                answered=tuple(a is not None for a in window.answers),
-                seconds=state.config.claim_seconds,
+                discarder=window.discarder, card=window.card, seconds=state.config.claim_seconds
             ),
             out=state.out,
             scores=state.scores,
@@ -695,7 +708,8 @@ class RummyRules(Rules[Config, State, Action, View]):
 
     def resample_hidden(self, state: State, seat: int | None, rng: random.Random) -> State:
         """Re-deal the deck and the unseen hand cards of every seat but `seat`; their hidden
-        window answers stay only where still possible (else they become passes)."""
+        window answers stay only where still possible (else they become passes). Who the
+        window asked stays: it is still waiting for them, and each may always pass."""
         hidden = [s for s in range(state.config.players) if s != seat]
         pool = [c for s in hidden for c in _without(state.hands[s], state.known[s])]
         pool += state.deck
@@ -720,7 +734,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             claim = (
                 Goal() if answer.choice == "goal" else Gain.model_validate({"cards": answer.cards})
             )
-            if claim not in self._claims(state, s):
+            if claim not in self._claims(state, s, window.card):
                 answers[s] = Answer(choice="pass")
         return state.model_copy(
             update={"window": window.model_copy(update={"answers": tuple(answers)})}
@@ -728,7 +742,8 @@ class RummyRules(Rules[Config, State, Action, View]):
 
     def sample_state(self, view: View, rng: random.Random) -> State:
         """A state consistent with `view`: the unseen cards dealt at random to the others'
-        unseen hand slots and the deck; others' answers in a window become passes."""
+        unseen hand slots and the deck. A window asks the viewer as its view says, and the
+        others who can claim with their sampled hands (none has answered yet)."""
         n = view.config.players
         own = view.hand or ()
         seen = {*view.field, *_flat(view.rows), *view.out, *own, *_flat(view.known)}
@@ -745,15 +760,8 @@ class RummyRules(Rules[Config, State, Action, View]):
             pool = pool[count:]
         if len(pool) != view.deck:
             raise ValueError("the view does not account for every card")
-        window = None
-        if view.window is not None:
-            answers = tuple(
-                view.my_answer if s == view.seat else Answer(choice="pass") if done else None
-                for s, done in enumerate(view.window.answered)
-            )
-            window = Window(discarder=view.window.discarder, card=view.window.card, answers=answers)
         turn = view.turn if view.turn is not None and view.phase != "ended" else view.first
-        return State(
+        state = State(
             config=view.config,
             phase=view.phase,
             game_no=view.game_no,
@@ -767,11 +775,19 @@ class RummyRules(Rules[Config, State, Action, View]):
             opened=view.opened,
             ready=view.ready,
             taken=view.taken,
-            window=window,
             out=view.out,
             scores=view.scores,
             result=view.result,
         )
+        if view.window is None:
+            return state
+        discarder, card = view.window.discarder, view.window.card
+        asked = [s for s in self._asked(state, discarder, card) if s != view.seat]
+        if view.seat is not None and (view.my_answer is not None or view.legal):
+            asked.append(view.seat)
+        answers = tuple(view.my_answer if s == view.seat else None for s in range(n))
+        window = Window(discarder=discarder, card=card, asked=tuple(sorted(asked)), answers=answers)
+        return state.model_copy(update={"window": window})
 
     def ai_action(self, view: View, rng: random.Random) -> Action:
         """The AI seat's action, decided from its view only (games/rummy/ai.py)."""

@@ -21,7 +21,6 @@ from games.rummy.cards import KINDS, NUMBER_KINDS
 GOAL = 8
 SPANS = ((0, 7, True), (7, 14, True), (14, 21, True), (NUMBER_KINDS, KINDS, False))
 """Each attribute's kinds [start, stop) and whether it has runs (Items do not)."""
-ATTR_OF = tuple(next(i for i, (a, b, _) in enumerate(SPANS) if a <= k < b) for k in range(KINDS))
 SLOTS = tuple((m, p) for m in range(3) for p in range(2))
 """Table entries: (big-set slots, small-set slots), index m * 2 + p."""
 FULL = 2 * 2 + 1

@@ -76,6 +76,9 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
     min_players = 1
     max_players = 5
     variants = ({}, {"on_fire": True, "min_three": True, "smaller_hand": True})
+    ai_levels = (NORMAL,)
+    """The planner is its best (see `ai_decision`): no seat is offered as stronger."""
+    hint_level = NORMAL
     config_model = TheGameConfig
     state_model = TheGameState
     action_adapter = ACTION_ADAPTER
@@ -267,7 +270,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         self._require_turn(state, seat)
         events = events or []
         if state.played_this_turn < state.minimum:
-            raise illegal("minimum_not_met", minimum=state.minimum)
+            raise illegal("minimum_not_met", count=state.minimum)
         config = state.config
         need = max(0, config.hand_size - len(state.hands[seat]))
         drawn, draw = state.draw[:need], state.draw[need:]
@@ -431,9 +434,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
 
         return decide(view, rng)
 
-    def ai_decision(
-        self, view: TheGameView, rng: random.Random, level: str = NORMAL
-    ) -> AiDecision:
+    def ai_decision(self, view: TheGameView, rng: random.Random, level: str = NORMAL) -> AiDecision:
         """Both levels play the planner (games/thegame/ai.py), with a reason code: within a
         decision's budget a search playing whole games out finds nothing better (see the
         bench), so STRONG is NORMAL here."""

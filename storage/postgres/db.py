@@ -18,6 +18,13 @@ refused alone and the others commit. Each caller is answered once the COMMIT ret
 
 Reads run on the pool, each in one read-only REPEATABLE READ transaction, so the queries of one
 read see one snapshot and never wait for the writer.
+
+While the server cannot be reached (down, restarting, the network gone) every write and read
+fails with the engine's `StoreUnavailable`, never a driver error. A batch that lost its
+connection is answered at once and the writer connection dropped (never reused half way
+through an error: asyncpg then refuses the next command, "another operation is in progress");
+the next batch connects anew, so writing resumes by itself once the server is back. Only one
+batch uses the writer connection at a time, reconnects included (`_writing`).
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from typing import Any, Generic, TypeVar
 
 import asyncpg
 
-from games.engine.store import Durable
+from games.engine.store import Durable, StoreUnavailable
 
 T = TypeVar("T")
 
@@ -56,6 +63,30 @@ class Statement(Generic[T]):
 Write = Callable[[asyncpg.Connection], Awaitable[T]] | Statement[T]
 
 APPLICATION = "tablebot"
+
+CONNECT_TIMEOUT = 10.0
+"""Seconds a connection attempt may take: a server out of reach fails a batch, not hangs it."""
+
+LOST = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InternalClientError,  # a command on a connection still failing its last one
+    asyncpg.OperatorInterventionError,  # the server shutting down, starting, or crashed
+)
+"""What asyncpg raises when the server cannot be reached or the connection broke."""
+
+
+def lost(error: BaseException) -> bool:
+    """Whether `error` says the server is out of reach, rather than refusing a statement. An
+    InterfaceError is ours (a wrong argument) unless it says the connection is closed."""
+    if isinstance(error, asyncpg.InterfaceError):
+        return "closed" in str(error)
+    return isinstance(error, LOST)
+
+
+def unavailable(error: BaseException) -> StoreUnavailable:
+    return StoreUnavailable(f"PostgreSQL cannot be reached: {type(error).__name__}: {error}")
 
 
 def _same(write: Write[Any], sql: str) -> bool:
@@ -93,7 +124,9 @@ class _Pending:
 
 
 async def connect(url: str) -> asyncpg.Connection:
-    return await asyncpg.connect(url, server_settings={"application_name": APPLICATION})
+    return await asyncpg.connect(
+        url, timeout=CONNECT_TIMEOUT, server_settings={"application_name": APPLICATION}
+    )
 
 
 class PgDatabase:
@@ -113,6 +146,8 @@ class PgDatabase:
         self._listener: asyncpg.Connection | None = None
         self._channels: dict[str, list[Callable[[str], None]]] = {}
         self._relisten: asyncio.Task[None] | None = None
+        self._writing = asyncio.Lock()
+        """Held while a batch (or `close`) uses the writer connection."""
 
     @classmethod
     async def open(cls, url: str, *, readers: int = READERS) -> PgDatabase:
@@ -120,8 +155,9 @@ class PgDatabase:
         try:
             pool = await asyncpg.create_pool(
                 url,
-                min_size=1,
+                min_size=0,  # no floor to restore: an outage would log a traceback a second
                 max_size=readers,
+                timeout=CONNECT_TIMEOUT,
                 server_settings={"application_name": APPLICATION},
             )
         except BaseException:
@@ -180,6 +216,16 @@ class PgDatabase:
 
     async def _run_batch(self, writes: list[Write[object]]) -> list[tuple[bool, object]]:
         """One transaction for the batch: (True, result) or (False, exception) per write."""
+        async with self._writing:
+            try:
+                return await self._run_transaction(writes)
+            except Exception as error:
+                if not lost(error):
+                    raise
+                self._writer.terminate()  # the next batch connects anew
+                return [(False, unavailable(error))] * len(writes)
+
+    async def _run_transaction(self, writes: list[Write[object]]) -> list[tuple[bool, object]]:
         try:
             if self._writer.is_closed():  # the server restarted or dropped us: reconnect
                 self._writer = await connect(self.url)
@@ -200,7 +246,9 @@ class PgDatabase:
                     start = end
             return results
         except Exception as error:
-            if len(writes) == 1 or self._writer.is_closed():
+            if lost(error) or self._writer.is_closed():
+                raise
+            if len(writes) == 1:
                 failed = writes[0].failed(error) if isinstance(writes[0], Statement) else error
                 return [(False, failed)] * len(writes)
         return await self._run_isolated(writes)
@@ -223,8 +271,12 @@ class PgDatabase:
                             else:
                                 results.append((True, await write(conn)))
                     except Exception as error:
+                        if lost(error):
+                            raise
                         results.append((False, error))
         except Exception as error:  # COMMIT failed: nothing of the batch is stored
+            if lost(error):
+                raise
             return [(False, error)] * len(writes)
         return results
 
@@ -232,29 +284,39 @@ class PgDatabase:
 
     async def read(self, read: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
         """Run `read(conn)` in one read-only transaction: its queries see one snapshot."""
-        if self._closed:
-            raise RuntimeError("the database is closed")
-        async with (
-            self._pool.acquire() as conn,
-            conn.transaction(isolation="repeatable_read", readonly=True),
-        ):
-            return await read(conn)
+
+        async def run() -> T:
+            async with (
+                self._pool.acquire() as conn,
+                conn.transaction(isolation="repeatable_read", readonly=True),
+            ):
+                return await read(conn)
+
+        return await self._reading(run())
 
     async def fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
         """One query's rows (a single statement needs no transaction of its own)."""
-        if self._closed:
-            raise RuntimeError("the database is closed")
-        return await self._pool.fetch(sql, *args)
+        return await self._reading(self._pool.fetch(sql, *args))
 
     async def fetchrow(self, sql: str, *args: Any) -> asyncpg.Record | None:
-        if self._closed:
-            raise RuntimeError("the database is closed")
-        return await self._pool.fetchrow(sql, *args)
+        return await self._reading(self._pool.fetchrow(sql, *args))
 
     async def fetchval(self, sql: str, *args: Any) -> Any:
+        return await self._reading(self._pool.fetchval(sql, *args))
+
+    async def _reading(self, query: Awaitable[T]) -> T:
+        """`query`'s result; StoreUnavailable if the server is out of reach (the pool drops a
+        broken connection and opens another on the next read)."""
         if self._closed:
+            if asyncio.iscoroutine(query):
+                query.close()
             raise RuntimeError("the database is closed")
-        return await self._pool.fetchval(sql, *args)
+        try:
+            return await query
+        except Exception as error:
+            if lost(error):
+                raise unavailable(error) from error
+            raise
 
     # Notifications --------------------------------------------------------------------------
 
@@ -296,7 +358,7 @@ class PgDatabase:
         while not self._closed and self._listener is None:
             try:
                 self._listener = await self._open_listener()
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+            except (*LOST, asyncpg.InterfaceError, asyncpg.PostgresError):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 30.0)
 
@@ -314,7 +376,8 @@ class PgDatabase:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._flusher
         await self._pool.close()
-        await self._writer.close()
+        async with self._writing:
+            await self._writer.close(timeout=CONNECT_TIMEOUT)
         if self._relisten is not None:
             self._relisten.cancel()
         if self._listener is not None:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import asyncpg
 
-from storage.migrations import MIGRATIONS, Migration
+from storage.migrations import MIGRATIONS, Migration, NewerSchema
 
 LOCK = 0x7461626C65626F74
 """The advisory lock key migrations take ("tablebot" in ASCII)."""
@@ -51,9 +51,7 @@ async def migrate(
         async with conn.transaction():
             current = await _locked_version(conn)
             if current > len(migrations):
-                raise RuntimeError(
-                    f"database schema version {current} is newer than this code ({len(migrations)})"
-                )
+                raise NewerSchema(current, len(migrations))
             if current == len(migrations):
                 return applied
             number = current + 1

@@ -27,6 +27,7 @@ from games.engine.step import LoggedAction
 from games.engine.store import (
     Durable,
     LoadedSession,
+    SessionIdTaken,
     SessionWrite,
     Snapshot,
     VersionConflict,
@@ -41,6 +42,10 @@ _COLUMNS = (
     "id, game_id, rules_version, guild_id, channel_id, host_id, locale, options, seed, status, "
     "version, config, table_message_id, created_at, turn_timer, to_move, quarantine"
 )
+
+_ID_HELD = "SELECT 1 FROM records WHERE session_id = $1"
+"""A finished game's record keeps its session's id even were the session pruned: a new session
+must not take it (as in `storage.sessions`)."""
 
 CHANGED = "tablebot_session_changed"
 """The NOTIFY channel of writes with `notify`; the payload is `"<session id> <guild id>"`."""
@@ -277,11 +282,15 @@ class PgSessionStore:
                 )
                 if busy is not None:
                     raise GameError(Reason.CHANNEL_BUSY)
+            if await conn.fetchval(_ID_HELD, record.id) is not None:
+                raise SessionIdTaken(record.id)
             try:
                 await conn.execute(_INSERT, *params)
-            except asyncpg.UniqueViolationError as error:  # another process opened one
+            except asyncpg.UniqueViolationError as error:  # another process got there first
                 if error.constraint_name == "sessions_live_channel":
                     raise GameError(Reason.CHANNEL_BUSY) from None
+                if error.constraint_name == "sessions_pkey":
+                    raise SessionIdTaken(record.id) from None
                 raise
             await _insert_seats(conn, record)
 

@@ -21,6 +21,8 @@ GAME_ID = "exhaust"
 
 
 class ExhaustCog(commands.Cog):
+    game_id = GAME_ID
+    """Refusals of these commands read this game's catalog first (`bot.errors.Tree`)."""
     group = app_commands.Group(name=cmd("cmd.exhaust.name"), description=cmd("cmd.exhaust.desc"))
 
     def __init__(self, bot: TableBot) -> None:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.context import Context
+from bot.errors import error_text
 from bot.game_ui import (
     ACCENT,
     LOST,
@@ -26,7 +27,6 @@ from bot.game_ui import (
     GameUI,
     Pick,
     SeatResult,
-    players_label,
     table_controls,
 )
 from bot.games.exhaust.prefs import DEFAULT_LEVEL, MAX_LEVEL, SoloLevels
@@ -49,14 +49,14 @@ from bot.ui.layout import (
     Tokens,
     game_verb,
 )
-from games.engine import Event, GameError, Reason, Session
+from games.engine import Event, GameError, Reason, Session, illegal
 from games.exhaust.cards import HIGHEST, is_copy
 from games.exhaust.cards import colour as colour_of
 from games.exhaust.cards import number as number_of
 from games.exhaust.combos import SET_SIZE, Combo, table
 from games.exhaust.models import NPC, FlipDepletion, NextGame, PlayCards, Played, UseTime, View
 from games.exhaust.plays import SelectionCheck, check_selection, playable_cards
-from storage import GameRecord, GameStats, HistoryEntry, PlayerTally, PrefTable
+from storage import HistoryEntry, PrefTable
 
 COLOUR_EMOJI = ("🔥", "💧", "🌪️", "🌱")
 """Red = fire, blue = water, yellow = wind, green = earth (the seed's four elements)."""
@@ -167,17 +167,23 @@ class _Choice:
 
 class ExhaustUI(GameUI):
     game_id = "exhaust"
+    rules_pages = ("intro", "setup", "turn", "options", "rulings")
 
     def __init__(self) -> None:
         self._next_level: dict[str, int] = {}
         """Solo: the player's level after a finished session, as stored by `after_finish`."""
 
-    def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:
+    def option_lines(
+        self, options: dict[str, Any], lang: str, players: int | None = None
+    ) -> list[str]:
+        """The long variant; and the NPC pile of a solo game, told while one seat is taken (a
+        start alone is a solo game; with others there is no NPC)."""
         lines = []
         if options.get("long_game"):
             lines.append(t(lang, "exhaust.option.long_game"))
-        size = options.get("npc_size", DEFAULT_LEVEL)
-        lines.append(t(lang, "exhaust.option.npc_size", n=size))
+        if players == 1:
+            size = options.get("npc_size", DEFAULT_LEVEL)
+            lines.append(t(lang, "exhaust.option.npc_size", count=size))
         return lines
 
     # Names ------------------------------------------------------------------------------------
@@ -213,7 +219,7 @@ class ExhaustUI(GameUI):
             if cv.need_number > HIGHEST:
                 return ctx.t("exhaust.need.none")
             return ctx.t("exhaust.need.number", n=cv.need_number)
-        return ctx.t("exhaust.need.count", n=cv.need_count)
+        return ctx.t("exhaust.need.count", count=cv.need_count)
 
     def _combo_line(self, ctx: Context, view: View, index: int) -> str:
         cv = view.combos[index]
@@ -242,12 +248,12 @@ class ExhaustUI(GameUI):
         return f"{DEPLETION_EMOJI} " + ", ".join(parts)
 
     def _seat_line(self, ctx: Context, view: View, seat: int, playing: bool) -> str:
-        parts = [ctx.t("exhaust.table.cards", n=view.hand_sizes[seat])]
+        parts = [ctx.t("exhaust.table.cards", count=view.hand_sizes[seat])]
         if view.time_cards[seat]:
             parts.append(f"{TIME_EMOJI}{view.time_cards[seat]}")
         if view.long_game:
             parts.append(self._depletion_text(ctx, view, seat) or f"{DEPLETION_EMOJI} 0")
-        line = f"**{self.seat_name(ctx, seat, view)}** — " + " · ".join(parts)
+        line = f"**{ctx.seat_label(seat)}** — " + " · ".join(parts)
         return ("▶ " + line) if playing and view.turn == seat else line
 
     # Public table -----------------------------------------------------------------------------
@@ -262,9 +268,10 @@ class ExhaustUI(GameUI):
         if outcome is not None:
             result = f"**{ctx.t('exhaust.result.title')}**\n{self.result_text(ctx)}"
             blocks.append(Text(result, Priority.ESSENTIAL))
-            if ctx.records:
-                blocks.append(Text(self._records_text(ctx), Priority.HIGH))
-        playing = outcome is None and view.phase == "play"
+            records = self.records_text(ctx)
+            if records is not None:
+                blocks.append(Text(records, Priority.HIGH))
+        playing = outcome is None and view.phase == "play" and not ctx.closed
         seats = [self._seat_line(ctx, view, s, playing) for s in range(view.players)]
         if view.npc is not None:
             npc = view.npc
@@ -272,13 +279,13 @@ class ExhaustUI(GameUI):
                 "exhaust.table.npc",
                 name=ctx.t("exhaust.npc"),
                 hand=cards_text(hand_order(npc.hand)) or "—",
-                pile=npc.pile,
+                count=npc.pile,
             )
             if npc.time_cards:
                 line += f" · {TIME_EMOJI}{npc.time_cards}"
             seats.append(("▶ " if playing and view.turn == NPC else "") + line)
         blocks.append(Text("\n".join(seats), Priority.ESSENTIAL))
-        if outcome is None and view.phase == "next" and view.turn is not None:
+        if not ctx.closed and outcome is None and view.phase == "next" and view.turn is not None:
             text = ctx.t(
                 "exhaust.table.next",
                 name=self.seat_name(ctx, view.turn, view),
@@ -311,16 +318,6 @@ class ExhaustUI(GameUI):
             title=title, blocks=tuple(blocks), accent=accent, session=ctx.sid, version=ctx.version
         )
 
-    def _records_text(self, ctx: Context) -> str:
-        return f"**{ctx.t('records.title')}**\n{self._records_line(ctx.lang, ctx.records)}"
-
-    @staticmethod
-    def _records_line(lang: str, records: dict[str, Any]) -> str:
-        best = records.get("best")
-        beaten = -best if isinstance(best, int) and best < 0 else "—"
-        games, wins = records.get("games", 0), records.get("wins", 0)
-        return t(lang, "exhaust.records", games=games, wins=wins, best=beaten)
-
     @staticmethod
     def _this_game(events: Sequence[Event]) -> Sequence[Event]:
         """The recent events since the last deal (a long match's earlier games are over)."""
@@ -329,7 +326,7 @@ class ExhaustUI(GameUI):
 
     def _config_lines(self, ctx: Context, view: View) -> list[str]:
         if view.solo:
-            return [ctx.t("exhaust.option.solo", n=ctx.session.state.config.npc_size)]
+            return [ctx.t("exhaust.option.solo", count=ctx.session.state.config.npc_size)]
         return [ctx.t("exhaust.option.long_game")] if view.long_game else []
 
     def next_level(self, session: Session) -> int:
@@ -350,8 +347,9 @@ class ExhaustUI(GameUI):
         view = self._view(ctx, None)
         if view.solo:
             key = "solo_win" if outcome.result == "win" else "solo_loss"
-            size = session.state.config.npc_size
-            return ctx.t(f"exhaust.result.{key}", n=size, next=self.next_level(session))
+            pile = ctx.t("exhaust.table.cards", count=session.state.config.npc_size)
+            upcoming = ctx.t("exhaust.table.cards", count=self.next_level(session))
+            return ctx.t(f"exhaust.result.{key}", pile=pile, next=upcoming)
         loser = view.losers[-1]
         winners = ", ".join(self.seat_name(ctx, s, view) for s in range(view.players) if s != loser)
         name = self.seat_name(ctx, loser, view)
@@ -363,7 +361,7 @@ class ExhaustUI(GameUI):
                 "exhaust.result.match",
                 loser=name,
                 winners=winners,
-                games=view.game_no,
+                count=view.game_no,
                 tally=tally,
             )
         return ctx.t("exhaust.result.game", loser=name, winners=winners)
@@ -417,7 +415,7 @@ class ExhaustUI(GameUI):
                     "exhaust.table.npc",
                     name=ctx.t("exhaust.npc"),
                     hand=cards_text(hand_order(view.npc.hand)) or "—",
-                    pile=view.npc.pile,
+                    count=view.npc.pile,
                 )
             )
         drawn = self._last_drawn(ctx)
@@ -479,7 +477,7 @@ class ExhaustUI(GameUI):
                 else:
                     lines.append(ctx.t("exhaust.hand.ready"))
         if choice.ready:
-            label = ctx.t("exhaust.hand.play", n=len(choice.cards))
+            label = ctx.t("exhaust.hand.play", count=len(choice.cards))
             items.append(Button(game_verb(f"pc.{choice.code()}"), label, "✨", Style.SUCCESS))
         if view.time_cards[seat] > 0:
             items.append(Button(game_verb("time"), ctx.t("exhaust.hand.use_time"), TIME_EMOJI))
@@ -549,13 +547,10 @@ class ExhaustUI(GameUI):
 
     def reason_text(self, ctx: Context, check: SelectionCheck) -> str:
         reason = check.reason or ""
-        key = f"error.illegal_move.{reason}"
         if reason == "not_your_turn":
-            key = "error.not_your_turn"
-        elif not has(key):
-            key = "error.illegal_move"
+            return ctx.t("error.not_your_turn")
         params = {k: v for k, v in check.params.items() if isinstance(v, int | str)}
-        return ctx.t(key, **params)
+        return error_text(ctx.lang, illegal(reason, **params), self.game_id)
 
     # Clicks ------------------------------------------------------------------------------------
 
@@ -636,6 +631,7 @@ class ExhaustUI(GameUI):
         match key:
             case "dealt":
                 key = "dealt_solo" if "npc_pile" in params else "dealt"
+                params["count"] = params.pop("hand")
             case "reward_none" | "npc_reward_none":
                 key = f"{key}.{params.pop('reward')}"
             case "reward_time" | "npc_reward_time":
@@ -684,30 +680,9 @@ class ExhaustUI(GameUI):
         """Only solo games have a score: the NPC pile (stored negated)."""
         return t(lang, "exhaust.stats.level", n=-score) if score < 0 else None
 
-    def tally_line(self, lang: str, tally: PlayerTally) -> str:
-        """Solo: the highest level beaten; with others: the games survived."""
-        if tally.players == 1:
-            level = -tally.best_win if tally.best_win is not None else "—"
-            return t(
-                lang,
-                "exhaust.stats.solo",
-                games=tally.games,
-                wins=tally.wins,
-                losses=tally.losses,
-                level=level,
-            )
-        if tally.players > 1:
-            label = players_label(lang, tally.players)
-            return t(
-                lang, "exhaust.stats.survived", label=label, wins=tally.wins, games=tally.games
-            )
-        return super().tally_line(lang, tally)
-
-    def board_lines(
-        self, lang: str, server: GameStats, channel: GameStats, best: Sequence[GameRecord]
-    ) -> list[str]:
-        """The end table's records (games, solo wins, the biggest NPC pile beaten)."""
-        return [self._records_line(lang, self.records_summary(server, channel))]
+    def wins_text(self, lang: str, wins: int) -> str:
+        """A server's won games are its solo wins: with others, someone always fails."""
+        return t(lang, "exhaust.stats.solo_wins", count=wins)
 
     def history_text(self, lang: str, entry: HistoryEntry, names: Sequence[str]) -> str:
         if len(entry.seats) == 1:
@@ -737,13 +712,6 @@ class ExhaustUI(GameUI):
             )
             for seat in range(min(view.players, len(hands)))
         )
-
-    def records_summary(self, server: GameStats, channel: GameStats) -> dict[str, Any]:
-        return {
-            "best": server.best.score if server.best is not None else "—",
-            "games": server.games,
-            "wins": server.wins,
-        }
 
     async def rematch_options(self, session: Session, prefs: PrefTable) -> dict[str, Any]:
         """A solo rematch is played at the player's current level (N+1 after a win)."""

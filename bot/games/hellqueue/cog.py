@@ -20,6 +20,8 @@ GAME_ID = "hellqueue"
 
 
 class HellQueueCog(commands.Cog):
+    game_id = GAME_ID
+    """Refusals of these commands read this game's catalog first (`bot.errors.Tree`)."""
     group = app_commands.Group(
         name=cmd("cmd.hellqueue.name"), description=cmd("cmd.hellqueue.desc")
     )

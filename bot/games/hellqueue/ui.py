@@ -32,6 +32,7 @@ from typing import Any
 from bot.context import Context
 from bot.game_ui import ACCENT, LOST, WON, GameResult, GameUI, Pick, table_controls
 from bot.games.hellqueue.picture import FILENAME, table_picture
+from bot.i18n import t
 from bot.ui.layout import (
     Block,
     Button,
@@ -65,7 +66,6 @@ from games.hellqueue.models import (
 from games.hellqueue.models import Pick as TakeStone
 from games.hellqueue.moves import legal, recall_case, room, to_move_seat
 from games.hellqueue.scoring import marginal
-from storage import GameStats
 
 MARKERS = ("🔴", "🔵", "🟡", "🟢")
 """Seat i's colour marker (COLOURS[i])."""
@@ -223,10 +223,13 @@ def _recall_count(view: View, seat: int) -> int:
 class HellQueueUI(GameUI):
     game_id = "hellqueue"
     pictures = True
+    channel_records = True
     hidden_hands = False
     """Every die and stone is on the table: a replay's public table shows it all."""
 
-    def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:
+    def option_lines(
+        self, options: dict[str, Any], lang: str, players: int | None = None
+    ) -> list[str]:
         return []
 
     def table_picture(self, view: Any) -> bytes | None:
@@ -250,10 +253,10 @@ class HellQueueUI(GameUI):
         if outcome is not None:
             result = f"**{ctx.t('hellqueue.result.title')}**\n{self._result_text(ctx, view)}"
             blocks.append(Text(result, Priority.ESSENTIAL))
-            if ctx.records:
-                records = ctx.t("hellqueue.records", **ctx.records)
-                blocks.append(Text(f"**{ctx.t('records.title')}**\n{records}", Priority.HIGH))
-        else:
+            records = self.records_text(ctx)
+            if records is not None:
+                blocks.append(Text(records, Priority.HIGH))
+        elif not ctx.closed:
             blocks.append(Text(self._status(ctx, view), Priority.ESSENTIAL))
         log = ctx.log_lines()[-RECENT:]
         if log:
@@ -265,7 +268,7 @@ class HellQueueUI(GameUI):
         blocks.append(Separator())
         blocks += [Text(card, Priority.HIGH) for card in cards]
         blocks.append(Separator())
-        playing = to_move_seat(view) if outcome is None else None
+        playing = to_move_seat(view) if outcome is None and not ctx.closed else None
         players = [self._player_text(ctx, view, s, s == playing) for s in self._seats(view)]
         blocks.append(Text("\n".join(players), Priority.HIGH))
         supply = ctx.t(
@@ -334,7 +337,7 @@ class HellQueueUI(GameUI):
         line = ctx.t(
             "hellqueue.table.player",
             marker=MARKERS[seat],
-            name=ctx.names[seat],
+            name=ctx.seat_label(seat),
             score=view.scores[seat],
             stones=stone_counts_text(player.stones),
         )
@@ -351,14 +354,14 @@ class HellQueueUI(GameUI):
         assert outcome is not None
         names = ", ".join(self.seat_name(ctx, seat) for seat in outcome.winners)
         key = "hellqueue.result.win" if outcome.result == "win" else "hellqueue.result.shared"
-        lines = [ctx.t(key, names=names, score=outcome.scores[outcome.winners[0]])]
+        lines = [ctx.t(key, names=names, count=outcome.scores[outcome.winners[0]])]
         order = sorted(self._seats(view), key=lambda s: (-view.scores[s], -view.dice_left[s], s))
         lines += [
             ctx.t(
                 "hellqueue.result.line",
                 marker=MARKERS[seat],
                 name=ctx.names[seat],
-                score=view.scores[seat],
+                count=view.scores[seat],
                 dice=view.dice_left[seat],
             )
             for seat in order
@@ -496,7 +499,11 @@ class HellQueueUI(GameUI):
         for action in actions:
             if isinstance(action, Awaken) and action.face == face:
                 woken = player.sleep.count(action.wake)
-                label = ctx.t("hellqueue.hand.awaken", wake=action.wake, n=woken)
+                label = (
+                    ctx.t("hellqueue.hand.awaken", wake=action.wake, n=woken)
+                    if woken
+                    else ctx.t("hellqueue.hand.awaken_none")
+                )
                 awaken.append(Button(game_verb(f"aw.{face}.{action.wake}"), label, "☀️"))
         rows.append(awaken)
         reroll = Button(game_verb(f"rs.{face}"), ctx.t("hellqueue.hand.reroll"), "🎲")
@@ -694,6 +701,8 @@ class HellQueueUI(GameUI):
             case Awaken():
                 dice = dice_text(player.active.group(action.face))
                 woken = player.sleep.count(action.wake)
+                if not woken:
+                    return ctx.t("hellqueue.action.awaken_none", dice=dice)
                 return ctx.t("hellqueue.action.awaken", dice=dice, wake=action.wake, n=woken)
             case Reroll():
                 dice = dice_text(player.active.group(action.face))
@@ -710,7 +719,7 @@ class HellQueueUI(GameUI):
                 marked = view.marked.count if view.marked is not None else 0
                 if not marked:
                     return ctx.t("hellqueue.action.roll_none")
-                return ctx.t("hellqueue.action.roll", n=marked)
+                return ctx.t("hellqueue.action.roll", count=marked)
             case Recall():
                 return ctx.t("hellqueue.action.recall", n=_recall_count(view, seat))
             case TakeStone():
@@ -748,6 +757,8 @@ class HellQueueUI(GameUI):
                 shown = [t for t in (dice_text(rolled), sleep_text(p["small"])) if t]
                 params["dice"] = " + ".join(shown) or ctx.t("hellqueue.event.rolled_none")
             case "awakened":
+                if not p["woken"]:
+                    key = "awakened_none"
                 params |= {
                     "dice": group_text(p["face"], p["count"]),
                     "wake": f"**{p['wake']}**",
@@ -768,7 +779,7 @@ class HellQueueUI(GameUI):
                 stone = p["stone"]
                 params["stone"] = STONE_EMOJI[stone] + ctx.t(f"hellqueue.stone.{stone}")
             case "scored":
-                params |= {"score": p["score"], "dice_left": p["dice_left"]}
+                params |= {"count": p["score"], "dice_left": p["dice_left"]}
         return ctx.t(f"hellqueue.event.{key}", **params)
 
     # Records ------------------------------------------------------------------------------------
@@ -788,11 +799,6 @@ class HellQueueUI(GameUI):
         top = max(outcome.scores)
         return GameResult(result=outcome.result, score=-top, won=self._person_won(session))
 
-    def records_summary(self, server: GameStats, channel: GameStats) -> dict[str, Any]:
-        return {
-            "games": server.games,
-            "wins": server.wins,
-            "best": -server.best.score if server.best is not None else NONE,
-            "channel_games": channel.games,
-            "channel_best": -channel.best.score if channel.best is not None else NONE,
-        }
+    def wins_text(self, lang: str, wins: int) -> str:
+        """A server's won games are those a person won (not an AI seat)."""
+        return t(lang, "hellqueue.stats.won_by_player", count=wins)

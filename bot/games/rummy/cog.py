@@ -22,6 +22,8 @@ MAX_MATCH_GAMES = 50
 
 
 class RummyCog(commands.Cog):
+    game_id = GAME_ID
+    """Refusals of these commands read this game's catalog first (`bot.errors.Tree`)."""
     group = app_commands.Group(name=cmd("cmd.rummy.name"), description=cmd("cmd.rummy.desc"))
 
     def __init__(self, bot: TableBot) -> None:

@@ -87,9 +87,7 @@ def goal_lines(ctx: Context, result: ShortResult) -> list[str]:
     lines = [
         head,
         ctx.t("rummy.result.hand", sets=sets_text(ctx, result.split)),
-        ctx.t(
-            "rummy.result.opened", sets=sets_text(ctx, result.opened), points=result.set_points
-        ),
+        ctx.t("rummy.result.opened", sets=sets_text(ctx, result.opened), points=result.set_points),
     ]
     if result.red:
         reds = " · ".join(red_text(ctx, red) for red in result.red)
@@ -104,10 +102,10 @@ def goal_lines(ctx: Context, result: ShortResult) -> list[str]:
         lines.append(ctx.t("rummy.result.bonus", flips=flips, points=result.bonus_points))
     else:
         lines.append(ctx.t("rummy.result.bonus_none"))
-    lines.append(ctx.t("rummy.result.total", name=name, points=result.total))
+    lines.append(ctx.t("rummy.result.total", name=name, count=result.total))
     if result.loss and result.from_seat is not None:
         lines.append(
-            ctx.t("rummy.result.loss", name=ctx.names[result.from_seat], points=result.loss)
+            ctx.t("rummy.result.loss", name=ctx.names[result.from_seat], count=result.loss)
         )
     return lines
 

@@ -1,9 +1,12 @@
 """Angels & Demons Rummy on Discord: the public table, each player's hand and the claim window.
 
 The public table is drawn from the public view only, so it reads the same whoever could claim a
-discard. During a claim window it shows the card, who has answered (never what) and the
-deadline, and its hand button reads "Answer the claim window": a click opens the same private
-prompt every other player gets in their hand (ephemeral, or the hand kept in DMs).
+discard. A claim window asks only the players who can claim (the rules decide from their
+hands); the table shows the card and the deadline, never who is asked or who has answered, and
+its hand button reads "Answer the claim window" for everyone: a click opens the clicker's hand,
+with the prompt for an asked player and, for anyone else, that there is nothing to answer.
+While a window is open its screens carry no version (answers move it), so an answer changes
+nobody's screen but the answerer's: an edit would tell the others how many were asked.
 
 Hand controls (game verbs; only legal choices are offered):
 - `tk.{card}`: take a field card, a button each;
@@ -16,7 +19,7 @@ Hand controls (game verbs; only legal choices are offered):
 - `nx`: deal the next short game (its first player);
 - the claim window: `wp` Pass, `wg` Goal, `wn.….{a}.{b}` Gain with two hand cards, each naming
   its window by `{short game}.{card}` after the verb. They stay valid while others answer
-  (every answer moves the version) and are refused once that window has closed.
+  and are refused once that window has closed.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from bot.games.rummy.render import (
 )
 from bot.i18n import t
 from bot.ui.layout import (
+    LOBBY,
     Block,
     Button,
     Control,
@@ -58,7 +62,7 @@ from bot.ui.layout import (
     game_verb,
 )
 from games.engine import Event, GameError, Reason, Session, illegal
-from games.rummy.cards import is_red, kind, kinds_of
+from games.rummy.cards import CARDS, is_red, kind, kinds_of
 from games.rummy.models import (
     Discard,
     Gain,
@@ -69,7 +73,6 @@ from games.rummy.models import (
     Take,
     View,
 )
-from storage import GameStats
 
 RECENT = 6
 """Events shown under the status (the newest last)."""
@@ -114,25 +117,35 @@ def discard_choices(view: View) -> list[int]:
 
 class RummyUI(GameUI):
     game_id = "rummy"
+    rules_pages = ("intro", "setup", "turn", "scoring", "options", "rulings")
     unversioned_verbs = WINDOW_VERBS
+    channel_records = True
 
-    def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:
+    def option_lines(
+        self, options: dict[str, Any], lang: str, players: int | None = None
+    ) -> list[str]:
         lines = []
         if options.get("advanced"):
             lines.append(t(lang, "rummy.option.advanced"))
         seconds = options.get("claim_seconds")
         if seconds is not None:
-            lines.append(t(lang, "rummy.option.claim_seconds", n=seconds))
+            lines.append(t(lang, "rummy.option.claim_seconds", count=seconds))
         games = options.get("match_games")
         if games is None:
             lines.append(t(lang, "rummy.option.match_default"))
         else:
-            lines.append(t(lang, "rummy.option.match_games", n=games))
+            lines.append(t(lang, "rummy.option.match_games", count=games))
         return lines
 
     def _view(self, ctx: Context, seat: int | None) -> View:
         view: View = ctx.session.rules.view(ctx.session.state, seat)
         return view
+
+    @staticmethod
+    def _version(ctx: Context, view: View) -> int | str:
+        """The screens' version marker: none (`LOBBY`, the marker of controls that do not
+        depend on the version) while a claim window is open (see the module)."""
+        return LOBBY if view.phase == "window" else ctx.version
 
     @staticmethod
     def _when(ctx: Context, view: View) -> str:
@@ -152,7 +165,7 @@ class RummyUI(GameUI):
         if outcome is not None:
             lines = [f"**{ctx.t('rummy.result.title')}**", *self._match_lines(ctx, view)]
             blocks.append(Text("\n".join(lines), Priority.ESSENTIAL))
-        else:
+        elif not ctx.closed:
             blocks.append(Text(self._status(ctx, view), Priority.ESSENTIAL))
         log = ctx.log_lines(this_game(ctx.recent))[-RECENT:]
         if log:
@@ -163,12 +176,12 @@ class RummyUI(GameUI):
             heading = ctx.t("rummy.result.short_title", game=result.game_no)
             text = "\n".join([f"**{heading}**", *result_lines(ctx, result)])
             blocks.append(Text(text, Priority.ESSENTIAL))
-        if outcome is not None and ctx.records:
-            records = ctx.t("rummy.records", **ctx.records)
-            blocks.append(Text(f"**{ctx.t('records.title')}**\n{records}", Priority.HIGH))
+        records = self.records_text(ctx) if outcome is not None else None
+        if records is not None:
+            blocks.append(Text(records, Priority.HIGH))
         blocks.append(Separator())
         if view.phase not in ("ended", "over"):
-            field = ctx.t("rummy.table.field", cards=cards_text(ctx, view.field), deck=view.deck)
+            field = ctx.t("rummy.table.field", cards=cards_text(ctx, view.field), count=view.deck)
             blocks.append(Text(field, Priority.HIGH))
         players = [self._player_text(ctx, view, s) for s in range(view.config.players)]
         blocks.append(Text("\n".join(players), Priority.HIGH))
@@ -181,7 +194,7 @@ class RummyUI(GameUI):
             blocks=tuple(blocks),
             accent=self._accent(ctx.session),
             session=ctx.sid,
-            version=ctx.version,
+            version=self._version(ctx, view),
         )
 
     @staticmethod
@@ -198,18 +211,13 @@ class RummyUI(GameUI):
     def _status(self, ctx: Context, view: View) -> str:
         window, turn = view.window, view.turn
         if view.phase == "window" and window is not None:
-            answers = " · ".join(
-                f"{'✅' if done else '⏳'} {ctx.names[s]}"
-                for s, done in enumerate(window.answered)
-                if s != window.discarder
-            )
             heading = ctx.t(
                 "rummy.table.window",
                 card=card_text(ctx, window.card),
                 name=ctx.names[window.discarder],
                 when=self._when(ctx, view),
             )
-            return f"{WINDOW} {heading}\n{ctx.t('rummy.table.answers', answers=answers)}"
+            return f"{WINDOW} {heading}"
         if turn is None:
             return ""
         name = ctx.names[turn]
@@ -222,19 +230,19 @@ class RummyUI(GameUI):
         return "▶ " + ctx.t("rummy.table.to_act", name=name)
 
     def _player_text(self, ctx: Context, view: View, seat: int) -> str:
-        marks = [ctx.t("rummy.table.hand_size", n=view.hand_sizes[seat])]
+        marks = [ctx.t("rummy.table.hand_size", count=view.hand_sizes[seat])]
         if view.ready[seat]:
             marks.append(f"{READY} {ctx.t('rummy.ready')}")
-        marks.append(ctx.t("rummy.table.score", n=view.scores[seat]))
-        playing = view.turn == seat and view.phase in ("take", "act", "window")
-        head = ("▶ " if playing else "") + f"**{ctx.names[seat]}** — " + " · ".join(marks)
+        marks.append(ctx.t("rummy.table.score", count=view.scores[seat]))
+        playing = not ctx.closed and view.turn == seat and view.phase in ("take", "act", "window")
+        head = ("▶ " if playing else "") + f"**{ctx.seat_label(seat)}** — " + " · ".join(marks)
         opened = ctx.t("rummy.table.opened", sets=sets_text(ctx, view.opened[seat]))
         row = ctx.t("rummy.table.row", cards=cards_text(ctx, view.rows[seat]))
         return f"{head}\n└ {opened}\n└ {row}"
 
     def _table_controls(self, ctx: Context, view: View, finished: bool) -> Controls:
         """The shared buttons; during a claim window the hand button invites everyone alike to
-        answer (it opens the same prompt for every player)."""
+        answer (whoever is asked: the table must not tell)."""
         if finished or view.phase != "window":
             return table_controls(ctx, finished)
         return Controls(
@@ -256,7 +264,7 @@ class RummyUI(GameUI):
                 red=RED,
                 ready=READY,
             ),
-            ctx.t("rummy.table.target", n=config.target),
+            ctx.t("rummy.table.target", count=config.target),
         ]
         if config.advanced:
             parts.append(ctx.t("rummy.option.advanced"))
@@ -268,15 +276,17 @@ class RummyUI(GameUI):
         names = ", ".join(ctx.names[s] for s in outcome.winners)
         score = outcome.scores[outcome.winners[0]]
         if outcome.result == "item_victory":
-            key = "rummy.result.match_item"
-        elif len(outcome.winners) > 1:
-            key = "rummy.result.match_shared"
+            head = ctx.t("rummy.result.match_item", names=names, games=view.game_no)
         else:
-            key = "rummy.result.match_win"
-        lines = [ctx.t(key, names=names, score=score, games=view.game_no)]
+            shared = len(outcome.winners) > 1
+            key = "rummy.result.match_shared" if shared else "rummy.result.match_win"
+            points = ctx.t("stats.points", count=score)
+            games = ctx.t("rummy.short_games", count=view.game_no)
+            head = ctx.t(key, names=names, points=points, games=games)
         order = sorted(range(view.config.players), key=lambda s: (-view.scores[s], s))
+        lines = [head]
         lines += [
-            ctx.t("rummy.result.standing", name=ctx.names[s], score=view.scores[s]) for s in order
+            ctx.t("rummy.result.standing", name=ctx.names[s], count=view.scores[s]) for s in order
         ]
         return lines
 
@@ -308,7 +318,7 @@ class RummyUI(GameUI):
             blocks=tuple(blocks),
             accent=ACCENT,
             session=ctx.sid,
-            version=ctx.version,
+            version=self._version(ctx, view),
         )
 
     def _hand_status(
@@ -392,8 +402,8 @@ class RummyUI(GameUI):
         return ctx.t(key)
 
     def _window_prompt(self, ctx: Context, view: View, seat: int, items: list[Control]) -> str:
-        """The claim window as this player sees it: the same words for everyone who may answer,
-        with Pass, and Goal or a Gain only where this player can."""
+        """The claim window as this player sees it: Pass with the Goal or Gains this player can
+        make when asked; else what the window waits for, which says nothing about the others."""
         window = view.window
         assert window is not None
         when = self._when(ctx, view)
@@ -404,6 +414,10 @@ class RummyUI(GameUI):
         if answer is not None:
             said = self._answer_text(ctx, answer.choice, answer.cards)
             return f"{WINDOW} " + ctx.t("rummy.hand.window_answered", answer=said, when=when)
+        name = ctx.names[window.discarder]
+        if not view.legal:
+            nothing = ctx.t("rummy.hand.window_not_asked", name=name, card=card, when=when)
+            return f"{WINDOW} {nothing}"
         tag = f"{view.game_no}.{window.card}"
         items.append(Button(game_verb(f"wp.{tag}"), ctx.t("rummy.hand.pass"), "👋"))
         if Goal() in view.legal:
@@ -413,7 +427,6 @@ class RummyUI(GameUI):
         for a, b in gains:
             label = ctx.t("rummy.hand.gain", cards=cards_label(ctx, (a, b)))
             items.append(Button(game_verb(f"wn.{tag}.{a}.{b}"), label, "🤲", Style.PRIMARY))
-        name = ctx.names[window.discarder]
         return f"{WINDOW} " + ctx.t("rummy.hand.window", name=name, card=card, when=when)
 
     @staticmethod
@@ -427,25 +440,25 @@ class RummyUI(GameUI):
         ]
         if view.ready[seat]:
             parts.append(f"{READY} {ctx.t('rummy.ready')}")
-        parts.append(ctx.t("rummy.table.score", n=view.scores[seat]))
+        parts.append(ctx.t("rummy.table.score", count=view.scores[seat]))
         return " · ".join(parts)
 
     def _table_summary(self, ctx: Context, view: View, seat: int) -> str:
         lines = []
         if view.phase not in ("ended", "over"):
             lines.append(
-                ctx.t("rummy.table.field", cards=cards_text(ctx, view.field), deck=view.deck)
+                ctx.t("rummy.table.field", cards=cards_text(ctx, view.field), count=view.deck)
             )
         for other in range(view.config.players):
             if other == seat:
                 continue
             marks = [
-                ctx.t("rummy.table.hand_size", n=view.hand_sizes[other]),
+                ctx.t("rummy.table.hand_size", count=view.hand_sizes[other]),
                 ctx.t("rummy.hand.open_count", n=len(view.opened[other])),
             ]
             if view.ready[other]:
                 marks.append(f"{READY} {ctx.t('rummy.ready')}")
-            marks.append(ctx.t("rummy.table.score", n=view.scores[other]))
+            marks.append(ctx.t("rummy.table.score", count=view.scores[other]))
             lines.append(f"**{ctx.names[other]}** — " + " · ".join(marks))
         return "\n".join(lines)
 
@@ -489,7 +502,7 @@ class RummyUI(GameUI):
                 case "op":
                     return Open.model_validate({"cards": tuple(int(a) for a in args)})
                 case "dc":
-                    return Pick(f"d{int(values[0])}")
+                    return self._discard_pick(ctx, view, values)
                 case "ds" | "dr":
                     return Discard(card=int(args[0]), ready=verb == "dr")
                 case "nx":
@@ -497,6 +510,16 @@ class RummyUI(GameUI):
         except (ValueError, IndexError):  # pydantic's ValidationError is a ValueError
             raise _bad() from None
         raise _bad()
+
+    @staticmethod
+    def _discard_pick(ctx: Context, view: View, values: Sequence[str]) -> Pick:
+        """The card chosen in the discard select: one it offered, or a refusal that says so."""
+        card = int(values[0])
+        if card not in discard_choices(view):
+            if not 0 <= card < len(CARDS):
+                raise _bad()
+            raise illegal("not_offered_discard", card=card_text(ctx, card))
+        return Pick(f"d{card}")
 
     @staticmethod
     def _claim(view: View, seat: int, verb: str, args: list[str]) -> Any:
@@ -509,6 +532,8 @@ class RummyUI(GameUI):
             raise GameError(Reason.NOT_YOUR_TURN)
         if view.my_answer is not None:
             raise illegal("already_answered")
+        if not view.legal:
+            raise illegal("not_asked")
         if verb == "wp":
             return Pass()
         if verb == "wg":
@@ -554,11 +579,15 @@ class RummyUI(GameUI):
             if name in p:
                 params[name] = p[name]
         match key:
-            case "answered" | "window" | "no_claim" | "next_game":
+            case "window" | "no_claim" | "next_game":
                 return None  # the table's status shows the window; the deal follows
             case "window_closed":
                 if not p.get("deadline"):
                     return None
+            case "dealt":
+                params["count"] = p["hand"]
+            case "scored" | "lost_points":
+                params["count"] = p["points"]
             case "goal":
                 key = "goal_discard" if "to_seat" in p else "goal_take"
             case "match_over":
@@ -601,14 +630,9 @@ class RummyUI(GameUI):
         top = max(outcome.scores)
         return GameResult(result=outcome.result, score=-top, won=self._person_won(session))
 
-    def records_summary(self, server: GameStats, channel: GameStats) -> dict[str, Any]:
-        return {
-            "games": server.games,
-            "wins": server.wins,
-            "best": -server.best.score if server.best is not None else NONE,
-            "channel_games": channel.games,
-            "channel_best": -channel.best.score if channel.best is not None else NONE,
-        }
+    def wins_text(self, lang: str, wins: int) -> str:
+        """A server's won matches are those a person won (not an AI seat)."""
+        return t(lang, "rummy.stats.won_by_player", count=wins)
 
 
 def this_game(events: Sequence[Event]) -> Sequence[Event]:
@@ -623,4 +647,3 @@ def _picked_discard(pick: str | None, choices: Sequence[int]) -> int | None:
         return None
     card = int(pick[1:])
     return card if card in choices else None
-

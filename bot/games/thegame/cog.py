@@ -20,6 +20,8 @@ GAME_ID = "thegame"
 
 
 class TheGameCog(commands.Cog):
+    game_id = GAME_ID
+    """Refusals of these commands read this game's catalog first (`bot.errors.Tree`)."""
     group = app_commands.Group(name=cmd("cmd.thegame.name"), description=cmd("cmd.thegame.desc"))
 
     def __init__(self, bot: TableBot) -> None:

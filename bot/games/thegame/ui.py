@@ -46,7 +46,7 @@ from bot.ui.layout import (
 from games.engine import Event, GameError, Reason, Session
 from games.thegame.models import PILES, EndTurn, Play, Signal, SignalKind, TheGameView
 from games.thegame.rules import PERFECT, WIN, can_place
-from storage import GameRecord, GameStats, HistoryEntry, PlayerTally, Streaks
+from storage import GameStats, HistoryEntry, PlayerTally
 
 SIGNAL_EMOJI = {SignalKind.NO_PLAY: "🚫", SignalKind.NO_JUMP: "⚠️"}
 RESULT_EMOJI = {PERFECT: "🏆", WIN: "🎉", "loss": "💀", "burned": "🔥"}
@@ -79,11 +79,15 @@ def card_token(view: TheGameView, card: int) -> Token:
 
 class TheGameUI(GameUI):
     game_id = "thegame"
+    rules_pages = ("intro", "setup", "turn", "scoring", "options", "rulings")
     table_verbs = frozenset({"sig"})
     unversioned_verbs = frozenset({"sig"})
     pictures = True
+    channel_records = True
 
-    def option_lines(self, options: dict[str, Any], lang: str) -> list[str]:
+    def option_lines(
+        self, options: dict[str, Any], lang: str, players: int | None = None
+    ) -> list[str]:
         names = ("on_fire", "min_three", "smaller_hand")
         return [t(lang, f"thegame.option.{name}") for name in names if options.get(name)]
 
@@ -102,8 +106,9 @@ class TheGameUI(GameUI):
 
     def _seats(self, ctx: Context, view: TheGameView, playing: bool) -> str:
         seats = []
-        for seat, name in enumerate(ctx.names):
-            line = ctx.t("thegame.table.seat", name=name, cards=view.hand_sizes[seat])
+        for seat in range(len(ctx.names)):
+            name = ctx.seat_label(seat)
+            line = ctx.t("thegame.table.seat", name=name, count=view.hand_sizes[seat])
             if playing and seat == view.turn:
                 todo = (
                     ctx.t("thegame.table.must_play", n=view.still_required)
@@ -117,15 +122,16 @@ class TheGameUI(GameUI):
     def table(self, ctx: Context) -> Layout:
         view = self._view(ctx, None)
         outcome = ctx.session.rules.outcome(ctx.session.state)
+        playing = outcome is None and not ctx.closed
         blocks: list[Block] = []
         if outcome is not None:
             result = self._result_text(ctx, outcome.result, view.cards_left)
             heading = ctx.t("thegame.result.title")
             blocks.append(Text(f"**{heading}**\n{result}", Priority.ESSENTIAL))
-            if ctx.records:
-                records = ctx.t("thegame.records", **ctx.records)
-                blocks.append(Text(f"**{ctx.t('records.title')}**\n{records}", Priority.HIGH))
-        blocks.append(Text(self._seats(ctx, view, outcome is None), Priority.ESSENTIAL))
+            records = self.records_text(ctx)
+            if records is not None:
+                blocks.append(Text(records, Priority.HIGH))
+        blocks.append(Text(self._seats(ctx, view, playing), Priority.ESSENTIAL))
         log = ctx.log_lines()[-RECENT:]
         if log:
             recent = "\n".join([f"**{ctx.t('table.recent')}**", *log])
@@ -135,7 +141,7 @@ class TheGameUI(GameUI):
             for i, pile in enumerate(view.piles)
             if pile.burns_at_turn_end
         ]
-        if warnings and outcome is None:
+        if warnings and playing:
             blocks.append(Text("\n".join(f"🔥 {w}" for w in warnings), Priority.ESSENTIAL))
         lines = [pile_line(view, ctx.lang, i) for i in range(PILES)]
         if ctx.picture is not None:
@@ -145,7 +151,7 @@ class TheGameUI(GameUI):
         counts = ctx.t("thegame.table.counts_value", draw=view.draw_count, left=view.cards_left)
         blocks.append(Text(counts, Priority.NORMAL))
         controls = table_controls(ctx, finished=outcome is not None)
-        if outcome is None:
+        if playing:
             controls = Controls((*controls.items, self._signal_select(ctx, view)))
         blocks.append(controls)
         options = self.option_lines(ctx.session.record.options, ctx.lang)
@@ -179,7 +185,7 @@ class TheGameUI(GameUI):
         )
 
     def _result_text(self, ctx: Context, result: str, left: int) -> str:
-        return f"{RESULT_EMOJI.get(result, '')} " + ctx.t(f"thegame.result.{result}", left=left)
+        return f"{RESULT_EMOJI.get(result, '')} " + ctx.t(f"thegame.result.{result}", count=left)
 
     # Private hand ---------------------------------------------------------------------------
 
@@ -202,9 +208,7 @@ class TheGameUI(GameUI):
             )
         else:
             status = ctx.t("thegame.hand.waiting", name=ctx.names[view.turn])
-        cards = Tokens(
-            tuple(card_token(view, c) for c in hand), empty=ctx.t("thegame.hand.empty")
-        )
+        cards = Tokens(tuple(card_token(view, c) for c in hand), empty=ctx.t("thegame.hand.empty"))
         blocks.append(Section((status, cards), priority=Priority.ESSENTIAL))
         blocks.append(Text("\n".join(pile_line(view, ctx.lang, i) for i in range(PILES))))
         log = ctx.log_lines()
@@ -347,28 +351,24 @@ class TheGameUI(GameUI):
         return (seat,) * len(session.record.seats)
 
     def score_text(self, lang: str, score: int, players: int) -> str | None:
-        return t(lang, "thegame.stats.left", n=score)
+        return t(lang, "thegame.stats.left", count=score)
 
-    def stats_lines(
-        self, lang: str, tallies: Sequence[PlayerTally], streaks: Streaks | None
-    ) -> list[str]:
+    def tally_figures(self, lang: str, tally: PlayerTally) -> list[str]:
         """The shared figures (the best is the fewest cards left), then the perfect wins."""
-        lines = super().stats_lines(lang, tallies, streaks)
-        perfect = sum(tally.results.get(PERFECT, 0) for tally in tallies if tally.players == 0)
-        return [*lines, t(lang, "thegame.stats.perfect", n=perfect)]
+        perfect = t(lang, "thegame.stats.perfect", count=tally.results.get(PERFECT, 0))
+        return [*super().tally_figures(lang, tally), perfect]
 
-    def board_lines(
-        self, lang: str, server: GameStats, channel: GameStats, best: Sequence[GameRecord]
-    ) -> list[str]:
-        """The same records as the end table: server and this channel (rulebook §9)."""
-        lines = super().board_lines(lang, server, channel, best)[1:]
-        return [t(lang, "thegame.records", **self.records_summary(server, channel)), *lines]
+    def record_figures(self, lang: str, stats: GameStats) -> list[str]:
+        """The shared figures, then the perfect wins: each server and each channel keeps its
+        best result and its perfect wins (rulebook §9)."""
+        perfect = t(lang, "thegame.stats.perfect", count=stats.results.get(PERFECT, 0))
+        return [*super().record_figures(lang, stats), perfect]
 
     def history_text(self, lang: str, entry: HistoryEntry, names: Sequence[str]) -> str:
         record = entry.record
-        left = record.score if record.score is not None else "?"
         key = f"thegame.result.{record.result}"
-        return f"{RESULT_EMOJI.get(record.result, '')} " + t(lang, key, left=left)
+        left = record.score or 0  # a record of The Game always keeps its cards left
+        return f"{RESULT_EMOJI.get(record.result, '')} " + t(lang, key, count=left)
 
     def replay_hands(self, ctx: Context) -> tuple[Block, ...]:
         """Each seat's cards on one line."""
@@ -387,16 +387,3 @@ class TheGameUI(GameUI):
             )
             for name, hand in zip(ctx.names, state.hands, strict=False)
         )
-
-    def records_summary(self, server: GameStats, channel: GameStats) -> dict[str, Any]:
-        """Best result and perfect wins per server and per channel (rulebook §9); the best is
-        the fewest cards left among wins, a loss only while nothing was won."""
-        return {
-            "best": server.best.score if server.best is not None else "—",
-            "games": server.games,
-            "wins": server.wins,
-            "perfect": server.results.get(PERFECT, 0),
-            "channel_best": channel.best.score if channel.best is not None else "—",
-            "channel_perfect": channel.results.get(PERFECT, 0),
-            "channel_games": channel.games,
-        }

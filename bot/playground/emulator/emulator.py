@@ -5,7 +5,7 @@ Typical use::
     async with Emulator.running() as emu:          # also points discord.py at it
         alice = emu.add_user("alice")
         async with emu.run_bot(make_bot()) as bot:  # starts the client, waits for on_ready
-            res = await alice.slash(emu.general, "thegame new", players=3)
+            res = await alice.slash(emu.general, "cards new", players=3)
             assert res.ephemeral and alice.can_see(res.message)
 
 Everything runs on the test's event loop; there are no threads.
@@ -32,7 +32,14 @@ from aiohttp import web
 
 from .attachments import attachment_payload, descriptions, resolve_media
 from .commands import build_command_data
-from .errors import ApiError, EmulatorError, EmulatorTimeout, InteractionFailed, InvalidInteraction
+from .errors import (
+    WAIT_CEILING,
+    ApiError,
+    EmulatorError,
+    EmulatorTimeout,
+    InteractionFailed,
+    InvalidInteraction,
+)
 from .gateway import (
     INTENT_DM_MESSAGES,
     INTENT_GUILD_MESSAGES,
@@ -73,7 +80,7 @@ from .models import (
 from .rest import RestApi
 from .validation import SELECT_TYPES, validate_flags_edit, validate_message
 
-log = logging.getLogger("tests.emulator")
+log = logging.getLogger("bot.playground.emulator")
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
 
@@ -179,6 +186,9 @@ class Emulator:
         self._watchers: collections.Counter[str] = collections.Counter()
         """The shard count `GET /gateway/bot` recommends (to a bot that sets none)."""
         self.bot_errors = BotErrors()
+        self.message_listeners: list[Callable[[EmuMessage], None]] = []
+        """Called with every message just created, edited or deleted (the playground's page
+        follows the bot through them)."""
         self.stopping = False
         self._buckets: dict[tuple[int, str], _Bucket] = {}
         self._changed = asyncio.Event()
@@ -250,7 +260,7 @@ class Emulator:
         self,
         client: ClientT,
         *,
-        ready_timeout: float = 10.0,
+        ready_timeout: float = WAIT_CEILING,
         fail_on_errors: bool = True,
         fast_ready: bool = True,
         watch: tuple[str, ...] = ("discord",),
@@ -296,7 +306,7 @@ class Emulator:
             raise
         finally:
             await client.close()
-            done, _ = await asyncio.wait({task}, timeout=5.0)
+            done, _ = await asyncio.wait({task}, timeout=WAIT_CEILING)
             if not done:
                 task.cancel()
             for logger in watched:
@@ -363,6 +373,15 @@ class Emulator:
         guild.members[user.id] = user
         guild.member_roles[user.id] = roles
         guild.joined_at[user.id] = iso_now()
+
+    def set_guild_locale(self, guild: EmuGuild, locale: str) -> None:
+        """Change a guild's language (its `preferred_locale`, and every interaction's
+        `guild_locale` from now on), telling the bot with GUILD_UPDATE as Discord does."""
+        guild.locale = locale
+        if self.gateway.connected_for(guild.id):
+            payload = self.guild_create_payload(guild, 0)
+            self.gateway.dispatch("GUILD_UPDATE", payload, guild_id=guild.id)
+        self.notify()
 
     def add_channel(self, name: str, *, guild: EmuGuild | None = None) -> EmuChannel:
         guild = guild or self.guild
@@ -470,7 +489,7 @@ class Emulator:
     async def wait_for(
         self,
         predicate: Callable[[], Any | Awaitable[Any]],
-        timeout: float = 5.0,
+        timeout: float = WAIT_CEILING,
         *,
         message: str | None = None,
     ) -> Any:
@@ -494,7 +513,7 @@ class Emulator:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), min(remaining, 0.05))
 
-    async def wait_until_connected(self, timeout: float = 5.0) -> None:
+    async def wait_until_connected(self, timeout: float = WAIT_CEILING) -> None:
         """Wait until a bot is identified on the gateway."""
         await self.wait_for(lambda: self.gateway.connected, timeout, message="no bot connected")
 
@@ -616,7 +635,7 @@ class Emulator:
         channel.messages.append(message)
         if not message.ephemeral:
             self._dispatch_message("MESSAGE_CREATE", message)
-        self.notify()
+        self._message_changed(message)
         return message
 
     def _attachments(
@@ -680,7 +699,7 @@ class Emulator:
         message.edited_timestamp = iso_now()
         if not message.ephemeral:
             self._dispatch_message("MESSAGE_UPDATE", message)
-        self.notify()
+        self._message_changed(message)
         return message
 
     def delete_message(self, message: EmuMessage) -> None:
@@ -690,6 +709,11 @@ class Emulator:
             if message.guild_id is not None:
                 data["guild_id"] = str(message.guild_id)
             self.gateway.dispatch("MESSAGE_DELETE", data, intent=self._message_intent(message))
+        self._message_changed(message)
+
+    def _message_changed(self, message: EmuMessage) -> None:
+        for listener in self.message_listeners:
+            listener(message)
         self.notify()
 
     def _message_intent(self, message: EmuMessage) -> int:

@@ -26,7 +26,7 @@ from aiohttp import WSMsgType, web
 if TYPE_CHECKING:
     from .emulator import Emulator
 
-log = logging.getLogger("tests.emulator.gateway")
+log = logging.getLogger("bot.playground.emulator.gateway")
 
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT = 0, 1, 2, 3, 4, 6, 7
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
@@ -40,6 +40,7 @@ _FROM_DATA: Any = object()
 def shard_of(guild_id: int | None, count: int) -> int:
     """The shard Discord sends a guild's events to; direct messages go to shard 0."""
     return 0 if guild_id is None else (guild_id >> 22) % count
+
 
 # Intents bits the emulator honours when deciding what to dispatch.
 INTENT_GUILDS = 1 << 0

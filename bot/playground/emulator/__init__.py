@@ -1,4 +1,5 @@
-"""A local Discord emulator for driving the real discord.py client in tests.
+"""A local Discord emulator that the real discord.py client connects to: the tests drive the
+bot through it, and the playground (`python -m bot.playground`) puts it in a browser.
 
 See `Emulator` for the entry point and `tests/test_emulator.py` for worked examples.
 """

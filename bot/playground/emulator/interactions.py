@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .errors import EmulatorTimeout, InteractionFailed
+from .errors import WAIT_CEILING, EmulatorTimeout, InteractionFailed
 from .models import EmuChannel, EmuMessage, EmuUser, text_of
 
 if TYPE_CHECKING:
@@ -205,13 +205,15 @@ class InteractionResult:
             )
         return self
 
-    async def wait_for_followups(self, count: int = 1, timeout: float = 5.0) -> list[EmuMessage]:
+    async def wait_for_followups(
+        self, count: int = 1, timeout: float = WAIT_CEILING
+    ) -> list[EmuMessage]:
         """Wait until at least `count` follow-ups exist; returns them."""
         assert self._emu is not None
         await self._emu.wait_for(lambda: len(self.followups) >= count, timeout=timeout)
         return list(self.followups)
 
-    async def wait_until_loaded(self, timeout: float = 5.0) -> EmuMessage:
+    async def wait_until_loaded(self, timeout: float = WAIT_CEILING) -> EmuMessage:
         """For a deferred response: wait until the "thinking" message has been filled."""
         assert self._emu is not None
 

@@ -101,5 +101,11 @@ class InteractionFailed(EmulatorError):
     """The bot did not acknowledge the interaction in time ("This interaction failed")."""
 
 
+WAIT_CEILING = 60.0
+"""Seconds a wait for the bot (a condition, a follow-up, a connection) may take before
+EmulatorTimeout: generous, so a loaded machine is slow but never fails; a wait returns as soon
+as its event happens, so a passing test never sleeps this long."""
+
+
 class EmulatorTimeout(EmulatorError, TimeoutError):
     """`Emulator.wait_for` (or a result's wait) gave up."""

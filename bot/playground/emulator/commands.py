@@ -1,4 +1,4 @@
-"""Turning `user.slash(channel, "thegame new", players=3)` into Discord's interaction data.
+"""Turning `user.slash(channel, "cards new", players=3)` into Discord's interaction data.
 
 The command is looked up in what the bot registered (guild commands, then global ones), and the
 options are checked against the registered schema the way Discord's client enforces it: the
@@ -56,6 +56,15 @@ def find_command(emu: Emulator, user: EmuUser, channel: EmuChannel, name: str) -
     raise InvalidInteraction(f"unknown slash command /{name}; the bot registered {known}")
 
 
+def usable(emu: Emulator, user: EmuUser, channel: EmuChannel, cmd: dict[str, Any]) -> bool:
+    """Whether Discord's client would offer `cmd` to `user` in `channel`."""
+    try:
+        _check_available(emu, user, channel, cmd)
+    except InvalidInteraction:
+        return False
+    return True
+
+
 def _check_available(
     emu: Emulator, user: EmuUser, channel: EmuChannel, cmd: dict[str, Any]
 ) -> None:
@@ -98,7 +107,7 @@ def build_command_data(
 ) -> tuple[dict[str, Any], str]:
     """Interaction `data` for a slash command (or autocomplete when `focused` is set).
 
-    Returns the data and the full command name ("thegame new").
+    Returns the data and the full command name ("cards new").
     """
     tokens = command.strip().lstrip("/").split()
     if not tokens:

@@ -62,7 +62,7 @@ from .validation import validate_choices, validate_commands, validate_modal
 if TYPE_CHECKING:
     from .emulator import Emulator
 
-log = logging.getLogger("tests.emulator.rest")
+log = logging.getLogger("bot.playground.emulator.rest")
 
 Handler = Callable[["ApiRequest"], Awaitable[web.Response]]
 ATTACHMENT_PATH = re.compile(r"/attachments/(?P<id>\d+)/[^/]+")
@@ -239,7 +239,9 @@ class RestApi:
         if found is None:
             call = ApiCall(method, path, 404, 0, "404: Not Found")
             log.warning(
-                "emulator: unknown route %s %s (add it to tests/emulator/rest.py)", method, path
+                "emulator: unknown route %s %s (add it to bot/playground/emulator/rest.py)",
+                method,
+                path,
             )
             self.emu.unknown_routes.append(call)
             self.emu.calls.append(call)

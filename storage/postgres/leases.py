@@ -1,0 +1,199 @@
+"""Shard leases: while a process runs, it holds each of its shard ids on one PostgreSQL
+database, so two processes never drive the same shard's games.
+
+A lease is a session-level advisory lock on a connection of its own: it lasts as long as that
+connection, so a process that crashes or is killed loses its leases with its socket and a
+replacement can claim them at once. Every process also holds its shard count under a shared
+lock, so processes that split the guilds differently (SHARD_COUNT 2 and 4, or an unsharded
+process beside sharded ones) are refused too: their shards would overlap.
+
+A lease connection that drops (a restart of the server, a network cut) is reopened in the
+background and the leases claimed again; if another process took one meanwhile, `on_lost` is
+told, and the bot stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import asyncpg
+
+log = logging.getLogger(__name__)
+
+SHARDS = 0x74620001
+"""The first key of a shard id's lock (the second is the id); "tb" and 1."""
+COUNTS = 0x74620002
+"""The first key of a shard count's shared lock (the second is the count)."""
+
+KEEPALIVE = {
+    "tcp_keepalives_idle": "10",
+    "tcp_keepalives_interval": "5",
+    "tcp_keepalives_count": "3",
+}
+"""The server drops the connection of a machine that vanished within about 25 s, and with it
+that machine's leases (the operating system's default waits two hours)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """Who holds a lease, as PostgreSQL sees its connection."""
+
+    name: str
+    """The holder's application name: `tablebot <host> pid <pid> shards <ids>/<count>`."""
+    address: str | None
+    since: str
+
+
+class ShardTaken(Exception):
+    """Another process holds some of the shards this one was to run."""
+
+    def __init__(self, count: int, taken: dict[int, Holder | None]) -> None:
+        super().__init__(f"shards {sorted(taken)} of {count} are held by another process")
+        self.count = count
+        self.taken = taken
+
+
+class CountConflict(Exception):
+    """Another process runs the bot on this database with another shard count."""
+
+    def __init__(self, count: int, others: list[int]) -> None:
+        super().__init__(f"other processes run with shard count {others}, this one with {count}")
+        self.count = count
+        self.others = others
+
+
+def _name(count: int, ids: Iterable[int]) -> str:
+    listed = ",".join(map(str, sorted(ids)))
+    return f"tablebot {socket.gethostname()} pid {os.getpid()} shards {listed}/{count}"[:63]
+
+
+_HOLDERS = """
+SELECT l.objid::bigint AS shard, a.application_name, host(a.client_addr) AS address,
+       to_char(a.backend_start AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"') AS since
+FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+  AND l.classid = $1::bigint::oid AND l.objid = ANY($2::bigint[]::oid[])
+  AND l.pid <> pg_backend_pid()
+"""
+
+_OTHER_COUNTS = """
+SELECT DISTINCT l.objid::bigint AS count FROM pg_locks l
+WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+  AND l.classid = $1::bigint::oid AND l.objid <> $2::bigint::oid
+ORDER BY 1
+"""
+
+
+async def _take(conn: asyncpg.Connection, count: int, ids: frozenset[int]) -> None:
+    """Take the count's shared lock and every id's lock on `conn`, or none of them."""
+    try:
+        await conn.execute("SELECT pg_try_advisory_lock_shared($1, $2)", COUNTS, count)
+        others = [r["count"] for r in await conn.fetch(_OTHER_COUNTS, COUNTS, count)]
+        if others:
+            raise CountConflict(count, others)
+        taken: list[int] = []
+        for shard in sorted(ids):
+            if not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", SHARDS, shard):
+                taken.append(shard)
+        if taken:
+            rows = await conn.fetch(_HOLDERS, SHARDS, taken)
+            holders: dict[int, Holder | None] = dict.fromkeys(taken)
+            for row in rows:
+                holder = Holder(row["application_name"], row["address"], row["since"])
+                holders[row["shard"]] = holder
+            raise ShardTaken(count, holders)
+    except BaseException:
+        if not conn.is_closed():
+            await conn.execute("SELECT pg_advisory_unlock_all()")
+        raise
+
+
+class ShardLeases:
+    """The leases of one process: `claim` them at start, `release` at the end."""
+
+    def __init__(
+        self,
+        url: str,
+        count: int,
+        ids: frozenset[int],
+        conn: asyncpg.Connection,
+        on_lost: Callable[[Exception], None],
+    ) -> None:
+        self.url = url
+        self.count = count
+        self.ids = ids
+        self._conn: asyncpg.Connection | None = conn
+        self._on_lost = on_lost
+        self._released = False
+        self._reclaim: asyncio.Task[None] | None = None
+        conn.add_termination_listener(self._dropped)
+
+    @staticmethod
+    async def _connect(url: str, count: int, ids: frozenset[int]) -> asyncpg.Connection:
+        settings = {"application_name": _name(count, ids), **KEEPALIVE}
+        return await asyncpg.connect(url, server_settings=settings)
+
+    @classmethod
+    async def claim(
+        cls, url: str, count: int, ids: Iterable[int], on_lost: Callable[[Exception], None]
+    ) -> ShardLeases:
+        """Hold `ids` of `count` shards for this process; raises `ShardTaken` or
+        `CountConflict` (holding nothing) when another process stands in the way."""
+        shards = frozenset(ids)
+        conn = await cls._connect(url, count, shards)
+        try:
+            await _take(conn, count, shards)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(url, count, shards, conn, on_lost)
+
+    def _dropped(self, conn: object) -> None:
+        if not self._released:
+            log.warning(
+                "lost the connection holding shard leases %s; claiming them again", sorted(self.ids)
+            )
+            self._conn = None
+            self._reclaim = asyncio.get_running_loop().create_task(self._claim_again())
+
+    async def _claim_again(self) -> None:
+        delay = 0.5
+        while not self._released:
+            try:
+                conn = await self._connect(self.url, self.count, self.ids)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 30.0)
+                continue
+            try:
+                await _take(conn, self.count, self.ids)
+            except (ShardTaken, CountConflict) as error:
+                await conn.close()
+                self._on_lost(error)
+                return
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
+                await conn.close()
+                continue
+            self._conn = conn
+            conn.add_termination_listener(self._dropped)
+            log.info("shard leases %s held again", sorted(self.ids))
+            return
+
+    async def release(self) -> None:
+        """Let the shards go at once (not when the server notices the closed connection)."""
+        self._released = True
+        if self._reclaim is not None:
+            self._reclaim.cancel()
+        conn, self._conn = self._conn, None
+        if conn is not None and not conn.is_closed():
+            try:
+                await conn.execute("SELECT pg_advisory_unlock_all()")
+            finally:
+                await conn.close()

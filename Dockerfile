@@ -16,13 +16,21 @@ FROM python:3.11-slim
 RUN useradd --create-home --uid 10001 bot && mkdir /data && chown bot:bot /data \
     && ln -s /data /home/bot/data
 COPY --from=build /venv /venv
+# METRICS_PORT: /healthz (the HEALTHCHECK below) and /metrics (Prometheus) are served; on
+# every address of the container (METRICS_HOST), reachable from its compose network only,
+# unless a port is published.
 ENV PATH="/venv/bin:$PATH" \
     PYTHONUNBUFFERED=1 \
-    DATABASE_PATH=/data/bot.sqlite3
+    DATABASE_PATH=/data/bot.sqlite3 \
+    METRICS_PORT=8080 \
+    METRICS_HOST=0.0.0.0
 USER 10001:10001
 WORKDIR /home/bot
 VOLUME ["/data"]
-# Healthy while PID 1 is still the bot (compose.yaml's bot services check the same).
-HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
-    CMD tr '\0' ' ' </proc/1/cmdline | grep -q -- ' -m bot $'
+EXPOSE 8080
+# Healthy while the bot's /healthz answers 200: its gateway is connected and its database
+# answers (compose.yaml's bot services check the same). start-period: PostgreSQL may still be
+# starting (DATABASE_WAIT), then the bot logs in.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=90s --retries=3 \
+    CMD ["python", "-m", "bot.healthcheck"]
 CMD ["python", "-m", "bot"]

@@ -36,10 +36,9 @@ def main() -> int:
             for line in settings_lines(error):
                 print(f"Bad setting: {line} (see .env.example)", file=sys.stderr)
         return EXIT_STATUS
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    from bot.ops.logs import configure
+
+    configure(settings.log_level, settings.log_format, settings.shard_count)
     from bot.client import run
 
     try:

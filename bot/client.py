@@ -20,6 +20,7 @@ from bot.hands import Hands
 from bot.i18n import CatalogTranslator
 from bot.languages import Languages
 from bot.lobby import Lobby
+from bot.ops import Metrics, Ops
 from bot.play import Play
 from bot.refresh import Refresher
 from bot.replays import Replays
@@ -32,6 +33,7 @@ from bot.tables import Tables
 from bot.turns import Turns
 from bot.ui.controls import ControlButton, ControlSelect, modal_control
 from games.engine import Change, Clock, SessionService, SystemClock
+from games.engine.logcontext import bind
 from games.registry import GAME_IDS, GAMES
 from storage import Storage
 
@@ -79,6 +81,7 @@ class TableBot(commands.Bot):
         """Why the bot stopped itself (`stop_for`), if it did."""
         self._reported = False
         self._stopping: asyncio.Future[None] | None = None
+        self.metrics = Metrics(GAME_IDS)
         self.service = SessionService(
             storage.sessions,
             GAMES,
@@ -86,6 +89,7 @@ class TableBot(commands.Bot):
             clock=clock or SystemClock(),
             shards=settings.shards,
             ai_workers=settings.ai_workers,
+            on_decision=self.metrics.decided,
         )
         self.games: dict[str, GameUI] = {}
         self.languages = Languages(storage.prefs.guild, settings.default_locale)
@@ -120,12 +124,14 @@ class TableBot(commands.Bot):
         self.service.observe(self.hands.on_commit)
         self.service.observe(self._on_commit)
         self.service.subscribe(self._on_change)
+        self.ops = Ops(self, self.service, storage, self.metrics, settings)
 
     def add_game(self, ui: GameUI) -> None:
         """Called by a game's extension: its screens and controls."""
         self.games[ui.game_id] = ui
 
     async def setup_hook(self) -> None:
+        await self.ops.start()  # /healthz answers "starting" until the gateway is ready
         await self.tree.set_translator(CatalogTranslator())
         self.add_dynamic_items(ControlButton, ControlSelect)
         for extension in (*SHARED_EXTENSIONS, *(f"bot.games.{g}.cog" for g in GAME_IDS)):
@@ -185,6 +191,7 @@ class TableBot(commands.Bot):
 
     async def _redraw(self, sid: str) -> None:
         session = await self.service.get(sid)
+        bind(session.record)  # a redraw runs in a task of its session's own
         await self.tables.redraw(session)
         if session.state is not None:
             await self.hands.redraw(session)
@@ -197,6 +204,7 @@ class TableBot(commands.Bot):
                 part.forget_session(sid)
 
     async def close(self) -> None:
+        await self.ops.close()
         await self.service.close()
         self.refresher.close()
         await super().close()

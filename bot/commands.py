@@ -26,6 +26,7 @@ from bot.turns import NOTIFY
 from bot.ui.layout import Layout, Priority, Text
 from bot.ui.v2 import build
 from games.engine import Session
+from games.engine.logcontext import bind
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -47,6 +48,7 @@ class Common(commands.Cog):
             session = await self.bot.service.live_in_channel(interaction.channel_id)
         if session is None:
             raise BotError("no_session_here")
+        bind(session.record)
         return session
 
     @app_commands.command(name=cmd("cmd.hand.name"), description=cmd("cmd.hand.desc"))

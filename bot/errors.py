@@ -93,7 +93,9 @@ async def answer_error(
         if isinstance(error, discord.HTTPException) and error.code in LOST_RESPONSE:
             log.warning("an interaction's reply was lost: %s", error)
             return
-        log.error("interaction failed", exc_info=error)
+        # A command's error comes wrapped (CommandInvokeError): its own traceback is the one
+        # to show, once, not followed by the wrapper's.
+        log.error("interaction failed", exc_info=getattr(error, "original", error))
     text = error_text(lang, refusal, game_id) if refusal is not None else t(lang, "error.internal")
     try:
         await reply(interaction, text)

@@ -109,16 +109,18 @@ class Hands:
             raise GameError(Reason.GAME_OVER)
         notice = None
         if dm:
+            drawn = session.record.version
             message = self.screen(session, user.id, lang)
-            if await self._send_dm(user, session, message):
+            if await self._send_dm(user, session, message, drawn):
                 await reply(interaction, t(lang, "hand.sent_dm"))
                 return
             notice = t(lang, "hand.dms_closed")
         else:
             await self._leave_dms(session.id, user.id)
+        drawn = session.record.version
         message = self.screen(session, user.id, lang, notice=notice)
         await interaction.response.send_message(**message.send_kwargs(), ephemeral=True)
-        self._remember(session, user.id, message, interaction)
+        self._remember(session, user.id, message, drawn, interaction)
 
     async def answer(
         self,
@@ -129,10 +131,11 @@ class Hands:
     ) -> None:
         """Redraw the hand message a click came from, in place, as the click's answer."""
         user_id = interaction.user.id
+        drawn = session.record.version
         message = self.screen(session, user_id, self.languages.of(interaction), pick, notice)
         await interaction.response.edit_message(**message.edit_kwargs())
         in_dm = interaction.guild_id is None and await self.store.get(session.id, user_id)
-        self._remember(session, user_id, message, None if in_dm else interaction)
+        self._remember(session, user_id, message, drawn, None if in_dm else interaction)
 
     async def redraw(self, session: Session) -> None:
         """Redraw every open hand of the session that changed since it was drawn."""
@@ -169,21 +172,27 @@ class Hands:
             except discord.HTTPException as error:
                 log.warning("could not redraw hand of %s in %s: %s", user_id, sid, error)
                 self._ephemeral.pop(key, None)
+                self._drawn_at.pop(key, None)  # not drawn: the next redraw tries again
 
     def _remember(
         self,
         session: Session,
         user_id: int,
         message: V2Message,
+        drawn: int,
         interaction: discord.Interaction[Any] | None,
     ) -> None:
+        """The hand the user now sees, drawn at version `drawn`: the session may have moved on
+        while it was sent (a rate-limited DM waits), and then a redraw must still come."""
         key = (session.id, user_id)
         if interaction is not None:
             self._ephemeral[key] = (interaction, time.monotonic())
         self._sent[key] = message.fingerprint
-        self._drawn_at[key] = session.record.version
+        self._drawn_at[key] = drawn
 
-    async def _send_dm(self, user: discord.abc.User, session: Session, hand: V2Message) -> bool:
+    async def _send_dm(
+        self, user: discord.abc.User, session: Session, hand: V2Message, drawn: int
+    ) -> bool:
         """Post the hand in the user's DMs; False when their DMs are closed."""
         try:
             message = await user.send(**hand.send_kwargs())
@@ -196,7 +205,7 @@ class Hands:
             await self._delete_quietly(old.channel_id, old.message_id)
         await self.store.upsert(session.id, user.id, message.channel.id, message.id)
         self._ephemeral.pop((session.id, user.id), None)
-        self._remember(session, user.id, hand, None)
+        self._remember(session, user.id, hand, drawn, None)
         return True
 
     async def _forget_hand(self, sid: str, user_id: int) -> None:

@@ -16,6 +16,7 @@ from bot.timers import chosen_or_default, timer_text
 from bot.ui.layout import LOBBY, Button, Controls, Layout, Option, Priority, Select, Style, Text
 from bot.ui.v2 import build
 from games.engine import NORMAL, STRONG, GameError, Reason, Session, SessionService, Status
+from games.engine.logcontext import bind
 from games.engine.thinking import level_of
 from storage import PrefTable
 
@@ -78,6 +79,7 @@ class Lobby:
                 link = jump_url(busy) if busy else message_url(interaction.guild_id, channel, None)
                 raise GameError(Reason.CHANNEL_BUSY, link=link) from None
             raise
+        bind(session.record)
         # A post waits out the channel's rate limit (5 messages in 5 s, reached when games
         # there end quickly), so it may need more than Discord's 3 s.
         await deferring(interaction, self.tables.post(session))

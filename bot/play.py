@@ -29,6 +29,7 @@ from bot.tables import Tables
 from bot.ui.controls import GAME_NS
 from bot.ui.layout import base_action
 from games.engine import GameError, Reason, Session, SessionService, Status
+from games.engine.logcontext import bind
 from storage import PrefTable
 
 
@@ -92,6 +93,7 @@ class Play:
             await pick_page(interaction, self.games, args, values, lang)
             return
         session = await self.service.get(sid)
+        bind(session.record)
         await self.service.come_back(sid, interaction.user.id)  # any control retakes a seat
         if verb in LOBBY_VERBS:
             await self.lobby.control(interaction, session, verb, args, values)

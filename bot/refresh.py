@@ -1,5 +1,10 @@
 """Coalesced redraws: at most one redraw of a session's messages per interval, always of
-the latest state, so fast AI turns never exceed Discord's edit rate."""
+the latest state, so fast AI turns never exceed Discord's edit rate.
+
+The interval runs from the end of one redraw to the start of the next: a redraw's edits go out
+after it has drawn (a picture may take a while), so timed from its start, two edits could leave
+closer together than the interval; timed from its end, they never do, and a table edited every
+`interval` seconds stays within Discord's 5 edits per 5 s with `interval` above 1."""
 
 from __future__ import annotations
 
@@ -33,7 +38,6 @@ class Refresher:
             if wait > 0:
                 await asyncio.sleep(wait)
             self._dirty.discard(session_id)
-            self._last[session_id] = time.monotonic()
             try:
                 await self._redraw(session_id)
             except StoreUnavailable:  # a database outage: redraw once it is back
@@ -42,6 +46,8 @@ class Refresher:
                 await asyncio.sleep(RETRY_AFTER)
             except Exception:
                 log.exception("redraw of session %s failed", session_id)
+            finally:
+                self._last[session_id] = time.monotonic()
         del self._tasks[session_id]
         # The last redraw's time matters for one more interval only; then forget the session.
         stamp = self._last[session_id]

@@ -31,7 +31,16 @@ class Settings(BaseSettings):
     faster, and still safe if only the bot crashes, but a power loss may undo the last moves
     players already saw."""
     dev_guild_id: int | None = None
-    log_level: str = "INFO"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
+    log_format: Literal["text", "json"] = "text"
+    """text: one line per record, with the session, game and guild it is about; json: one
+    JSON object per line (for a log collector)."""
+    metrics_port: int | None = Field(default=None, ge=0, le=65535)
+    """Serve /healthz and /metrics (Prometheus) on this port; unset: not served. 0 picks a
+    free port (tests)."""
+    metrics_host: str = "127.0.0.1"
+    """The address /healthz and /metrics listen on: this machine only by default; 0.0.0.0 in a
+    container, for Prometheus and the health check to reach it."""
     default_locale: Literal["ja", "en"] = "en"
     """The tables' language where neither /settings nor the server's own Discord language
     tells one (see `bot.languages`)."""
@@ -63,6 +72,16 @@ class Settings(BaseSettings):
                 if port and not (port.isdigit() and 1 <= int(port) <= 65535):
                     raise ValueError(f"port {port!r} is not a number from 1 to 65535")
         return value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _level_in_any_case(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("log_format", mode="before")
+    @classmethod
+    def _format_in_any_case(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("shard_ids", mode="before")
     @classmethod

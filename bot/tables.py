@@ -137,10 +137,19 @@ class Tables:
 
     async def answer(self, interaction: discord.Interaction[Any], session: Session) -> None:
         """Redraw the table as the answer to a click on it: instant, and not counted against
-        the channel's edit rate."""
+        the channel's edit rate. What it shows is noted before the answer goes out, so a
+        redraw of the same change meanwhile (its listener runs at once) is not sent too."""
         message = await self.screen(session)
-        await interaction.response.edit_message(**message.edit_kwargs())
+        shown = self._prints.get(session.id)
         self._prints[session.id] = message.fingerprint
+        try:
+            await interaction.response.edit_message(**message.edit_kwargs())
+        except BaseException:
+            if self._prints.get(session.id) == message.fingerprint:  # not shown after all:
+                self._prints.pop(session.id)  # the next redraw must send it
+                if shown is not None:
+                    self._prints[session.id] = shown
+            raise
 
     async def redraw(self, session: Session) -> bool:
         """Edit the table message to the current state (post it if it has none yet).

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypeVar
 
-from games.engine.store import Durable
+from games.engine.store import BatchObserver, Durable
 
 T = TypeVar("T")
 
@@ -191,6 +191,7 @@ class Database:
         self._readers_lock = threading.Lock()
         self._trace: Callable[[str], None] | None = None
         self._closed = False
+        self.on_commit: BatchObserver | None = None
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: Synchronous = "FULL") -> Database:
@@ -241,27 +242,31 @@ class Database:
         except sqlite3.OperationalError:
             self._to_thread(batch)
             return
+        started = time.perf_counter()
         results, commit_s = _run_begun(conn, [p.write for p in batch])
         self._commit_s += COMMIT_WEIGHT * (commit_s - self._commit_s)
         if self._commit_s > SLOW_COMMIT_S:
             self._commit_s = 0.0  # measured afresh when the loop tries again
             self._slow_until = time.monotonic() + SLOW_DISK_FOR_S
         _answer([(p.future, ok, value) for p, (ok, value) in zip(batch, results, strict=True)])
-        self._committed()
+        self._committed(len(batch), time.perf_counter() - started)
 
     def _to_thread(self, batch: list[_Pending]) -> None:
         self._in_thread += len(batch)
         for pending in batch:
             self._queue.put(pending)
 
-    def _answer_from_thread(self, answers: list[Answer]) -> None:
+    def _answer_from_thread(self, answers: list[Answer], seconds: float) -> None:
         self._in_thread -= len(answers)
         _answer(answers)
-        self._committed()
+        self._committed(len(answers), seconds)
 
-    def _committed(self) -> None:
-        """After a batch: once the WAL is past `WAL_CHECKPOINT_BYTES`, have the writer thread
-        checkpoint it (the writes meanwhile queue behind it there: the loop never waits)."""
+    def _committed(self, size: int, seconds: float) -> None:
+        """After a batch: tell `on_commit`; once the WAL is past `WAL_CHECKPOINT_BYTES`, have
+        the writer thread checkpoint it (the writes meanwhile queue behind it there: the loop
+        never waits)."""
+        if self.on_commit is not None:
+            self.on_commit(size, seconds)
         if self._checkpoint_queued or self._closed:
             return
         with contextlib.suppress(FileNotFoundError):
@@ -296,13 +301,15 @@ class Database:
                     carried = item
                     break
                 batch.append(item)
+            started = time.perf_counter()
             results = _run_batch(self._writer, [p.write for p in batch])
+            seconds = time.perf_counter() - started
             by_loop: dict[asyncio.AbstractEventLoop, list[Answer]] = {}
             for pending, (ok, value) in zip(batch, results, strict=True):
                 by_loop.setdefault(pending.loop, []).append((pending.future, ok, value))
             for loop, answers in by_loop.items():
                 with contextlib.suppress(RuntimeError):  # that loop closed meanwhile
-                    loop.call_soon_threadsafe(self._answer_from_thread, answers)
+                    loop.call_soon_threadsafe(self._answer_from_thread, answers, seconds)
 
     def _checkpoint(self, loop: asyncio.AbstractEventLoop) -> None:
         # PASSIVE: copies what no reader still needs, waiting for no one. Run between two

@@ -49,3 +49,13 @@ def test_postgresql_is_waited_for_a_minute_unless_told_otherwise(
     monkeypatch.setenv("DATABASE_WAIT", "")  # as `.env.example` leaves it
     assert settings().database_wait == 60
     assert settings(database_wait=5).database_wait == 5
+
+
+def test_log_level_and_format_are_read_in_any_case() -> None:
+    read = settings(log_level="debug", log_format="JSON")
+    assert (read.log_level, read.log_format) == ("DEBUG", "json")
+
+
+def test_a_log_format_neither_text_nor_json_is_refused_naming_both() -> None:
+    line = refusal(log_format="yaml")
+    assert line.startswith("LOG_FORMAT: ") and "'text'" in line and "'json'" in line

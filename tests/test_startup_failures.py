@@ -57,6 +57,15 @@ def test_a_port_out_of_range_is_a_bad_setting(tmp_path: Path) -> None:
     assert "DATABASE_URL: port '99999'" in output
 
 
+def test_a_log_format_that_is_neither_text_nor_json_is_one_bad_setting_line(
+    tmp_path: Path,
+) -> None:
+    status, output = start_failure(tmp_path, discord_token=TOKEN, log_format="yaml")
+    assert status == 2 and "Traceback" not in output
+    [line] = output.splitlines()
+    assert line.startswith("Bad setting: LOG_FORMAT: ") and "'json'" in line
+
+
 def test_a_database_path_that_is_a_directory_is_named(tmp_path: Path) -> None:
     status, output = start_failure(tmp_path, discord_token=TOKEN, database_path=tmp_path)
     line = assert_one_clear_line(status, output, f"DATABASE_PATH {tmp_path}", "is a directory")

@@ -43,6 +43,7 @@ from games.engine.contract import (
 )
 from games.engine.deadlines import Deadline, Key, Kind, changes, plan
 from games.engine.errors import GameError, Reason
+from games.engine.logcontext import about, bind
 from games.engine.session import Seat, SessionRecord, Status, new_session_id
 from games.engine.shards import Shards
 from games.engine.step import Advance, advance, advance_all, replay
@@ -57,7 +58,7 @@ from games.engine.store import (
     StoreUnavailable,
     VersionConflict,
 )
-from games.engine.thinking import Thinker, level_of
+from games.engine.thinking import Thinker, Timed, level_of
 
 log = logging.getLogger(__name__)
 
@@ -164,10 +165,12 @@ class SessionService:
         clock: Clock = SYSTEM_CLOCK,
         shards: Shards | None = None,
         ai_workers: int = 1,
+        on_decision: Timed | None = None,
     ) -> None:
         """`shards`: the shards this process runs (None: every session is its own).
         `ai_workers`: processes of the pool that makes STRONG AI decisions (started on the
-        first one). `id_source`: new session ids (tests give one that clashes)."""
+        first one). `id_source`: new session ids (tests give one that clashes).
+        `on_decision`: told of every AI decision (hints too), its level and seconds."""
         self.store = store
         self.shards = shards
         self.games = games
@@ -184,7 +187,7 @@ class SessionService:
         self._observers: list[Observer] = []
         self._closed = False
         self._taken_in = 0
-        self._thinker = Thinker(ai_workers)
+        self._thinker = Thinker(ai_workers, on_decision)
         self._outage_told = -math.inf
 
     def owns(self, record: SessionRecord) -> bool:
@@ -206,11 +209,12 @@ class SessionService:
         self._observers.append(observer)
 
     def _publish(self, change: Change) -> Change:
-        for observer in self._observers:
-            try:
-                observer(change)
-            except Exception:
-                log.exception("observer failed for session %s", change.session.id)
+        with about(change.session.record):
+            for observer in self._observers:
+                try:
+                    observer(change)
+                except Exception:
+                    log.exception("observer failed for session %s", change.session.id)
         runtime = self._runtime(change.session.id)
         runtime.outbox.append(change)
         if runtime.pump is None or runtime.pump.done():
@@ -220,8 +224,9 @@ class SessionService:
     async def _deliver(self, session_id: str, runtime: _Runtime) -> None:
         while runtime.outbox:
             change = runtime.outbox.popleft()
-            for listener in list(self._listeners):
-                await self._tell(listener, change)
+            with about(change.session.record):
+                for listener in list(self._listeners):
+                    await self._tell(listener, change)
         session = self._sessions.get(session_id)
         if session is not None and not session.record.status.live:
             # Over and told: stop holding it; a later look (rematch, redraw) reloads it.
@@ -322,7 +327,8 @@ class SessionService:
         self, record: SessionRecord, rules: Rules[Any, Any, Any, Any], error: Exception
     ) -> None:
         """Set aside a session that cannot load: logged, marked in the store, its table told."""
-        log.error("session %s cannot be loaded; quarantined", record.id, exc_info=error)
+        with about(record):
+            log.error("session %s cannot be loaded; quarantined", record.id, exc_info=error)
         reason = f"{type(error).__name__}: {error}"
         if not await self.store.quarantine(record.id, reason):
             return  # another caller (or process) already did
@@ -384,6 +390,7 @@ class SessionService:
             except StoreUnavailable as error:
                 self._retry_later(session_id, error)
                 return
+            bind(session.record)
             self._arm(session)
 
     async def _resume(self, due: list[str]) -> None:
@@ -404,16 +411,17 @@ class SessionService:
             for session_id in session_ids[start : start + RESUME_BATCH]:
                 if self._closed:
                     return
-                try:
-                    session = await self.get(session_id)
-                except GameError:
-                    continue  # gone, or quarantined (and logged) as it loaded
-                except StoreUnavailable as error:
-                    self._retry_later(session_id, error)
-                    continue
-                except Exception:  # one broken session must not keep the others waiting
-                    log.exception("session %s could not be resumed", session_id)
-                    continue
+                with about(session=session_id):
+                    try:
+                        session = await self.get(session_id)
+                    except GameError:
+                        continue  # gone, or quarantined (and logged) as it loaded
+                    except StoreUnavailable as error:
+                        self._retry_later(session_id, error)
+                        continue
+                    except Exception:  # one broken session must not keep the others waiting
+                        log.exception("session %s could not be resumed", session_id)
+                        continue
                 if session.record.status is Status.ACTIVE:
                     self._arm(session)
         if session_ids:
@@ -855,6 +863,7 @@ class SessionService:
                 session = await self.get(session_id)
             except GameError:
                 return  # gone, or quarantined while loading
+            bind(session.record)
             now = self.clock.now()
             due_now = [d for d in session.deadlines.values() if not d.fired and d.due <= now]
             if session.record.status is not Status.ACTIVE or not due_now:
@@ -944,6 +953,7 @@ class SessionService:
                     return  # gone, or quarantined while loading
                 if session.record.status is not Status.ACTIVE:
                     return
+                bind(session.record)
                 seats = self._autoplay_seats(session)
                 if not seats:
                     return

@@ -18,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
+from collections.abc import Callable
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -29,6 +31,10 @@ log = logging.getLogger(__name__)
 
 Decided = tuple[dict[str, Any], str, dict[str, Any]]
 """A worker's answer: the action dumped as JSON, the reason code and its params."""
+
+Timed = Callable[[str, float], None]
+"""Told of each decision made: its level and the seconds it took (a STRONG one's wait for a
+worker included: the time its table waited)."""
 
 
 def level_of(level: str, offered: tuple[str, ...] = AI_LEVELS) -> str:
@@ -49,15 +55,23 @@ def decide(
 class Thinker:
     """Makes AI decisions: NORMAL in place, STRONG in a process pool of `workers`."""
 
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, timed: Timed | None = None) -> None:
         if workers < 1:
             raise ValueError("an AI pool needs at least one worker")
         self.workers = workers
+        self._timed = timed
         self._pool: Executor | None = None
 
     def now(self, rules: Rules[Any, Any, Any, Any], view: Any, seed: str) -> AiDecision:
         """A NORMAL decision, made in place."""
-        return rules.ai_decision(view, random.Random(seed), NORMAL)
+        started = time.perf_counter()
+        decision = rules.ai_decision(view, random.Random(seed), NORMAL)
+        self._took(NORMAL, started)
+        return decision
+
+    def _took(self, level: str, started: float) -> None:
+        if self._timed is not None:
+            self._timed(level, time.perf_counter() - started)
 
     async def decide(
         self, rules: Rules[Any, Any, Any, Any], view: Any, seed: str, level: str
@@ -68,11 +82,14 @@ class Thinker:
             return self.now(rules, view, seed)
         job = (rules, type(view), view.model_dump(mode="json"), seed, level)
         pool = self._executor()
+        started = time.perf_counter()
         try:
             action, reason, params = await asyncio.get_running_loop().run_in_executor(
                 pool, decide, *job
             )
-            return AiDecision(action=rules.parse_action(action), reason=reason, params=params)
+            made = AiDecision(action=rules.parse_action(action), reason=reason, params=params)
+            self._took(level, started)
+            return made
         except Exception as error:
             log.error("strong AI decision failed; playing normal", exc_info=error)
             if isinstance(error, BrokenProcessPool) and self._pool is pool:

@@ -31,13 +31,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import asyncpg
 
-from games.engine.store import Durable, StoreUnavailable
+from games.engine.store import BatchObserver, Durable, StoreUnavailable
 
 T = TypeVar("T")
 
@@ -148,6 +149,7 @@ class PgDatabase:
         self._relisten: asyncio.Task[None] | None = None
         self._writing = asyncio.Lock()
         """Held while a batch (or `close`) uses the writer connection."""
+        self.on_commit: BatchObserver | None = None
 
     @classmethod
     async def open(cls, url: str, *, readers: int = READERS) -> PgDatabase:
@@ -217,13 +219,17 @@ class PgDatabase:
     async def _run_batch(self, writes: list[Write[object]]) -> list[tuple[bool, object]]:
         """One transaction for the batch: (True, result) or (False, exception) per write."""
         async with self._writing:
+            started = time.perf_counter()
             try:
-                return await self._run_transaction(writes)
+                results = await self._run_transaction(writes)
             except Exception as error:
                 if not lost(error):
                     raise
                 self._writer.terminate()  # the next batch connects anew
                 return [(False, unavailable(error))] * len(writes)
+        if self.on_commit is not None:
+            self.on_commit(len(writes), time.perf_counter() - started)
+        return results
 
     async def _run_transaction(self, writes: list[Write[object]]) -> list[tuple[bool, object]]:
         try:

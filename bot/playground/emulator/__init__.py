@@ -4,7 +4,7 @@ bot through it, and the playground (`python -m bot.playground`) puts it in a bro
 See `Emulator` for the entry point and `tests/test_emulator.py` for worked examples.
 """
 
-from .emulator import BotErrors, Emulator, RateLimit, RateLimitHit
+from .emulator import BotErrors, Emulator
 from .errors import (
     ApiError,
     EmulatorError,
@@ -14,6 +14,7 @@ from .errors import (
 )
 from .interactions import ApiCall, InteractionResult
 from .models import EmuChannel, EmuGuild, EmuMessage, EmuRole, EmuUser, text_of
+from .ratelimits import RateLimit, RateLimitHit
 
 __all__ = [
     "ApiCall",

@@ -18,12 +18,9 @@ import collections
 import contextlib
 import inspect
 import logging
-import math
 import secrets
 import socket
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import discord
@@ -34,7 +31,6 @@ from .attachments import attachment_payload, descriptions, resolve_media
 from .commands import build_command_data
 from .errors import (
     WAIT_CEILING,
-    ApiError,
     EmulatorError,
     EmulatorTimeout,
     InteractionFailed,
@@ -77,6 +73,7 @@ from .models import (
     iso_now,
     walk_components,
 )
+from .ratelimits import DISCORD_GLOBAL, DISCORD_MESSAGES, RateLimit, RateLimitHit, RateLimits
 from .rest import RestApi
 from .validation import SELECT_TYPES, validate_flags_edit, validate_message
 
@@ -85,33 +82,6 @@ log = logging.getLogger("bot.playground.emulator")
 ClientT = TypeVar("ClientT", bound=discord.Client)
 
 CREATE_FLAGS = FLAG_SUPPRESS_EMBEDS | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_COMPONENTS_V2
-
-
-@dataclass(frozen=True)
-class RateLimit:
-    """`count` message creates, and `count` edits, per channel every `per` seconds (Discord: 5/5 s).
-
-    Shrink `per` (e.g. `RateLimit(5, 0.2)`) to keep the behaviour but not the wait.
-    """
-
-    count: int = 5
-    per: float = 5.0
-
-
-@dataclass(frozen=True)
-class RateLimitHit:
-    """A 429 the emulator answered."""
-
-    method: str
-    path: str
-    channel_id: int
-    retry_after: float
-
-
-@dataclass
-class _Bucket:
-    window_start: float
-    used: int = 0
 
 
 class BotErrors(logging.Handler):
@@ -138,8 +108,11 @@ class Emulator:
     - `interaction_deadline` (3.0 s): window for the initial interaction response.
     - `token_lifetime` (900 s): how long an interaction token works for follow-ups/edits.
     - `rate_limit` (`RateLimit(5, 5.0)` or None): per-channel create/edit limit;
-      `rate_limit_headers` (True): send X-RateLimit-* on success so discord.py pre-empts;
-      `rate_limit_hits` records every 429 answered.
+      `route_limits` ({"METHOD /template": RateLimit}): limits of other routes (or these);
+      `global_limit` (`RateLimit(50, 1.0)` or None): every bot-token request, per bot;
+      `rate_limit_headers` (True): announce each bucket on success so discord.py waits
+      before it is refused (False: enforced unannounced, like Discord's shared limits);
+      `rate_limit_hits` records every 429 answered (see `ratelimits`).
     """
 
     def __init__(
@@ -151,7 +124,9 @@ class Emulator:
         channels: tuple[str, ...] = ("general",),
         interaction_deadline: float = 3.0,
         token_lifetime: float = 900.0,
-        rate_limit: RateLimit | None = RateLimit(),
+        rate_limit: RateLimit | None = DISCORD_MESSAGES,
+        route_limits: Mapping[str, RateLimit] | None = None,
+        global_limit: RateLimit | None = DISCORD_GLOBAL,
         rate_limit_headers: bool = True,
         host: str = "127.0.0.1",
     ) -> None:
@@ -180,8 +155,11 @@ class Emulator:
         self.interaction_deadline = interaction_deadline
         self.token_lifetime = token_lifetime
         self.rate_limit = rate_limit
+        self.route_limits: dict[str, RateLimit] = dict(route_limits or {})
+        self.global_limit = global_limit
         self.rate_limit_headers = rate_limit_headers
         self.rate_limit_hits: list[RateLimitHit] = []
+        self.limits = RateLimits(self)
         self.recommended_shards = 1
         self._watchers: collections.Counter[str] = collections.Counter()
         """The shard count `GET /gateway/bot` recommends (to a bot that sets none)."""
@@ -190,7 +168,6 @@ class Emulator:
         """Called with every message just created, edited or deleted (the playground's page
         follows the bot through them)."""
         self.stopping = False
-        self._buckets: dict[tuple[int, str], _Bucket] = {}
         self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.gateway = Gateway(self)
@@ -521,6 +498,19 @@ class Emulator:
         """Ask the bot to reconnect (gateway op 7); discord.py RESUMEs its session."""
         await self.gateway.request_reconnect()
 
+    @contextlib.asynccontextmanager
+    async def gateway_outage(self) -> AsyncIterator[None]:
+        """The gateway is gone for the block: every bot's socket drops (resumable) and new
+        connections are refused; after it, the bots reconnect and RESUME by themselves."""
+        self.gateway.down = True
+        try:
+            await self.gateway.drop_all()
+            self.notify()
+            yield
+        finally:
+            self.gateway.down = False
+            self.notify()
+
     # -- queries ------------------------------------------------------------------------------
 
     def can_see(self, user: EmuUser, message: EmuMessage) -> bool:
@@ -732,54 +722,6 @@ class Emulator:
             # Without the privileged intent Discord blanks other people's guild messages.
             payload.update(content="", embeds=[], components=[], attachments=[])
         self.gateway.dispatch(event, payload, intent=self._message_intent(message))
-
-    # -- rate limits --------------------------------------------------------------------------
-
-    def rate_limit_check(self, channel_id: int, method: str, path: str) -> dict[str, str]:
-        """Count a create (POST) or edit (PATCH) against the channel's bucket for that method.
-
-        Raises a 429 `ApiError` when over; otherwise returns the X-RateLimit-* headers to send.
-        """
-        limit = self.rate_limit
-        if limit is None:
-            return {}
-        now = asyncio.get_running_loop().time()
-        key = (channel_id, method)
-        bucket = self._buckets.get(key)
-        if bucket is None or now - bucket.window_start >= limit.per:
-            bucket = self._buckets[key] = _Bucket(window_start=now)
-        # Rounded up to the ms so a client sleeping exactly this long lands in the next window.
-        reset_after = max(math.ceil((bucket.window_start + limit.per - now) * 1000) / 1000, 0.001)
-        headers = {
-            "X-RateLimit-Limit": str(limit.count),
-            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
-            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
-            "X-RateLimit-Bucket": f"emulator-channel-messages-{method.lower()}",
-        }
-        if bucket.used >= limit.count:
-            self.rate_limit_hits.append(RateLimitHit(method, path, channel_id, reset_after))
-            headers.update(
-                {
-                    "X-RateLimit-Remaining": "0",
-                    "X-RateLimit-Scope": "user",
-                    "Retry-After": str(math.ceil(reset_after)),
-                    "Via": "1.1 google",
-                }
-            )
-            raise ApiError(
-                429,
-                0,
-                "You are being rate limited.",
-                headers=headers,
-                body={
-                    "message": "You are being rate limited.",
-                    "retry_after": reset_after,
-                    "global": False,
-                },
-            )
-        bucket.used += 1
-        headers["X-RateLimit-Remaining"] = str(limit.count - bucket.used)
-        return headers if self.rate_limit_headers else {}
 
     # -- interactions (test side) -------------------------------------------------------------
 

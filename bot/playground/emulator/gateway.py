@@ -31,6 +31,7 @@ log = logging.getLogger("bot.playground.emulator.gateway")
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, VOICE, RESUME, RECONNECT = 0, 1, 2, 3, 4, 6, 7
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
 HEARTBEAT_INTERVAL_MS = 41250
+UNKNOWN_ERROR = 4000
 INVALID_SHARD = 4010
 
 _FROM_DATA: Any = object()
@@ -83,6 +84,8 @@ class Gateway:
         self.sockets: set[web.WebSocketResponse] = set()
         self.connections = 0  # number of successful IDENTIFYs (a restart makes it grow)
         self.resumes = 0
+        self.down = False
+        """While True, connections are refused (`Emulator.gateway_outage`)."""
 
     @property
     def active(self) -> GatewaySession | None:
@@ -162,7 +165,9 @@ class Gateway:
 
     # -- socket handling ----------------------------------------------------------------------
 
-    async def handle(self, request: web.Request) -> web.WebSocketResponse:
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        if self.down:
+            return web.Response(status=503, text="the gateway is unavailable")
         ws = web.WebSocketResponse(max_msg_size=0, autoping=True)
         await ws.prepare(request)
         self.sockets.add(ws)
@@ -199,7 +204,8 @@ class Gateway:
                 session.ws = None
                 if session.writer is not None:
                     session.writer.cancel()
-                if ws.close_code in (1000, 1001) and not self.emu.stopping:
+                dropped = self.emu.stopping or self.down  # by us: the session lives on
+                if ws.close_code in (1000, 1001) and not dropped:
                     # A clean close ends the session, like Discord: no RESUME afterwards.
                     session.alive = False
                     if self.shards.get(session.shard[0]) is session:
@@ -303,6 +309,12 @@ class Gateway:
             if session.ws is not None and not session.ws.closed:
                 frame = {"op": RECONNECT, "d": None, "s": None, "t": None}
                 session.queue.put_nowait(json.dumps(frame))
+
+    async def drop_all(self) -> None:
+        """Drop every socket as a failing Discord server does (4000, "unknown error"): each
+        session stays resumable."""
+        for ws in list(self.sockets):
+            await ws.close(code=UNKNOWN_ERROR, message=b"unknown error")
 
     async def close_all(self) -> None:
         for ws in list(self.sockets):

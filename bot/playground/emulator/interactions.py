@@ -54,6 +54,8 @@ class ApiCall:
     code: int | None = None
     message: str | None = None
     body: Any = None
+    at: float = field(default=0.0, compare=False)
+    """When it was answered (the emulator's clock: the event loop's)."""
 
     def __str__(self) -> str:
         tail = f" {self.code} {self.message}" if self.code is not None else ""

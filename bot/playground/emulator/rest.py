@@ -129,7 +129,7 @@ class RestApi:
 
     def __init__(self, emu: Emulator) -> None:
         self.emu = emu
-        self.routes: list[tuple[str, re.Pattern[str], Handler, bool]] = []
+        self.routes: list[tuple[str, str, re.Pattern[str], Handler, bool]] = []
         add = self._add
         add("GET", "/users/@me", self.get_me)
         add("POST", "/users/@me/channels", self.create_dm)
@@ -210,7 +210,7 @@ class RestApi:
         )
 
     def _add(self, method: str, pattern: str, handler: Handler, *, auth: bool = True) -> None:
-        self.routes.append((method, _compile(pattern), handler, auth))
+        self.routes.append((method, pattern, _compile(pattern), handler, auth))
 
     # -- plumbing -----------------------------------------------------------------------------
 
@@ -220,16 +220,18 @@ class RestApi:
             data = self.emu.attachment_data.get(int(found["id"]))
             if data is not None:
                 return web.Response(body=data, content_type="application/octet-stream")
-        call = ApiCall(request.method, request.path, 404, 0, "404: Not Found")
+        call = ApiCall(request.method, request.path, 404, 0, "404: Not Found", at=emu_now())
         log.warning("emulator: request outside /api/v10: %s %s", request.method, request.path)
         self.emu.unknown_routes.append(call)
         self.emu.calls.append(call)
         return json_response({"message": "404: Not Found", "code": 0}, 404)
 
-    def _route(self, method: str, path: str) -> tuple[re.Match[str], Handler, bool] | None:
-        for route_method, pattern, handler, auth in self.routes:
+    def _route(self, method: str, path: str) -> tuple[str, re.Match[str], Handler, bool] | None:
+        """The route `path` takes ("METHOD /template"), its match, handler and whether it
+        needs the bot token."""
+        for route_method, template, pattern, handler, auth in self.routes:
             if route_method == method and (match := pattern.fullmatch(path)) is not None:
-                return match, handler, auth
+                return f"{method} {template}", match, handler, auth
         return None
 
     async def handle(self, request: web.Request) -> web.Response:
@@ -237,7 +239,7 @@ class RestApi:
         method = request.method
         found = self._route(method, path)
         if found is None:
-            call = ApiCall(method, path, 404, 0, "404: Not Found")
+            call = ApiCall(method, path, 404, 0, "404: Not Found", at=emu_now())
             log.warning(
                 "emulator: unknown route %s %s (add it to bot/playground/emulator/rest.py)",
                 method,
@@ -247,7 +249,7 @@ class RestApi:
             self.emu.calls.append(call)
             self.emu.errors.append(call)
             return json_response({"message": "404: Not Found", "code": 0}, 404)
-        match, handler, auth = found
+        route, match, handler, auth = found
         req = ApiRequest(
             method=method,
             path=path,
@@ -255,14 +257,16 @@ class RestApi:
             query=dict(request.query),
             body=None,
         )
+        limits: dict[str, str] = {}
         try:
             if auth and request.headers.get("Authorization") != f"Bot {self.emu.bot_token}":
                 raise ApiError(401, 0, "401: Unauthorized")
             req.body, req.files = await self._read_body(request)
+            limits = self.emu.limits.check(route, req.params, path, bot_token=auth)
             response = await handler(req)
         except ApiError as err:
             text = "; ".join([err.message, *err.detail])
-            call = ApiCall(method, path, err.status, err.code, text, req.body)
+            call = ApiCall(method, path, err.status, err.code, text, req.body, emu_now())
             self.emu.calls.append(call)
             if err.status != 429:
                 self.emu.errors.append(call)
@@ -270,8 +274,9 @@ class RestApi:
             if req.interaction is not None:
                 req.interaction.errors.append(call)
             self.emu.notify()
-            return json_response(err.body(), err.status, err.headers)
-        self.emu.calls.append(ApiCall(method, path, response.status, body=req.body))
+            return json_response(err.body(), err.status, {**limits, **err.headers})
+        self.emu.calls.append(ApiCall(method, path, response.status, body=req.body, at=emu_now()))
+        response.headers.update(limits)
         return response
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[dict[str, Any]]]:
@@ -527,13 +532,12 @@ class RestApi:
         if channel.type == DM and channel.recipient is not None and not channel.recipient.dms_open:
             raise ApiError(403, CANNOT_DM_USER, "Cannot send messages to this user")
         self._check_uploads(req, channel)
-        headers = self.emu.rate_limit_check(channel.id, "POST", req.path)
         body = req.body if isinstance(req.body, dict) else {}
         msg_type = 19 if body.get("message_reference") else 0
         message = self.emu.create_message(
             channel, self.emu.bot, body, files=req.files, msg_type=msg_type
         )
-        return json_response(message.payload(), headers=headers)
+        return json_response(message.payload())
 
     async def get_message(self, req: ApiRequest) -> web.Response:
         return json_response(self._channel_message(req).payload())
@@ -545,9 +549,8 @@ class RestApi:
                 403, CANNOT_EDIT_OTHERS_MESSAGE, "Cannot edit a message authored by another user"
             )
         self._check_uploads(req, message.channel)
-        headers = self.emu.rate_limit_check(message.channel.id, "PATCH", req.path)
         self.emu.edit_message(message, req.json(), files=req.files)
-        return json_response(message.payload(), headers=headers)
+        return json_response(message.payload())
 
     async def delete_message(self, req: ApiRequest) -> web.Response:
         message = self._channel_message(req)

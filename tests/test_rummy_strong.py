@@ -93,6 +93,37 @@ def test_four_player_strong_is_ready_as_normal_is():
     assert strong == normal == Discard(card=c("Ir"), ready=True)
 
 
+# A Ready opponent at two players, advanced ----------------------------------------------------
+
+
+def ready_opponent(advanced: bool) -> State:
+    """Seat 0 discards; seat 1 is Ready, and the Human 3 is in its row (it cannot goal on
+    one, advanced). Keeping the shield serves seat 0's hand a little better."""
+    return make(
+        ["H1' H3 H6* D1'' D3* D4* D6 Ih", "A6 A6' D2'' D3 D4'' D5'' D6*"],
+        phase="act",
+        field="",
+        rows=("Is'", "H3' H7*"),
+        opened=(("A7 A7' A7''",), ("H2' H3* H4",)),
+        ready=(False, True),
+        known=("D4* D6", "A6 A6'"),
+        advanced=advanced,
+    )
+
+
+def test_two_player_advanced_strong_discards_what_a_ready_opponent_cannot_goal_on():
+    """NORMAL risks the shield for a slightly better hand; STRONG weighs the goal it may
+    feed (the short game lost, and its points taken from us) three times as heavily."""
+    normal, strong = both(ready_opponent(advanced=True))
+    assert strong == Discard(card=c("H3"))
+    assert normal == Discard(card=c("Ih"))
+
+
+def test_two_player_basic_strong_weighs_a_ready_opponent_as_normal_does():
+    normal, strong = both(ready_opponent(advanced=False))
+    assert strong == normal == Discard(card=c("Ih"))
+
+
 # Whole matches --------------------------------------------------------------------------------
 
 

@@ -228,7 +228,7 @@ CATALOG: dict[str, str | Plural] = {
     # Hints (/hint)
     "cmd.hint.name": "hint",
     "cmd.hint.desc": "Ask privately what the AI would play from your seat (the table counts hints)",
-    "hint.reply": "💡 The AI would: **{action}**\nWhy: {reason}\n-# Decided by the strong AI from what your seat sees, nothing more. Hints used at this table: {count}.",
+    "hint.reply": "💡 The AI would: **{action}**\nWhy: {reason}\n-# Decided by this game's strongest AI level, from what your seat sees, nothing more. Hints used at this table: {count}.",
     "hint.reason.unknown": "it is what its judgement picks here.",
     "hint.reason.wins_most_samples": Plural(
         "{move} Played out once from what you see, it did best ({score}%).",

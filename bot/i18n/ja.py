@@ -215,7 +215,7 @@ CATALOG: dict[str, str] = {
     # ヒント（/ヒント）
     "cmd.hint.name": "ヒント",
     "cmd.hint.desc": "自分の席からAIならどう指すかを非公開で聞きます（使った回数は卓に表示）",
-    "hint.reply": "💡 AIなら：**{action}**\n理由：{reason}\n-# あなたの席から見えることだけをもとに、強いAIが決めました。この卓で使ったヒント：{count}回。",
+    "hint.reply": "💡 AIなら：**{action}**\n理由：{reason}\n-# このゲームでいちばん強いAIレベルが、あなたの席から見えることだけをもとに決めました。この卓で使ったヒント：{count}回。",
     "hint.reason.unknown": "この場面でのAIの判断です。",
     "hint.reason.wins_most_samples": "{move} 見えている情報から{count}回試しに最後まで指してみて、いちばん良い結果（{score}%）でした。",
     "table.hints": "💡 使ったヒント：{n}回",

@@ -1,22 +1,28 @@
-"""Bench `/stats` and `/history` storage reads on a server with many finished games.
+"""Bench `/stats`, `/history` and `/leaderboard` storage reads on a server with many finished
+games.
 
 Usage (from the repo root):
     python bench/records.py [--games 100000] [--players 400] [--calls 200] [--seed S]
 
 Builds a temporary database through the real migrations and `Records.add` (one transaction
-per game, seats and totals included, as the bot writes them): `--games` finished games in
-one server, spread over the registered games and three channels, each with 1–5 seats drawn
-from `--players` members (some seats AI), plus a little noise in a second server. Then it
-times what the commands read:
+per game, seats, totals and ratings included, as the bot writes them): `--games` finished
+games in one server, spread over the registered games and three channels, each with 1–5
+seats drawn from `--players` members (some seats AI, at either level), plus a little noise in
+a second server. Every game is rated (a solo game against an NPC), the cooperative one too,
+so the ratings are at their largest. Then it times what the commands read:
 
-- stats: a player's `/stats` (their totals, and their streaks in every game they played),
-  then the server's board (per game: its figures, this channel's, the best results and the
-  top players), alternately;
-- history: the latest 10 games of the server, of all games and of one game, alternately.
+- stats: a player's `/stats` (their totals, their ratings with their ranks, and their streaks
+  in every game they played), then the server's board (per game: its figures, this
+  channel's, the best results and the top players), alternately;
+- history: the latest 10 games of the server, of all games and of one game, alternately;
+- leaderboard: `/leaderboard` of every game, then of one game, alternately (per game: the
+  top players and the AIs' ratings).
 
-Prints one line: `games=N stats_ms=X history_ms=Y`, X and Y the p99 of `--calls` timed calls
-each (after a few warm-up calls), in milliseconds. The p50s and the build time go to stderr.
-The default size takes about 2 minutes on 2 shared cores (most of it building).
+Prints one line: `games=N stats_ms=X history_ms=Y leaderboard_ms=Z`, each the p99 of
+`--calls` timed calls (after a few warm-up calls), in milliseconds. The p50s and the build
+time go to stderr, with the time of `python -m storage.ratings --rebuild`'s work (every
+rating replayed, once). The default size takes about 4 minutes on 2 shared cores (most of it
+building).
 """
 
 from __future__ import annotations
@@ -34,12 +40,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.figures import percentile
 from games.registry import GAME_IDS
-from storage import Storage, open_storage
+from storage import Entrant, Storage, open_storage
 from storage.players import SeatRow
 
 GUILD, OTHER_GUILD = 1, 2
 CHANNELS = (11, 12, 13)
-BATCH = 500
+AI = ("normal", "strong")
 
 
 async def build(storage: Storage, games: int, members: int, rng: random.Random) -> None:
@@ -61,6 +67,13 @@ async def build(storage: Storage, games: int, members: int, rng: random.Random) 
             )
             for i in range(players)
         ]
+        places = [rng.randint(1, players + 1) for _ in range(players + 1)]
+        entrants = [
+            Entrant(s.seat, places[s.seat], s.user_id, "" if s.user_id else rng.choice(AI))
+            for s in seats
+        ]
+        if players == 1:  # solo, against an NPC
+            entrants.append(Entrant(-1, places[1], None, f"npc-{rng.randint(10, 20)}"))
         await storage.records.add(
             guild_id=guild,
             channel_id=rng.choice(CHANNELS),
@@ -72,12 +85,15 @@ async def build(storage: Storage, games: int, members: int, rng: random.Random) 
             won=won_all,
             finished_at=start + n * 60,
             seats=seats,
+            entrants=entrants,
         )
 
 
 async def user_stats(storage: Storage, user_id: int) -> None:
-    """What `/stats user` reads: the player's totals, then the streaks of each game played."""
+    """What `/stats user` reads: the player's totals and ratings, then the streaks of each
+    game played."""
     totals = await storage.players.totals(GUILD, user_id)
+    await storage.ratings.player(GUILD, user_id)
     for game_id in sorted({t.game_id for t in totals}):
         await storage.players.streaks(GUILD, user_id, game_id)
 
@@ -90,6 +106,13 @@ async def board(storage: Storage) -> None:
         await storage.records.stats(GUILD, game_id, CHANNELS[0])
         await storage.records.best(GUILD, game_id)
         await storage.players.top(GUILD, game_id)
+
+
+async def leaderboard(storage: Storage, n: int) -> None:
+    """What `/leaderboard` reads: per game (every game, or one), its board and its AIs."""
+    for game_id in GAME_IDS if n % 2 else [GAME_IDS[n % len(GAME_IDS)]]:
+        await storage.ratings.board(GUILD, game_id)
+        await storage.ratings.ais(GUILD, game_id)
 
 
 async def history(storage: Storage, n: int) -> None:
@@ -130,13 +153,20 @@ async def main() -> None:
 
             stats_ms = await timed(args.calls, stats)
             history_ms = await timed(args.calls, lambda n: history(storage, n))
+            leaderboard_ms = await timed(args.calls, lambda n: leaderboard(storage, n))
+            began = time.perf_counter()
+            await storage.ratings.rebuild()
+            rebuilt = time.perf_counter() - began
     print(
         f"games={args.games} stats_ms={percentile(stats_ms, 0.99):.1f} "
-        f"history_ms={percentile(history_ms, 0.99):.1f}"
+        f"history_ms={percentile(history_ms, 0.99):.1f} "
+        f"leaderboard_ms={percentile(leaderboard_ms, 0.99):.1f}"
     )
     print(
         f"p50 stats_ms={statistics.median(stats_ms):.1f} "
-        f"history_ms={statistics.median(history_ms):.1f} build_s={built:.0f} "
+        f"history_ms={statistics.median(history_ms):.1f} "
+        f"leaderboard_ms={statistics.median(leaderboard_ms):.1f} build_s={built:.0f} "
+        f"rebuild_s={rebuilt:.1f} "
         f"players={args.players} calls={args.calls}",
         file=sys.stderr,
     )

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SHARED_EXTENSIONS = ("bot.commands", "bot.stats")
+SHARED_EXTENSIONS = ("bot.commands", "bot.stats", "bot.ratings")
 
 
 def point_at(settings: Settings) -> None:
@@ -93,7 +93,7 @@ class TableBot(commands.Bot):
         )
         self.games: dict[str, GameUI] = {}
         self.languages = Languages(storage.prefs.guild, settings.default_locale)
-        self.results = Results(storage.records, self.games)
+        self.results = Results(storage.records, storage.ratings, storage.sessions, self.games)
         pictures = TablePictures(
             storage.prefs.guild, settings.table_edit_interval, lambda sid: self.refresher.mark(sid)
         )
@@ -181,8 +181,11 @@ class TableBot(commands.Bot):
         session = change.session
         if change.kind == "move" and not session.record.status.live:
             ui = self.games[session.record.game_id]
-            await self.results.store(session)
+            # The game's own bookkeeping first (a quick preference, such as the solo level a
+            # rematch is played at), then the record and its ratings, which take longer: the
+            # Rematch button may be clicked as soon as the table shows the end.
             await ui.after_finish(session, self.storage.prefs.user)
+            await self.results.store(session)
         await self.turns.on_change(change)
         if self._ending.get(session.id) is change:
             del self._ending[session.id]
@@ -190,20 +193,19 @@ class TableBot(commands.Bot):
         self.refresher.mark(session.id)
 
     async def _redraw(self, sid: str) -> None:
+        last = sid in self._ended
         session = await self.service.get(sid)
         bind(session.record)  # a redraw runs in a task of its session's own
         await self.tables.redraw(session)
         if session.state is not None:
             await self.hands.redraw(session)
-        if (
-            sid in self._ended
-            and not session.record.status.live
-            and not self.refresher.pending(sid)
-        ):
+        ended = sid in self._ended and not session.record.status.live
+        if last and ended and not self.refresher.pending(sid):
             # The last redraw of an ended session: its in-memory traces can go. (A redraw
-            # another change asked for may run first, before the record is stored; or this one
-            # may ask for another, its picture kept as too recent: those keep them, or the
-            # table redrawn after them would lose its last events.)
+            # another change asked for may run first, before the record is stored, or still be
+            # drawing when it is; and a redraw may ask for one more, such as its picture drawn
+            # later: only one begun after the record, with none after it, drops them, or the
+            # table redrawn with the record would lose its last events.)
             self._ended.discard(sid)
             for part in (self.tables, self.hands, self.turns):
                 part.forget_session(sid)

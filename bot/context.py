@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.i18n import t
 from games.engine import Event, Session, SessionRecord, Status
-from storage import GameStats
+from storage import GameStats, RatingChange
 
 
 def seat_names(record: SessionRecord, lang: str) -> list[str]:
@@ -44,6 +44,8 @@ class Records:
 
     server: GameStats
     channel: GameStats
+    ratings: Sequence[RatingChange] = ()
+    """Each rated seat's change in this game (none when the game is not rated)."""
 
 
 @dataclass

@@ -62,6 +62,26 @@ class SeatResult:
     result: str = ""
 
 
+@dataclass(frozen=True)
+class Standing:
+    """A finished competitive game's places, for the ratings: each seat's (1 is first, equal
+    places tie), and those of any side outside the seats (`opponents`: an AI's rating key and
+    its place, such as a solo game's NPC)."""
+
+    places: tuple[int, ...]
+    opponents: tuple[tuple[str, int], ...] = ()
+
+
+def places_by_points(points: Sequence[int], winners: Sequence[int]) -> tuple[int, ...]:
+    """Places from points (higher is better) where the game names its winners: the winners
+    share first place, then the others by points, equal points sharing a place."""
+    others = sorted((p for seat, p in enumerate(points) if seat not in winners), reverse=True)
+    return tuple(
+        1 if seat in winners else len(winners) + others.index(p) + 1
+        for seat, p in enumerate(points)
+    )
+
+
 def table_controls(ctx: Context, finished: bool) -> Controls:
     """The public table's own buttons: Rematch once finished, else the ways to see a hand."""
     if finished:
@@ -191,6 +211,15 @@ class GameUI(ABC):
             for seat in range(count)
         )
 
+    def standing(self, session: Session) -> Standing | None:
+        """The finished session's places for the ratings; None (the default) for a game that
+        is not rated, such as a cooperative one. A competitive game declares its own."""
+        return None
+
+    def ai_name(self, lang: str, key: str) -> str:
+        """A rated AI by its key: an AI level, or an opponent of the game's own (`Standing`)."""
+        return t(lang, "ratings.ai", level=t(lang, f"ai.level.{key}"))
+
     def score_text(self, lang: str, score: int, players: int) -> str | None:
         """A stored score (a record's or a seat's, lower is better) in words, None to show
         none; by default points, stored negated."""
@@ -261,6 +290,19 @@ class GameUI(ABC):
         if ctx.records is None:
             return None
         lines = self.records_lines(ctx.lang, ctx.records.server, ctx.records.channel)
+        changes = [
+            ctx.t(
+                "ratings.change",
+                name=ctx.names[c.seat] if c.seat >= 0 else self.ai_name(ctx.lang, c.ai),
+                rating=c.after,
+                delta=f"{c.delta:+d}" if c.delta else "±0",
+            )
+            for c in ctx.records.ratings
+            if c.rated and c.seat < len(ctx.names)
+        ]
+        if changes:
+            separator = ctx.t("stats.separator")
+            lines.append(ctx.t("ratings.changes", changes=separator.join(changes)))
         return "\n".join([f"**{ctx.t('records.title')}**", *lines])
 
     def board_lines(

@@ -32,10 +32,6 @@ class Refresher:
         if task is None or task.done():
             self._tasks[session_id] = asyncio.get_running_loop().create_task(self._run(session_id))
 
-    def pending(self, session_id: str) -> bool:
-        """Whether another redraw of the session is asked for and not yet begun."""
-        return session_id in self._dirty
-
     async def _run(self, session_id: str) -> None:
         while session_id in self._dirty:
             wait = self._last.get(session_id, 0.0) + self.interval - time.monotonic()
@@ -60,6 +56,10 @@ class Refresher:
     def _expire(self, session_id: str, stamp: float) -> None:
         if session_id not in self._tasks and self._last.get(session_id) == stamp:
             del self._last[session_id]
+
+    def pending(self, session_id: str) -> bool:
+        """Whether another redraw of the session is asked for and not begun yet."""
+        return session_id in self._dirty
 
     async def idle(self) -> None:
         """Wait until every pending redraw is done (tests, shutdown)."""

@@ -8,13 +8,22 @@ from collections.abc import Mapping
 
 from bot.context import Records
 from bot.game_ui import GameUI
-from games.engine import Session
-from storage import RecordStore, SeatRow
+from bot.ratings import entrants
+from games.engine import LoggedAction, Session, SessionStore
+from storage import RatingStore, RecordStore, SeatRow
 
 
 class Results:
-    def __init__(self, records: RecordStore, games: Mapping[str, GameUI]) -> None:
+    def __init__(
+        self,
+        records: RecordStore,
+        ratings: RatingStore,
+        sessions: SessionStore,
+        games: Mapping[str, GameUI],
+    ) -> None:
         self.records = records
+        self.ratings = ratings
+        self.sessions = sessions
         self.games = games
 
     async def store(self, session: Session) -> None:
@@ -37,6 +46,8 @@ class Results:
             for index, seat in enumerate(ui.seat_results(session) or ())
             if index < len(record.seats)
         ]
+        standing = ui.standing(session)
+        rated = () if standing is None else entrants(session, standing, await self._log(session))
         await self.records.add(
             guild_id=record.guild_id,
             channel_id=record.channel_id,
@@ -48,11 +59,16 @@ class Results:
             won=result.won,
             seats=seats,
             hints=sum(seat.hints for seat in record.seats),
+            entrants=rated,
         )
 
+    async def _log(self, session: Session) -> tuple[LoggedAction, ...]:
+        return await self.sessions.log(session.id)
+
     async def summary(self, session: Session) -> Records:
-        """The records of the session's game in its server and its channel."""
+        """The records of the session's game in its server and its channel, and the change
+        of each rated seat's rating."""
         record = session.record
         server = await self.records.stats(record.guild_id, record.game_id)
         channel = await self.records.stats(record.guild_id, record.game_id, record.channel_id)
-        return Records(server, channel)
+        return Records(server, channel, await self.ratings.changes(record.id))

@@ -23,7 +23,8 @@ from bot.i18n import cmd, t
 from bot.ui.layout import Layout, Priority, Text
 from bot.ui.v2 import build
 from games.registry import GAME_IDS
-from storage import HistoryEntry
+from storage import HistoryEntry, Rating
+from storage.rating_schema import MIN_GAMES
 
 if TYPE_CHECKING:
     from bot.client import TableBot
@@ -34,6 +35,15 @@ BEST_RESULTS = 3
 MEDALS = ("🥇", "🥈", "🥉")
 
 GAME_CHOICES = [app_commands.Choice(name=cmd(f"{g}.name"), value=g) for g in GAME_IDS]
+
+
+def rating_text(lang: str, rating: Rating) -> str:
+    """A person's rating in a game, with their place on the board once they are on it."""
+    if rating.rank is None:
+        return t(
+            lang, "ratings.provisional", rating=rating.shown, count=rating.games, need=MIN_GAMES
+        )
+    return t(lang, "ratings.ranked", rating=rating.shown, rank=rating.rank, count=rating.games)
 
 
 def seat_label(lang: str, entry: HistoryEntry, seat: int) -> str:
@@ -117,6 +127,7 @@ class Stats(commands.Cog):
     ) -> None:
         players = self.bot.storage.players
         tallies = await players.totals(guild_id, user.id)
+        ratings = {r.game_id: r for r in await self.bot.storage.ratings.player(guild_id, user.id)}
         sections = []
         for game_id in games:
             mine = [tally for tally in tallies if tally.game_id == game_id]
@@ -125,6 +136,8 @@ class Stats(commands.Cog):
             ui = self.bot.games[game_id]
             streaks = await players.streaks(guild_id, user.id, game_id) if ui.streaks else None
             lines = ui.stats_lines(lang, mine, streaks)
+            if game_id in ratings:
+                lines.append(rating_text(lang, ratings[game_id]))
             sections.append("\n".join([f"**{t(lang, f'{game_id}.name')}**", *lines]))
         if not sections:
             sections = [t(lang, "stats.player.none", user=user.mention)]

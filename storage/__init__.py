@@ -18,13 +18,23 @@ from storage.hands import HandMessage, HandMessages
 from storage.migrations import migrate as apply_migrations  # (`storage.migrate` is the CLI)
 from storage.players import Players, PlayerTally, SeatRow, Streaks
 from storage.prefs import Prefs, SqlPrefTable
-from storage.protocols import HandStore, PlayerStore, PrefStore, PrefTable, RecordStore, Stores
+from storage.protocols import (
+    HandStore,
+    PlayerStore,
+    PrefStore,
+    PrefTable,
+    RatingStore,
+    RecordStore,
+    Stores,
+)
+from storage.ratings import Entrant, Rating, RatingChange, Ratings
 from storage.records import GameRecord, GameStats, HistoryEntry, Records, StoredSeat
 from storage.sessions import SqlSessionStore
 from storage.sqlite import FileInUse, SqliteDatabase, Synchronous
 
 __all__ = [
     "Database",
+    "Entrant",
     "FileInUse",
     "GameRecord",
     "GameStats",
@@ -38,6 +48,9 @@ __all__ = [
     "PrefStore",
     "PrefTable",
     "Prefs",
+    "Rating",
+    "RatingChange",
+    "RatingStore",
     "RecordStore",
     "Records",
     "SeatRow",
@@ -70,6 +83,7 @@ class Storage:
         self.records = Records(db)
         self.players = Players(db)
         self.hand_messages = HandMessages(db)
+        self.ratings = Ratings(db)
 
     async def close(self) -> None:
         await self.db.close()

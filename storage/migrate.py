@@ -55,6 +55,8 @@ TABLES = (
     "seat_results",
     "player_totals",
     "record_totals",
+    "ratings",
+    "rating_results",
 )
 """Every table of the schema, parents before the tables whose keys point at them."""
 

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from storage.rating_schema import V7, V7_PG
 from storage.sql import Conn, Write
 
 if TYPE_CHECKING:
@@ -478,6 +479,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(V4, V4_PG),
     Migration(V5, V5_PG),
     Migration(V6, V6_PG),
+    Migration(V7, V7_PG),
 )
 
 

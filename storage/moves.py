@@ -69,7 +69,7 @@ def seat_rows(before: SessionRecord | None, after: SessionRecord) -> list[list[A
     """The seats that changed (all of them when their number did)."""
     old = () if before is None else before.seats
     return [
-        [after.id, i, s.user_id, s.name, s.away, s.missed, s.ai_level, s.hints]
+        [after.id, i, s.user_id, s.name, s.away, s.missed, s.ai_level, s.hints, s.ai_moves]
         for i, s in enumerate(after.seats)
         if len(old) != len(after.seats) or old[i] != s
     ]
@@ -116,6 +116,7 @@ _SEATS = [
     ("missed", "INTEGER"),
     ("ai_level", "TEXT"),
     ("hints", "INTEGER"),
+    ("ai_moves", "INTEGER"),
 ]
 _SNAPSHOTS = [("session_id", "TEXT"), ("version", "INTEGER"), ("state", "JSON")]
 _DEADLINES = [
@@ -177,7 +178,7 @@ def put_seats(dialect: Dialect, source: str, checked: bool) -> str:
         checked,
         "ON CONFLICT (session_id, seat) DO UPDATE SET user_id = excluded.user_id, "
         "name = excluded.name, away = excluded.away, missed = excluded.missed, "
-        "ai_level = excluded.ai_level, hints = excluded.hints",
+        "ai_level = excluded.ai_level, hints = excluded.hints, ai_moves = excluded.ai_moves",
     )
 
 

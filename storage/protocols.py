@@ -12,6 +12,7 @@ from typing import Any, Protocol, runtime_checkable
 from games.engine.store import SessionStore
 from storage.hands import HandMessage
 from storage.players import PlayerTally, SeatRow, Streaks
+from storage.ratings import Entrant, Rating, RatingChange
 from storage.records import GameRecord, GameStats, HistoryEntry
 
 
@@ -55,9 +56,11 @@ class RecordStore(Protocol):
         finished_at: float | None = None,
         seats: Sequence[SeatRow] = (),
         hints: int = 0,
+        entrants: Sequence[Entrant] = (),
     ) -> bool:
         """Record a finished game with its seats, in one transaction; False (nothing stored)
-        if the session has one already. `hints`: how many the players asked for."""
+        if the session has one already. `hints`: how many the players asked for; `entrants`:
+        the sides of a competitive game with their places, rated in the same transaction."""
 
     async def stats(
         self, guild_id: int | None, game_id: str, channel_id: int | None = None
@@ -87,6 +90,21 @@ class PlayerStore(Protocol):
     async def streaks(self, guild_id: int, user_id: int, game_id: str) -> Streaks: ...
 
     async def top(self, guild_id: int, game_id: str, limit: int = 5) -> list[PlayerTally]: ...
+
+
+@runtime_checkable
+class RatingStore(Protocol):
+    """Ratings per server and game (`storage.ratings`), written by `RecordStore.add`."""
+
+    async def board(self, guild_id: int, game_id: str, limit: int = 10) -> list[Rating]: ...
+
+    async def ais(self, guild_id: int, game_id: str) -> list[Rating]: ...
+
+    async def player(self, guild_id: int, user_id: int) -> list[Rating]: ...
+
+    async def changes(self, session_id: str) -> list[RatingChange]: ...
+
+    async def rebuild(self) -> int: ...
 
 
 @runtime_checkable
@@ -124,3 +142,6 @@ class Stores(Protocol):
 
     @property
     def hand_messages(self) -> HandStore: ...
+
+    @property
+    def ratings(self) -> RatingStore: ...

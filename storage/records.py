@@ -17,6 +17,7 @@ from typing import Any
 
 from storage.database import Database
 from storage.players import SeatRow, write_seats
+from storage.ratings import Entrant, rate
 from storage.sql import Conn, Row, dumps
 
 NO_GUILD = 0
@@ -173,9 +174,11 @@ class Records:
         finished_at: float | None = None,
         seats: Sequence[SeatRow] = (),
         hints: int = 0,
+        entrants: Sequence[Entrant] = (),
     ) -> bool:
         """Record a finished game and its seats; False (and nothing stored) if the session has
-        one already. `hints`: how many the players asked for (a game played with hints).
+        one already. `hints`: how many the players asked for (a game played with hints);
+        `entrants`: the sides of a competitive game and their places, to rate it.
 
         Idempotent per session, so re-handling a "finished" change after a restart is safe.
         """
@@ -210,6 +213,15 @@ class Records:
                     finished_at=at,
                     default_result=result,
                     seats=seats,
+                )
+            if entrants:  # a competitive game: rated in the same transaction
+                await rate(
+                    conn,
+                    record_id,
+                    guild_id=guild_id,
+                    game_id=game_id,
+                    finished_at=at,
+                    entrants=entrants,
                 )
             return True
 

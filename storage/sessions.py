@@ -58,7 +58,9 @@ _ID_HELD = "SELECT 1 FROM records WHERE session_id = $1"
 """A finished game's record keeps its session's id (one record per id), even were the session
 pruned: a new session must not take it."""
 
-_SELECT_SEATS = "SELECT session_id, seat, user_id, name, away, missed, ai_level, hints FROM seats"
+_SELECT_SEATS = (
+    "SELECT session_id, seat, user_id, name, away, missed, ai_level, hints, ai_moves FROM seats"
+)
 
 
 _LOG = "SELECT seq, actor, payload FROM actions WHERE session_id = $1 AND seq > $2 ORDER BY seq"
@@ -86,6 +88,7 @@ def record_of(row: Row, seats: Sequence[Row]) -> SessionRecord:
                     "missed": s["missed"],
                     "ai_level": s["ai_level"],
                     "hints": s["hints"],
+                    "ai_moves": s["ai_moves"],
                 }
                 for s in seats
             ],

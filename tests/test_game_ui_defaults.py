@@ -130,7 +130,7 @@ def test_the_default_words_show_points_and_winners() -> None:
 
 async def test_a_default_game_is_recorded_counted_and_ranked(storage: Storage) -> None:
     ui = DiceRaceUI()
-    results = Results(storage.records, {ui.game_id: ui})
+    results = Results(storage.records, storage.ratings, storage.sessions, {ui.game_id: ui})
     session, _ = finished()
     await results.store(session)
     await results.store(session)  # once only

@@ -1,8 +1,9 @@
 """Hints and AI levels in the session service, with every registered game.
 
-A hint is the STRONG AI's decision for the asker's seat, from that seat's view only, counted on
-the seat; an AI seat's level is stored with it. The clock is manual and never moves, so no AI
-seat moves unless a test lets it (an AI seat moves `ai_delay` after the change that made it due).
+A hint is the decision of the game's `hint_level` AI (the level that measures strongest for it)
+for the asker's seat, from that seat's view only, counted on the seat; an AI seat's level is
+stored with it. The clock is manual and never moves, so no AI seat moves unless a test lets it
+(an AI seat moves `ai_delay` after the change that made it due).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import random
 import pytest
 
 from games.engine import (
+    AI_LEVELS,
     NORMAL,
     STRONG,
     Change,
@@ -93,7 +95,7 @@ async def test_a_hint_depends_only_on_the_askers_view(
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
-async def test_a_hint_is_the_move_a_strong_ai_would_play_at_this_version(
+async def test_a_hint_is_the_move_the_games_hint_level_would_play_at_this_version(
     sqlite_storage: Storage, game_id: str
 ) -> None:
     service = make_service(sqlite_storage)
@@ -102,10 +104,32 @@ async def test_a_hint_is_the_move_a_strong_ai_would_play_at_this_version(
         record, rules = session.record, session.rules
         hint = await service.hint(session.id, HOST)
         rng = random.Random(f"{record.seed}:ai:{record.version}")
-        expected = rules.ai_decision(rules.view(session.state, 0), rng, STRONG)
+        expected = rules.ai_decision(rules.view(session.state, 0), rng, rules.hint_level)
         assert (hint.seat, hint.version, hint.decision) == (0, record.version, expected)
     finally:
         await service.close()
+
+
+@pytest.mark.parametrize(("game_id", "level"), list(itertools.product(GAME_IDS, AI_LEVELS)))
+async def test_a_hint_asks_the_level_the_game_declares(
+    sqlite_storage: Storage, monkeypatch: pytest.MonkeyPatch, game_id: str, level: str
+) -> None:
+    rules = GAMES[game_id]
+    monkeypatch.setattr(type(rules), "hint_level", level)
+    service = make_service(sqlite_storage)
+    try:
+        session = await new_game(service, game_id)
+        record = session.record
+        hint = await service.hint(session.id, HOST)
+        rng = random.Random(f"{record.seed}:ai:{record.version}")
+        assert hint.decision == rules.ai_decision(rules.view(session.state, 0), rng, level)
+    finally:
+        await service.close()
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_game_declares_a_known_hint_level(game_id: str) -> None:
+    assert GAMES[game_id].hint_level in AI_LEVELS
 
 
 async def test_a_hint_is_counted_on_the_seat_and_kept_after_a_restart(storage: Storage) -> None:

@@ -137,7 +137,6 @@ def small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("games.exhaust.strong.budget_for", lambda view: SMALL)
     monkeypatch.setattr("games.exhaust.strong.TABLE_BUDGET", TABLE_SMALL)
     monkeypatch.setattr("games.hellqueue.strong.BUDGET", Budget(playouts=12, candidates=4))
-    monkeypatch.setattr("games.rummy.strong.BUDGET", Budget(playouts=12, candidates=4))
 
 
 def test_a_strong_decision_is_deterministic_given_the_rng() -> None:

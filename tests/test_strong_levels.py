@@ -1,9 +1,9 @@
-"""The STRONG level of Hell Queue Club and Rummy: the shared search through the real rules
-(games/engine/playout.py, games/hellqueue/strong.py, games/rummy/strong.py).
+"""The STRONG level of Hell Queue Club: the shared search through the real rules
+(games/engine/playout.py, games/hellqueue/strong.py).
 
 On the seat's own turns the decision is searched: it is legal, deterministic given the rng,
 and depends on the view only (re-dealing what the seat cannot see changes nothing).
-Elsewhere (stone picks, claim windows) STRONG plays as NORMAL.
+Elsewhere (stone picks) STRONG plays as NORMAL. (Rummy's STRONG: tests/test_rummy_strong.py.)
 """
 
 from __future__ import annotations
@@ -19,15 +19,14 @@ from games.engine.step import advance
 from games.registry import GAMES
 
 SMALL = Budget(playouts=24, candidates=6)
-SEARCHED = ("hellqueue", "rummy")
-PLAYERS = {"hellqueue": 3, "rummy": 3}
+SEARCHED = ("hellqueue",)
+PLAYERS = {"hellqueue": 3}
 
 
 @pytest.fixture(autouse=True)
 def small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """Searches here use a small budget: the behaviours do not depend on its size."""
     monkeypatch.setattr("games.hellqueue.strong.BUDGET", SMALL)
-    monkeypatch.setattr("games.rummy.strong.BUDGET", SMALL)
 
 
 def states(game_id: str, count: int) -> list[tuple[Any, int]]:
@@ -89,16 +88,6 @@ def test_hell_queue_strong_picks_stones_as_normal() -> None:
     picks = [(s, seat) for s, seat in states("hellqueue", 200) if s.phase == "resolve"][:3]
     assert picks
     for i, (state, seat) in enumerate(picks):
-        view = rules.view(state, seat)
-        strong = rules.ai_decision(view, random.Random(i), STRONG)
-        assert strong == rules.ai_decision(view, random.Random(i), NORMAL)
-
-
-def test_rummy_strong_answers_claim_windows_as_normal() -> None:
-    rules = GAMES["rummy"]
-    windows = [(s, seat) for s, seat in states("rummy", 200) if s.phase == "window"][:3]
-    assert windows
-    for i, (state, seat) in enumerate(windows):
         view = rules.view(state, seat)
         strong = rules.ai_decision(view, random.Random(i), STRONG)
         assert strong == rules.ai_decision(view, random.Random(i), NORMAL)

@@ -228,7 +228,7 @@ CATALOG: dict[str, str | Plural] = {
     # Hints (/hint)
     "cmd.hint.name": "hint",
     "cmd.hint.desc": "Ask privately what the AI would play from your seat (the table counts hints)",
-    "hint.reply": "💡 The AI would: **{action}**\nWhy: {reason}\n-# Decided by the strong AI from what your seat sees, nothing more. Hints used at this table: {count}.",
+    "hint.reply": "💡 The AI would: **{action}**\nWhy: {reason}\n-# Decided by this game's strongest AI level, from what your seat sees, nothing more. Hints used at this table: {count}.",
     "hint.reason.unknown": "it is what its judgement picks here.",
     "hint.reason.wins_most_samples": Plural(
         "{move} Played out once from what you see, it did best ({score}%).",
@@ -239,4 +239,27 @@ CATALOG: dict[str, str | Plural] = {
         "💡 {count} hint",
         "💡 {count} hints",
     ),
+    "cmd.leaderboard.name": "leaderboard",
+    "cmd.leaderboard.desc": "The best rated players of this server, per game",
+    "ratings.ai": "🤖 AI ({level})",
+    "ratings.change": "{name} {rating} ({delta})",
+    "ratings.changes": "Ratings: {changes}",
+    "ratings.provisional": Plural(
+        "Rating: {rating} · {count} rated game (the leaderboard lists players from {need})",
+        "Rating: {rating} · {count} rated games (the leaderboard lists players from {need})",
+    ),
+    "ratings.ranked": Plural(
+        "Rating: {rating} · #{rank} on the leaderboard · {count} rated game",
+        "Rating: {rating} · #{rank} on the leaderboard · {count} rated games",
+    ),
+    "ratings.board.title": "This server's leaderboard",
+    "ratings.board.line": Plural(
+        "{rank} {user} — {rating} ({count} game)",
+        "{rank} {user} — {rating} ({count} games)",
+    ),
+    "ratings.board.nobody": "No one has {need} rated games here yet.",
+    "ratings.board.ais": "AI players: {ais}",
+    "ratings.board.ai_one": "{name} {rating}",
+    "ratings.board.none": "No rated game has been finished in this server yet.",
+    "ratings.board.about": "Ratings count every finished competitive game, AI seats too (a cooperative game has none): a cautious estimate that starts at 1000 and rises as your results show your skill, about 1500 for an average player. You are listed after {need} rated games.",
 }

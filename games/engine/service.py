@@ -1005,6 +1005,8 @@ class SessionService:
         `decision` was made already); `record` carries seat changes."""
         rules, state = session.rules, session.state
         base = session.record if record is None else record
+        if base.seats[seat].user_id is not None:  # a player's seat the AI holds for them
+            base = _with_seat(base, seat, ai_moves=base.seats[seat].ai_moves + 1)
         if decision is None:
             decision = self._thinker.now(rules, rules.view(state, seat), _ai_seed(base))
         try:

@@ -43,6 +43,9 @@ class Seat(Frozen):
     """The level an AI seat plays at (`games.engine.contract.AI_LEVELS`)."""
     hints: int = 0
     """Hints (/hint) the seat's player asked for in this game."""
+    ai_moves: int = 0
+    """Moves an AI played for this player's seat (their timer ran out, or they were away): a
+    seat an AI held for most of its moves is not rated for its player."""
 
     @property
     def is_ai(self) -> bool:

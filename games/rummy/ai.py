@@ -21,7 +21,7 @@ How it decides (`decide`, always returning one of `view.legal`):
 - Ready is declared with the chosen discard when the waits have at least `ready_min_outs`
   unseen cards (advanced: and none of our waits is in our own discard row).
 - Claim window: Goal when legal; a Gain when its expected hand plus the set beats passing.
-Weights are in `Params` (set by hand; bench/rummy_ai.py measures them, `--opponents self`
+Weights are in `Params` (set by hand; bench/rummy_ai.py measures them, `--opponents normal`
 compares a change against the defaults).
 """
 

@@ -78,6 +78,7 @@ from games.rummy.sets import (
     item_sets,
     waits,
 )
+from games.rummy.strong import strong_decision
 
 OPTIONS = frozenset({"advanced", "claim_seconds", "match_games", "target", "first_player"})
 DRAW_AFTER_OPEN = 2
@@ -113,6 +114,7 @@ class RummyRules(Rules[Config, State, Action, View]):
     min_players = 2
     max_players = 4
     variants = ({"match_games": 1}, {"match_games": 1, "advanced": True})
+    hint_level = STRONG  # it beats NORMAL at every table size (bench/rummy_ai.py)
     config_model = Config
     state_model = State
     action_adapter = ACTION_ADAPTER
@@ -792,14 +794,10 @@ class RummyRules(Rules[Config, State, Action, View]):
         return decide(view, rng)
 
     def ai_decision(self, view: View, rng: random.Random, level: str = NORMAL) -> AiDecision:
-        """NORMAL is the heuristic; STRONG searches the seat's takes, discards and opens
-        (games/rummy/strong.py) and plays claim windows and goals as NORMAL."""
+        """NORMAL is the heuristic; STRONG the heuristic made thorough, with a rule it lacks
+        (games/rummy/strong.py), in every phase."""
         if level not in AI_LEVELS:
             raise GameError(Reason.BAD_OPTION, "ai_level")
         if level == STRONG:
-            from games.rummy.strong import strong_decision
-
-            searched = strong_decision(self, view, rng)
-            if searched is not None:
-                return searched
+            return strong_decision(view, rng)
         return AiDecision(action=self.ai_action(view, rng), reason="heuristic")

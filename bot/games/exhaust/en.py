@@ -255,4 +255,5 @@ CATALOG: dict[str, str | Plural] = {
         "needed; it uses a copy card only when nothing else can be played; where the rulebook "
         "lets the player choose between equal options, the bot picks at random."
     ),
+    "exhaust.ratings.npc": "🤖 NPC (level {n})",
 }

@@ -27,6 +27,7 @@ from bot.game_ui import (
     GameUI,
     Pick,
     SeatResult,
+    Standing,
     table_controls,
 )
 from bot.games.exhaust.prefs import DEFAULT_LEVEL, MAX_LEVEL, SoloLevels
@@ -69,6 +70,10 @@ SELECT_MAX = 25
 GOLD = 0xF1C40F
 """The accent of a finished game with several players (some won, one lost)."""
 RECENT = 6
+
+NPC_KEY = "npc-"
+"""The rating key of the solo NPC, followed by its pile size: each level is an opponent of
+its own."""
 
 
 def encode(cards: Sequence[int]) -> str:
@@ -675,6 +680,25 @@ class ExhaustUI(GameUI):
             )
             for seat in range(len(session.record.seats))
         )
+
+    def standing(self, session: Session) -> Standing | None:
+        """Everyone but the loser shares first place; solo, the player and the NPC of the pile
+        they played (each pile size an opponent rated on its own) take first and second."""
+        outcome = session.rules.outcome(session.state)
+        if outcome is None:
+            return None
+        config = session.state.config
+        if config.solo:
+            won = bool(outcome.winners)
+            npc = (f"{NPC_KEY}{config.npc_size}", 2 if won else 1)
+            return Standing(places=(1 if won else 2,), opponents=(npc,))
+        seats = range(len(session.record.seats))
+        return Standing(places=tuple(1 if s in outcome.winners else 2 for s in seats))
+
+    def ai_name(self, lang: str, key: str) -> str:
+        if key.startswith(NPC_KEY):
+            return t(lang, "exhaust.ratings.npc", n=key.removeprefix(NPC_KEY))
+        return super().ai_name(lang, key)
 
     def score_text(self, lang: str, score: int, players: int) -> str | None:
         """Only solo games have a score: the NPC pile (stored negated)."""

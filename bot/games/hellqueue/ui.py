@@ -30,7 +30,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.context import Context
-from bot.game_ui import ACCENT, LOST, WON, GameResult, GameUI, Pick, table_controls
+from bot.game_ui import (
+    ACCENT,
+    LOST,
+    WON,
+    GameResult,
+    GameUI,
+    Pick,
+    Standing,
+    places_by_points,
+    table_controls,
+)
 from bot.games.hellqueue.picture import FILENAME, table_picture
 from bot.i18n import t
 from bot.ui.layout import (
@@ -798,6 +808,14 @@ class HellQueueUI(GameUI):
             return None
         top = max(outcome.scores)
         return GameResult(result=outcome.result, score=-top, won=self._person_won(session))
+
+    def standing(self, session: Session) -> Standing | None:
+        """The winners (the tie-breaks of the rules decided) first, then the others by their
+        stones' points, equal points sharing a place."""
+        outcome = session.rules.outcome(session.state)
+        if outcome is None:
+            return None
+        return Standing(places_by_points(outcome.scores, outcome.winners))
 
     def wins_text(self, lang: str, wins: int) -> str:
         """A server's won games are those a person won (not an AI seat)."""

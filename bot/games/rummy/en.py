@@ -202,6 +202,7 @@ CATALOG: dict[str, str | Plural] = {
         "{move} Tried {count} times on deals of the cards you cannot see, up to your next turn, it left your hand best placed (rating {score}/100).",
     ),
     "rummy.reason.heuristic": "it leaves your hand closest to a goal, with the most unseen cards that help and the least risk of feeding the others.",
+    "rummy.reason.completes_goal": "this field card completes your goal form: take it and goal now, rather than waiting for someone's discard.",
     "rummy.rules.intro": (
         "**Goal** — make the goal form and goal first: the 8 cards in your hand make exactly 1 "
         "small set (2 cards) and 2 big sets (3 cards), and you have at least one set open. A "

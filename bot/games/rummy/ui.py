@@ -29,7 +29,17 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.context import Context
-from bot.game_ui import ACCENT, LOST, WON, GameResult, GameUI, Pick, table_controls
+from bot.game_ui import (
+    ACCENT,
+    LOST,
+    WON,
+    GameResult,
+    GameUI,
+    Pick,
+    Standing,
+    places_by_points,
+    table_controls,
+)
 from bot.games.rummy.render import (
     ATTRIBUTE_EMOJI,
     ITEM_EMOJI,
@@ -629,6 +639,14 @@ class RummyUI(GameUI):
             return None
         top = max(outcome.scores)
         return GameResult(result=outcome.result, score=-top, won=self._person_won(session))
+
+    def standing(self, session: Session) -> Standing | None:
+        """The match's winners first, then the others by their match points, equal points
+        sharing a place."""
+        outcome = session.rules.outcome(session.state)
+        if outcome is None:
+            return None
+        return Standing(places_by_points(outcome.scores, outcome.winners))
 
     def wins_text(self, lang: str, wins: int) -> str:
         """A server's won matches are those a person won (not an AI seat)."""

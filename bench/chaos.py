@@ -1,13 +1,16 @@
 """Crash safety: acknowledged moves survive SIGKILL at any moment, once and in order.
 
     python bench/chaos.py --cycles 200
+    python bench/chaos.py --cycles 200 --database-url postgresql://user@host/empty_database
 
 Each cycle starts a child process that resumes the service over one database and plays
 random legal moves in several sessions at once, printing each move as soon as `submit` has
 returned; it is killed with SIGKILL at a random moment. Then a fresh process checks every
 printed move: stored at its place in its session's log with the same payload (else lost),
 acknowledged at one place only (else doubled), and every session loads, replays and takes
-one more move (else a resume failure).
+one more move (else a resume failure). SQLite by default (a temporary file); with
+`--database-url`, that PostgreSQL database (empty, or one this bench used before), where
+the killed child's connections die with it.
 
 Prints one line: cycles=… acked=… lost=0 doubled=0 resume_failures=0
 """
@@ -47,10 +50,10 @@ def legal_move(session: Any, rng: random.Random) -> tuple[int, Any]:
     return session.record.seats[seat].user_id, rng.choice(moves)
 
 
-async def child(path: Path, seed: int) -> None:
+async def child(location: str, seed: int) -> None:
     """Play until killed, printing `sid seq payload` for every acknowledged move."""
     rng = random.Random(seed)
-    storage = await open_storage(path)
+    storage = await open_storage(location)
     service = SessionService(storage.sessions, GAMES, ai_delay=0)
     await service.resume()
     out = sys.stdout
@@ -88,13 +91,13 @@ async def child(path: Path, seed: int) -> None:
     await asyncio.gather(*(player(100 + n) for n in range(SESSIONS)))
 
 
-async def check(path: Path, acks: Path) -> dict[str, int]:
+async def check(location: str, acks: Path) -> dict[str, int]:
     """Every acknowledged move stored once, in place; every session replays and plays on."""
     lines = [line.split(" ", 2) for line in acks.read_text().splitlines()]
     acked = [(sid, int(seq), json.loads(payload)) for sid, seq, payload in lines]
     places = Counter((sid, seq) for sid, seq, _ in acked)
     doubled = sum(1 for count in places.values() if count > 1)
-    storage = await open_storage(path)
+    storage = await open_storage(location)
     lost = 0
     logs: dict[str, dict[int, Any]] = {}
     for sid, seq, payload in acked:
@@ -118,10 +121,10 @@ async def check(path: Path, acks: Path) -> dict[str, int]:
     return {"acked": len(acked), "lost": lost, "doubled": doubled, "resume_failures": failures}
 
 
-def cycle(path: Path, acks: Path, seed: int, rng: random.Random) -> None:
+def cycle(location: str, acks: Path, seed: int, rng: random.Random) -> None:
     """One child, killed with SIGKILL a random moment after it started playing."""
     process = subprocess.Popen(
-        [sys.executable, __file__, "--child", str(path), "--seed", str(seed)],
+        [sys.executable, __file__, "--child", location, "--seed", str(seed)],
         stdout=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
         text=True,
@@ -144,23 +147,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cycles", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--check", type=Path, nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--database-url", default=None, help="postgresql://… of an empty database to play on"
+    )
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--check", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:
         asyncio.run(child(args.child, args.seed))
         return
     if args.check is not None:
-        print(json.dumps(asyncio.run(check(*args.check))))
+        print(json.dumps(asyncio.run(check(args.check[0], Path(args.check[1])))))
         return
     with tempfile.TemporaryDirectory(prefix="bench-chaos-") as tmp:
-        path, acks = Path(tmp) / "chaos.db", Path(tmp) / "acks.txt"
+        location, acks = args.database_url or str(Path(tmp) / "chaos.db"), Path(tmp) / "acks.txt"
         acks.touch()
         rng = random.Random(args.seed)
         for n in range(args.cycles):
-            cycle(path, acks, args.seed * 10_000 + n, rng)
+            cycle(location, acks, args.seed * 10_000 + n, rng)
         checker = subprocess.run(
-            [sys.executable, __file__, "--check", str(path), str(acks)],
+            [sys.executable, __file__, "--check", location, str(acks)],
             capture_output=True,
             text=True,
             check=True,

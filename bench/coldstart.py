@@ -10,6 +10,9 @@ already due). Then it starts the bot in a process of its own and times it from t
 ready: the gateway connected and a slash command answered. `rss_mb` is the bot's resident
 memory at that moment.
 
+`--bot-root DIR` starts the bot from another checkout (an older commit of the same schema
+version, to compare) over the same database.
+
 Prints one line: stored=… live=… ready_s=X rss_mb=Y
 """
 
@@ -173,21 +176,23 @@ def rss_mb(pid: int) -> float:
     raise RuntimeError("no VmRSS")
 
 
-async def time_start(path: Path, timeout: float) -> tuple[float, float]:
+async def time_start(path: Path, timeout: float, bot_root: Path) -> tuple[float, float]:
     """Seconds from starting `python -m bot` to its first answered slash command, and its RSS."""
     with tempfile.TemporaryDirectory(prefix="bench-coldstart-") as tmp:
         work = Path(tmp)
         copy = work / "bot.sqlite3"
         shutil.copyfile(path, copy)  # each start gets the same untouched file
-        return await _time_start(work, copy, timeout)
+        return await _time_start(work, copy, timeout, bot_root)
 
 
-async def _time_start(work: Path, copy: Path, timeout: float) -> tuple[float, float]:
+async def _time_start(
+    work: Path, copy: Path, timeout: float, bot_root: Path
+) -> tuple[float, float]:
     async with Emulator.running() as emu:
         user = emu.add_user("probe")
         env = {
             **os.environ,
-            "PYTHONPATH": str(ROOT),
+            "PYTHONPATH": str(bot_root),
             "DISCORD_TOKEN": emu.bot_token,
             "DISCORD_API_BASE": emu.api_base,
             "DISCORD_GATEWAY_URL": emu.gateway_url,
@@ -222,7 +227,7 @@ async def _time_start(work: Path, copy: Path, timeout: float) -> tuple[float, fl
 
 async def run(args: argparse.Namespace) -> str:
     path = await database(args.stored, args.live)
-    ready, rss = await time_start(path, args.timeout)
+    ready, rss = await time_start(path, args.timeout, args.bot_root)
     return f"stored={args.stored} live={args.live} ready_s={ready:.2f} rss_mb={rss:.0f}"
 
 
@@ -231,6 +236,7 @@ def main() -> None:
     parser.add_argument("--stored", type=int, default=100_000)
     parser.add_argument("--live", type=int, default=10_000)
     parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--bot-root", type=Path, default=ROOT, help="checkout the bot runs from")
     args = parser.parse_args()
     if args.live > args.stored:
         parser.error("--live cannot exceed --stored")

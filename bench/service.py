@@ -3,10 +3,12 @@
     python bench/service.py --sessions 1000 --seconds 10 --mode closed
     python bench/service.py --sessions 1000 --seconds 10 --mode open --rate 1000
     python bench/service.py ... --database-url postgresql://user@host/postgres
+    python bench/service.py ... --bot-root ../old-checkout
 
 SQLite by default (a temporary file); with `--database-url`, PostgreSQL: the bench creates a
 temporary database on that server (the URL's own database is only used to create and drop
-it, so its role needs CREATEDB) and drops it at the end.
+it, so its role needs CREATEDB) and drops it at the end. `--bot-root DIR` runs the service and
+store of another checkout (an older commit, to compare) under this bench.
 
 `sessions` games of The Game (two players each) are played with random legal moves. Closed
 loop: one move in flight per session, the next sent as soon as the last is acknowledged. Open
@@ -32,20 +34,29 @@ import contextlib
 import itertools
 import json
 import os
-import queue
 import random
-import sqlite3
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import aiosqlite
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+
+
+def bot_root(argv: list[str]) -> Path:
+    """`--bot-root DIR`, read before the service and store are imported: the checkout they
+    come from (this one by default)."""
+    if "--bot-root" in argv[:-1]:
+        return Path(argv[argv.index("--bot-root") + 1]).resolve()
+    return ROOT
+
+
+sys.path[:0] = list(dict.fromkeys([str(bot_root(sys.argv)), str(ROOT)]))
 
 from bench.figures import percentile  # noqa: E402
 from games.engine import SessionService, Status  # noqa: E402
@@ -69,21 +80,19 @@ async def synchronous_of(storage: Storage) -> str:
     return LEVELS[int(row[0])]
 
 
-def raw_commits_per_s(directory: Path, synchronous: str, seconds: float = 2.0) -> float:
+async def raw_commits_per_s(directory: Path, synchronous: str, seconds: float = 2.0) -> float:
     """Single-row INSERT+COMMIT transactions per second on a fresh file, same settings."""
-    conn = sqlite3.connect(directory / "raw.db", isolation_level=None)
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute(f"PRAGMA synchronous = {synchronous}")
-    conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT)")
-    done, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        conn.execute("BEGIN IMMEDIATE")
-        conn.execute("INSERT INTO t (payload) VALUES (?)", ('{"kind":"play","card":42}',))
-        conn.execute("COMMIT")
-        done += 1
-    rate = done / (time.perf_counter() - start)
-    conn.close()
-    return rate
+    async with aiosqlite.connect(directory / "raw.db", isolation_level=None) as conn:
+        await conn.execute("PRAGMA journal_mode = WAL")
+        await conn.execute(f"PRAGMA synchronous = {synchronous}")
+        await conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT)")
+        done, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            await conn.execute("BEGIN IMMEDIATE")
+            await conn.execute("INSERT INTO t (payload) VALUES (?)", ('{"kind":"play","card":42}',))
+            await conn.execute("COMMIT")
+            done += 1
+        return done / (time.perf_counter() - start)
 
 
 async def pg_synchronous(url: str) -> str:
@@ -142,11 +151,11 @@ async def temporary_database(url: str) -> AsyncIterator[str]:
             await admin.close()
 
 
-class PgVerifier:
-    """Checks each acknowledged move's log row on a PostgreSQL connection of its own."""
+class Verifier:
+    """Checks each acknowledged move's log row on a connection of its own."""
 
-    def __init__(self, url: str) -> None:
-        self.url = url
+    def __init__(self, location: str) -> None:
+        self.location = location
         self.items: list[tuple[str, int, Any]] = []
         self.wake = asyncio.Event()
         self.done = False
@@ -168,22 +177,34 @@ class PgVerifier:
         await self.task
 
     async def run(self) -> None:
-        import asyncpg
+        postgres = self.location.startswith("postgresql://")
+        if postgres:
+            import asyncpg
 
-        conn = await asyncpg.connect(self.url)
+            conn: Any = await asyncpg.connect(self.location)
+        else:
+            conn = await aiosqlite.connect(self.location)
         try:
             while True:
                 await self.wake.wait()
                 self.wake.clear()
                 while self.items:
                     items, self.items = self.items[:400], self.items[400:]
-                    rows = await conn.fetch(
-                        "SELECT a.session_id, a.seq, a.payload FROM "
-                        "unnest($1::TEXT[], $2::INTEGER[]) AS k (session_id, seq) "
-                        "JOIN actions AS a ON a.session_id = k.session_id AND a.seq = k.seq",
-                        [i[0] for i in items],
-                        [i[1] for i in items],
-                    )
+                    keys = [i[0] for i in items], [i[1] for i in items]
+                    if postgres:
+                        rows = await conn.fetch(
+                            "SELECT a.session_id, a.seq, a.payload FROM "
+                            "unnest($1::TEXT[], $2::INTEGER[]) AS k (session_id, seq) "
+                            "JOIN actions AS a ON a.session_id = k.session_id AND a.seq = k.seq",
+                            *keys,
+                        )
+                    else:
+                        rows = await conn.execute_fetchall(
+                            "SELECT a.session_id, a.seq, a.payload FROM actions AS a JOIN "
+                            "json_each(?) AS k ON a.session_id = k.value ->> 0 "
+                            "AND a.seq = k.value ->> 1",
+                            (json.dumps(list(zip(*keys, strict=True))),),
+                        )
                     found = {(row[0], row[1]): json.loads(row[2]) for row in rows}
                     for session_id, seq, payload in items:
                         if found.get((session_id, seq)) != payload:
@@ -195,52 +216,8 @@ class PgVerifier:
             await conn.close()
 
 
-class Verifier(threading.Thread):
-    """Checks each acknowledged move's log row on a connection of its own."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__(daemon=True)
-        self.path = path
-        self.todo: queue.SimpleQueue[tuple[str, int, Any] | None] = queue.SimpleQueue()
-        self.checked = 0
-        self.missing: list[tuple[str, int]] = []
-
-    def run(self) -> None:
-        conn = sqlite3.connect(self.path, isolation_level=None)
-        done = False
-        while not done:
-            batch = [self.todo.get()]
-            while not self.todo.empty() and len(batch) < 400:
-                batch.append(self.todo.get())
-            if batch[-1] is None:
-                done = True
-                batch.pop()
-            items = [item for item in batch if item is not None]
-            if not items:
-                continue
-            keys = ", ".join("(?, ?)" for _ in items)
-            rows = conn.execute(
-                f"SELECT a.session_id, a.seq, a.payload FROM (VALUES {keys}) AS k "
-                "JOIN actions AS a ON a.session_id = k.column1 AND a.seq = k.column2",
-                [value for session_id, seq, _ in items for value in (session_id, seq)],
-            ).fetchall()
-            found = {(row[0], row[1]): json.loads(row[2]) for row in rows}
-            for session_id, seq, payload in items:
-                if found.get((session_id, seq)) != payload:
-                    self.missing.append((session_id, seq))
-            self.checked += len(items)
-        conn.close()
-
-    def check(self, item: tuple[str, int, Any]) -> None:
-        self.todo.put(item)
-
-    async def finish(self) -> None:
-        self.todo.put(None)
-        await asyncio.get_running_loop().run_in_executor(None, self.join)
-
-
 class Bench:
-    def __init__(self, service: SessionService, verifier: Verifier | PgVerifier, seed: int) -> None:
+    def __init__(self, service: SessionService, verifier: Verifier, seed: int) -> None:
         self.service = service
         self.verifier = verifier
         self.rng = random.Random(seed)
@@ -348,8 +325,8 @@ async def measure(args: argparse.Namespace, directory: Path) -> str:
     path = directory / "bench.db"
     storage = await open_storage(path)
     synchronous = await synchronous_of(storage)
-    raw = raw_commits_per_s(directory, synchronous)
-    verifier = Verifier(path)
+    raw = await raw_commits_per_s(directory, synchronous)
+    verifier = Verifier(str(path))
     verifier.start()
     line = await play(args, storage, verifier)
     return f"{line} synchronous={synchronous} raw_commits_per_s={raw:.0f}"
@@ -359,13 +336,13 @@ async def measure_postgres(args: argparse.Namespace, url: str) -> str:
     storage = await open_storage(url)
     synchronous = await pg_synchronous(url)
     raw = await pg_raw_commits_per_s(url)
-    verifier = PgVerifier(url)
+    verifier = Verifier(url)
     verifier.start()
     line = await play(args, storage, verifier)
     return f"{line} synchronous={synchronous} raw_commits_per_s={raw:.0f} backend=postgresql"
 
 
-async def play(args: argparse.Namespace, storage: Storage, verifier: Verifier | PgVerifier) -> str:
+async def play(args: argparse.Namespace, storage: Storage, verifier: Verifier) -> str:
     """Open the sessions, play the moves, check them; the figures of the summary line."""
     seeds = itertools.count(args.seed)
     service = SessionService(storage.sessions, GAMES, ai_delay=0, seed_source=lambda: next(seeds))
@@ -400,6 +377,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--dir", default=None, help="where the temporary database goes (a real disk, not tmpfs)"
+    )
+    parser.add_argument(
+        "--bot-root", type=Path, default=ROOT, help="checkout whose service and store run"
     )
     parser.add_argument(
         "--database-url",

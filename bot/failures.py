@@ -5,9 +5,9 @@ without a traceback (a traceback says "bug" to an admin; these are not bugs)."""
 from __future__ import annotations
 
 import os
-import sqlite3
 from pathlib import Path
 
+import aiosqlite
 from pydantic import ValidationError
 
 from storage.migrations import NewerSchema
@@ -74,7 +74,7 @@ def sqlite_problem(path: Path, error: BaseException) -> str:
         )
     folder = existing if existing != path else path.parent
     blocked = [p for p in (path, folder) if p.exists() and not _writable(p)]
-    if blocked or (isinstance(error, sqlite3.Error) and "readonly" in str(error)):
+    if blocked or (isinstance(error, aiosqlite.Error) and "readonly" in str(error)):
         target = blocked[0] if blocked else path
         uid = os.geteuid()
         return (
@@ -82,12 +82,23 @@ def sqlite_problem(path: Path, error: BaseException) -> str:
             f"write {target} (SQLite also writes its journal next to the file), or set "
             "DATABASE_PATH elsewhere"
         )
-    if isinstance(error, sqlite3.DatabaseError) and "not a database" in str(error):
+    if isinstance(error, aiosqlite.DatabaseError) and "not a database" in str(error):
         return (
             f"DATABASE_PATH {path} is not a SQLite database: set DATABASE_PATH to the bot's "
             "database file, or move this file away"
         )
     return f"cannot open the SQLite database DATABASE_PATH {path}: {error}"
+
+
+def file_in_use(path: Path, holder: str) -> str:
+    """Another bot process runs on the SQLite file at `path` (`holder`: its pid, if known)."""
+    path = Path(os.path.abspath(path))
+    by = f" ({holder})" if holder else ""
+    return (
+        f"another process already runs this bot on DATABASE_PATH {path}{by}: stop it, or give "
+        "this one its own DATABASE_PATH (several processes sharing the games need PostgreSQL: "
+        "DATABASE_URL)"
+    )
 
 
 def reason(error: BaseException) -> str:

@@ -20,7 +20,7 @@ from bot.languages import Languages
 from bot.ui.layout import Button, Controls, Layout
 from bot.ui.v2 import V2Message, build
 from games.engine import Change, Event, GameError, Reason, Session, Status
-from storage import HandMessages
+from storage import HandStore
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ class Hands:
     def __init__(
         self,
         client: discord.Client,
-        store: HandMessages,
+        store: HandStore,
         games: Mapping[str, GameUI],
         languages: Languages,
     ) -> None:

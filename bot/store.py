@@ -5,16 +5,24 @@ database, and hold this process's shard leases. Whatever goes wrong becomes a on
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
-from bot.failures import Failure, postgres_problem, reason, shards_problem, sqlite_problem
+import aiosqlite
+
+from bot.failures import (
+    Failure,
+    file_in_use,
+    postgres_problem,
+    reason,
+    shards_problem,
+    sqlite_problem,
+)
 from bot.settings import Settings
-from storage import Storage, open_storage
+from storage import FileInUse, Storage, open_storage
 from storage.migrations import NewerSchema
 
 if TYPE_CHECKING:
@@ -60,12 +68,16 @@ def _waiting(place: str) -> Callable[[Exception, float, float], None]:
 
 async def open_store(settings: Settings) -> Storage:
     """Open (and migrate) the database of `settings`, waiting up to `DATABASE_WAIT` seconds
-    for a PostgreSQL server that is not up yet."""
+    for a PostgreSQL server that is not up yet. A SQLite file is held for this process as
+    long as it runs: a second bot on the same file stops here."""
     if not settings.database_url:
         path = settings.database_path
+        synchronous = settings.database_synchronous
         try:
-            return await open_storage(path, synchronous=settings.database_synchronous)
-        except (OSError, sqlite3.Error, RuntimeError) as error:
+            return await open_storage(path, synchronous=synchronous, exclusive=True)
+        except FileInUse as error:
+            raise Failure(file_in_use(path, error.holder)) from None
+        except (OSError, aiosqlite.Error, RuntimeError) as error:
             raise Failure(sqlite_problem(path, error)) from None
     url = settings.database_url
     place = postgres_place(url)

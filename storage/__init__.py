@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
 
-from storage.db import Database, Synchronous
+from storage.database import Database
 from storage.hands import HandMessage, HandMessages
 from storage.migrations import migrate as apply_migrations  # (`storage.migrate` is the CLI)
 from storage.players import Players, PlayerTally, SeatRow, Streaks
-from storage.prefs import Prefs, SqlitePrefTable
+from storage.prefs import Prefs, SqlPrefTable
 from storage.protocols import (
     HandStore,
     PlayerStore,
@@ -28,16 +27,15 @@ from storage.protocols import (
     RecordStore,
     Stores,
 )
-from storage.ratings import Entrant, Rating, RatingChange, ratings_store
+from storage.ratings import Entrant, Rating, RatingChange, Ratings
 from storage.records import GameRecord, GameStats, HistoryEntry, Records, StoredSeat
-from storage.sessions import SqliteSessionStore
-
-if TYPE_CHECKING:
-    from storage.postgres.db import PgDatabase
+from storage.sessions import SqlSessionStore
+from storage.sqlite import FileInUse, SqliteDatabase, Synchronous
 
 __all__ = [
     "Database",
     "Entrant",
+    "FileInUse",
     "GameRecord",
     "GameStats",
     "HandMessage",
@@ -56,8 +54,8 @@ __all__ = [
     "RecordStore",
     "Records",
     "SeatRow",
-    "SqlitePrefTable",
-    "SqliteSessionStore",
+    "SqlPrefTable",
+    "SqlSessionStore",
     "Storage",
     "StoredSeat",
     "Stores",
@@ -77,23 +75,15 @@ class Storage:
     """Everything the bot persists, over one database (a `Stores`). Also an async context
     manager. `backend`: "sqlite" or "postgresql"."""
 
-    def __init__(self, db: Database | PgDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
         self.backend: str = db.backend
-        stores: Any
-        if isinstance(db, Database):
-            stores = (SqliteSessionStore, Prefs, Records, Players, HandMessages)
-        else:
-            from storage.postgres import stores as postgres
-
-            stores = postgres.STORES
-        sessions, prefs, records, players, hands = stores
-        self.sessions = sessions(db)
-        self.prefs = prefs(db)
-        self.records = records(db)
-        self.players = players(db)
-        self.hand_messages = hands(db)
-        self.ratings = ratings_store(db)
+        self.sessions = SqlSessionStore(db)
+        self.prefs = Prefs(db)
+        self.records = Records(db)
+        self.players = Players(db)
+        self.hand_messages = HandMessages(db)
+        self.ratings = Ratings(db)
 
     async def close(self) -> None:
         await self.db.close()
@@ -110,21 +100,26 @@ class Storage:
         await self.close()
 
 
-async def open_storage(location: str | Path, *, synchronous: Synchronous = "FULL") -> Storage:
+async def open_storage(
+    location: str | Path, *, synchronous: Synchronous = "FULL", exclusive: bool = False
+) -> Storage:
     """Open and migrate the database at `location`: a SQLite file (created with its
     directory if needed), or a `postgresql://` URL (the database must exist; its tables are
     created by the migrations).
 
-    `synchronous` (SQLite only): FULL (the default) keeps every acknowledged write through
+    SQLite only: `synchronous` FULL (the default) keeps every acknowledged write through
     power loss; NORMAL is faster but may lose the last acknowledged writes if the machine
-    loses power (never on a crash of the process alone). See `storage.db`. PostgreSQL keeps
-    the server's `synchronous_commit` (on by default: a commit returns once flushed).
+    loses power (never on a crash of the process alone). See `storage.sqlite`. `exclusive`
+    holds the file for this process until it is closed (FileInUse if another process holds
+    it), before anything is migrated. PostgreSQL keeps the server's `synchronous_commit` (on
+    by default: a commit returns once flushed), and its shards are held by leases
+    (`storage.postgres.leases`).
     """
     if is_postgres_url(location):
-        from storage.postgres.open import open_postgres
+        from storage.postgres.db import PgDatabase
 
-        return Storage(await open_postgres(str(location)))
-    db = await Database.open(location, synchronous=synchronous)
+        return Storage(await PgDatabase.open(str(location)))
+    db = await SqliteDatabase.open(location, synchronous=synchronous, exclusive=exclusive)
     try:
         await apply_migrations(db)
     except BaseException:

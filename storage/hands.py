@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from storage.db import Database
-from storage.rows import Row
+from storage.sql import Row
+
+if TYPE_CHECKING:
+    from storage.database import Database
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,29 +32,31 @@ class HandMessages:
         """Remember (or replace) the DM message holding `user_id`'s hand in a session."""
         sql = (
             "INSERT INTO hand_messages (session_id, user_id, channel_id, message_id) "
-            "VALUES (?, ?, ?, ?) ON CONFLICT (session_id, user_id) DO UPDATE SET "
+            "VALUES ($1, $2, $3, $4) ON CONFLICT (session_id, user_id) DO UPDATE SET "
             "channel_id = excluded.channel_id, message_id = excluded.message_id"
         )
-        params = (session_id, user_id, channel_id, message_id)
-        await self.db.write(lambda conn: conn.execute(sql, params))
+        args = (session_id, user_id, channel_id, message_id)
+        await self.db.write(lambda conn: conn.execute(sql, *args))
 
     async def get(self, session_id: str, user_id: int) -> HandMessage | None:
-        sql = "SELECT * FROM hand_messages WHERE session_id = ? AND user_id = ?"
-        row = await self.db.read(lambda conn: conn.execute(sql, (session_id, user_id)).fetchone())
+        sql = "SELECT * FROM hand_messages WHERE session_id = $1 AND user_id = $2"
+        row = await self.db.fetchrow(sql, session_id, user_id)
         return None if row is None else hand_of(row)
 
     async def for_session(self, session_id: str) -> list[HandMessage]:
-        sql = "SELECT * FROM hand_messages WHERE session_id = ? ORDER BY user_id"
-        rows = await self.db.read(lambda conn: conn.execute(sql, (session_id,)).fetchall())
-        return [hand_of(row) for row in rows]
+        sql = "SELECT * FROM hand_messages WHERE session_id = $1 ORDER BY user_id"
+        return [hand_of(row) for row in await self.db.fetch(sql, session_id)]
 
     async def delete(self, session_id: str, user_id: int) -> bool:
         """Forget one hand message (say, after the DM was deleted); True if there was one."""
-        sql = "DELETE FROM hand_messages WHERE session_id = ? AND user_id = ?"
-        params = (session_id, user_id)
-        return await self.db.write(lambda conn: conn.execute(sql, params).rowcount > 0)
+        sql = "DELETE FROM hand_messages WHERE session_id = $1 AND user_id = $2"
+        return await self.db.write(lambda conn: _changed(conn.execute(sql, session_id, user_id)))
 
     async def clear(self, session_id: str) -> int:
         """Forget every hand message of a session; returns how many there were."""
-        sql = "DELETE FROM hand_messages WHERE session_id = ?"
-        return await self.db.write(lambda conn: conn.execute(sql, (session_id,)).rowcount)
+        sql = "DELETE FROM hand_messages WHERE session_id = $1"
+        return await self.db.write(lambda conn: conn.execute(sql, session_id))
+
+
+async def _changed(count: Awaitable[int]) -> bool:
+    return await count > 0

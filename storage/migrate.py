@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sqlite3
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
 import asyncpg
 
 from games.engine import Rules, replay
@@ -74,7 +74,7 @@ class Refusal(Exception):
     """The command will not run: one line for the admin says why; nothing was written."""
 
 
-def snapshot(source: Path, into: Path) -> None:
+async def snapshot(source: Path, into: Path) -> None:
     """Check that `source` is a bot database this code can read, and copy one consistent
     moment of it to `into`, without writing anything beside `source`.
 
@@ -90,33 +90,23 @@ def snapshot(source: Path, into: Path) -> None:
     live = Path(f"{source}-wal").exists()
     try:
         uri = f"{source.resolve().as_uri()}?mode=ro{'' if live else '&immutable=1'}"
-        _backup(uri, into)
-        _check_copy(into, source)
-    except sqlite3.DatabaseError as error:
+        await _backup(uri, into)
+        await _check_copy(into, source)
+    except aiosqlite.DatabaseError as error:
         raise Refusal(f"{source} is not a readable SQLite database ({error})") from None
 
 
-def _backup(uri: str, into: Path) -> None:
-    file = sqlite3.connect(uri, uri=True)
-    try:
-        copy = sqlite3.connect(into)
-        try:
-            file.backup(copy)  # one read transaction: one moment of the file
-        finally:
-            copy.close()
-    finally:
-        file.close()
+async def _backup(uri: str, into: Path) -> None:
+    async with aiosqlite.connect(uri, uri=True) as file, aiosqlite.connect(into) as copy:
+        await file.backup(copy)  # one read transaction: one moment of the file
 
 
-def _check_copy(copy: Path, source: Path) -> None:
-    conn = sqlite3.connect(copy)
-    try:
-        damage = conn.execute("PRAGMA quick_check").fetchone()[0]
+async def _check_copy(copy: Path, source: Path) -> None:
+    async with aiosqlite.connect(copy) as conn:
+        [(damage,)] = await conn.execute_fetchall("PRAGMA quick_check")
         if damage != "ok":
-            raise sqlite3.DatabaseError(f"damaged: {damage}")
-        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    finally:
-        conn.close()
+            raise aiosqlite.DatabaseError(f"damaged: {damage}")
+        [(version,)] = await conn.execute_fetchall("PRAGMA user_version")
     if version == 0:
         raise Refusal(f"{source} holds no bot database (no schema version)")
     if version > len(MIGRATIONS):
@@ -158,9 +148,9 @@ def _convert(convert: list[Any], row: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(f(value) for f, value in zip(convert, row, strict=True))
 
 
-def _chunks(cursor: sqlite3.Cursor) -> Iterator[list[tuple[Any, ...]]]:
-    while rows := cursor.fetchmany(CHUNK):
-        yield rows
+async def _chunks(cursor: aiosqlite.Cursor) -> AsyncIterator[list[tuple[Any, ...]]]:
+    while rows := await cursor.fetchmany(CHUNK):
+        yield list(rows)
 
 
 async def _columns(conn: asyncpg.Connection, table: str) -> list[tuple[str, str]]:
@@ -175,19 +165,19 @@ async def _columns(conn: asyncpg.Connection, table: str) -> list[tuple[str, str]
 async def copy(source: Path, target: str) -> dict[str, int]:
     """Copy every table of the SQLite file to the (migrated, empty) PostgreSQL database in
     one transaction; returns the rows read per table."""
-    file = sqlite3.connect(f"file:{source}?mode=ro", uri=True, isolation_level=None)
+    file = await aiosqlite.connect(f"file:{source}?mode=ro", uri=True, isolation_level=None)
     conn = await connect(target)
     read: dict[str, int] = {}
     try:
-        file.execute("BEGIN")  # one snapshot of the file for every table
+        await file.execute("BEGIN")  # one snapshot of the file for every table
         async with conn.transaction():
             for table in TABLES:
                 columns = await _columns(conn, table)
                 names = [name for name, _ in columns]
                 convert = [_converter(kind) for _, kind in columns]
-                cursor = file.execute(f"SELECT {', '.join(names)} FROM {table}")
+                cursor = await file.execute(f"SELECT {', '.join(names)} FROM {table}")
                 read[table] = 0
-                for rows in _chunks(cursor):
+                async for rows in _chunks(cursor):
                     records = [_convert(convert, row) for row in rows]
                     await conn.copy_records_to_table(table, records=records, columns=names)
                     read[table] += len(rows)
@@ -196,9 +186,9 @@ async def copy(source: Path, target: str) -> dict[str, int]:
                 "SELECT setval(pg_get_serial_sequence('records', 'id'), "
                 "COALESCE((SELECT MAX(id) FROM records), 0) + 1, false)"
             )
-        file.execute("COMMIT")
+        await file.execute("COMMIT")
     finally:
-        file.close()
+        await file.close()
         await conn.close()
     return read
 
@@ -256,7 +246,7 @@ async def migrate_to_postgres(
     Raises Refusal, having written nothing, for a source or target it will not take."""
     with tempfile.TemporaryDirectory(prefix="tablebot-migrate-") as temporary:
         copied = Path(temporary) / "bot.sqlite3"
-        snapshot(source, copied)
+        await snapshot(source, copied)
         async with await open_storage(copied):  # brings an older bot's file up to this schema
             pass
         return await _copy_and_check(copied, target, games)

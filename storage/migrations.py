@@ -6,20 +6,23 @@ BIGINT for Discord ids, a trigger function), so a database of either kind at ver
 schema. Never edit a released migration: append a new one, in both dialects.
 
 SQLite keeps its version in `PRAGMA user_version`; each migration runs on the writer
-connection in its own transaction (a group-commit savepoint) together with the user_version
+connection in its own transaction (a write of the group commit) together with the user_version
 bump, so a failed migration leaves the file at the previous version, and two processes opening
-the same file at once apply it once. Write one statement per line group (see `statements`).
+the same file at once apply it once. Write one statement per paragraph (see `statements`).
 PostgreSQL keeps it in a `schema_version` table (`storage.postgres.migrations`).
 """
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from storage.db import Database
 from storage.rating_schema import V7, V7_PG
+from storage.sql import Conn, Write
+
+if TYPE_CHECKING:
+    from storage.sqlite import SqliteDatabase
 
 LIVE = "status IN ('lobby', 'active')"
 """The live-session predicate; queries repeat it verbatim so the partial indexes apply."""
@@ -491,44 +494,39 @@ class NewerSchema(RuntimeError):
 
 
 def statements(script: str) -> Iterator[str]:
-    """Split a script into statements at line ends where SQLite sees a complete one.
-
-    `executescript` is not used because it commits any open transaction first, which would
-    break the one-transaction-per-migration rule.
-    """
-    buffer = ""
-    for line in script.splitlines(keepends=True):
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            yield buffer.strip()
-            buffer = ""
-    leftover = [line for line in buffer.splitlines() if not line.strip().startswith("--")]
-    if "".join(leftover).strip():
-        raise ValueError(f"incomplete SQL statement at the end of a migration: {buffer!r}")
+    """The statements of a migration: one per paragraph (lines up to a blank line), comment
+    lines left out. (`executescript` is not used: it commits any open transaction first,
+    which would break the one-transaction-per-migration rule.)"""
+    for paragraph in script.split("\n\n"):
+        lines = [line for line in paragraph.splitlines() if not line.lstrip().startswith("--")]
+        statement = "\n".join(lines).strip()
+        if statement:
+            if not statement.endswith(";"):
+                raise ValueError(f"a migration's paragraph is not one statement: {statement!r}")
+            yield statement
 
 
-def _user_version(conn: sqlite3.Connection) -> int:
-    row = conn.execute("PRAGMA user_version").fetchone()
-    return int(row[0]) if row else 0
+async def _user_version(conn: Conn) -> int:
+    return int(await conn.fetchval("PRAGMA user_version"))
 
 
-async def user_version(db: Database) -> int:
-    return await db.read(_user_version)
+async def user_version(db: SqliteDatabase) -> int:
+    return int(await db.fetchval("PRAGMA user_version"))
 
 
-def _apply(number: int, script: str) -> Callable[[sqlite3.Connection], bool]:
-    def apply(conn: sqlite3.Connection) -> bool:
-        if _user_version(conn) >= number:
+def _apply(number: int, script: str) -> Write[bool]:
+    async def apply(conn: Conn) -> bool:
+        if await _user_version(conn) >= number:
             return False  # another process applied it while we waited for the lock
         for statement in statements(script):
-            conn.execute(statement)
-        conn.execute(f"PRAGMA user_version = {number}")
+            await conn.execute(statement)
+        await conn.execute(f"PRAGMA user_version = {number}")
         return True
 
     return apply
 
 
-async def migrate(db: Database, migrations: Sequence[Migration] = MIGRATIONS) -> list[int]:
+async def migrate(db: SqliteDatabase, migrations: Sequence[Migration] = MIGRATIONS) -> list[int]:
     """Apply the migrations the file lacks; returns their numbers (empty when up to date)."""
     current = await db.write(_user_version)
     if current > len(migrations):

@@ -10,14 +10,16 @@ bests and the board; the ordered seat rows of one player and game answer the str
 
 from __future__ import annotations
 
+import functools
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from storage.db import Database
-from storage.rows import Row
+from storage.sql import Conn, Dialect, Row
+
+if TYPE_CHECKING:
+    from storage.database import Database
 
 ALL_COUNTS = 0
 """The `players` of a player's totals over every player count together."""
@@ -91,28 +93,29 @@ def tally_of(row: Row) -> PlayerTally:
 _INSERT_SEAT = """
 INSERT INTO seat_results (record_id, seat, guild_id, game_id, user_id, name, players, won,
     score, result, finished_at, hints)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 """
 
-# MIN(COALESCE(a, b), COALESCE(b, a)): the lower of two scores, either of which may be NULL.
-_UPSERT_TOTAL = """
+
+@functools.cache
+def _upsert_total(dialect: Dialect) -> str:
+    """Add one game to a player's totals: the lower scores kept, the result counted."""
+    return f"""
 INSERT INTO player_totals (guild_id, user_id, game_id, players, games, wins, best_win,
     best_loss, results, last_at)
-VALUES (:guild_id, :user_id, :game_id, :players, 1, :won, :best_win, :best_loss,
-    json_object(:result, 1), :at)
+VALUES ($1, $2, $3, $4, 1, $5, $6, $7, {dialect.counter("$8")}, $9)
 ON CONFLICT (guild_id, user_id, game_id, players) DO UPDATE SET
-    games = games + 1,
-    wins = wins + excluded.wins,
-    best_win = MIN(COALESCE(best_win, excluded.best_win), COALESCE(excluded.best_win, best_win)),
-    best_loss = MIN(COALESCE(best_loss, excluded.best_loss),
-        COALESCE(excluded.best_loss, best_loss)),
-    results = json_set(results, :path, COALESCE(json_extract(results, :path), 0) + 1),
-    last_at = MAX(last_at, excluded.last_at)
+    games = player_totals.games + 1,
+    wins = player_totals.wins + excluded.wins,
+    best_win = {dialect.least("player_totals.best_win", "excluded.best_win")},
+    best_loss = {dialect.least("player_totals.best_loss", "excluded.best_loss")},
+    results = {dialect.count_up("player_totals.results", "$8")},
+    last_at = {dialect.greatest("player_totals.last_at", "excluded.last_at")}
 """
 
 
-def write_seats(
-    conn: sqlite3.Connection,
+async def write_seats(
+    conn: Conn,
     record_id: int,
     *,
     guild_id: int | None,
@@ -126,7 +129,7 @@ def write_seats(
 
     Totals are per server: a game outside one (guild None) keeps its seats but no totals.
     """
-    conn.executemany(
+    await conn.executemany(
         _INSERT_SEAT,
         [
             (
@@ -148,36 +151,37 @@ def write_seats(
     )
     if guild_id is None:
         return
-    totals: list[dict[str, Any]] = []
+    totals: list[tuple[Any, ...]] = []
     for s in seats:
         if s.user_id is None:
             continue
         result = s.result or default_result
         for count in (players, ALL_COUNTS):
             totals.append(
-                {
-                    "guild_id": guild_id,
-                    "user_id": s.user_id,
-                    "game_id": game_id,
-                    "players": count,
-                    "won": int(s.won),
-                    "best_win": s.score if s.won else None,
-                    "best_loss": None if s.won else s.score,
-                    "result": result,
-                    "path": "$." + json.dumps(result),
-                    "at": finished_at,
-                }
+                (
+                    guild_id,
+                    s.user_id,
+                    game_id,
+                    count,
+                    int(s.won),
+                    s.score if s.won else None,
+                    None if s.won else s.score,
+                    result,
+                    finished_at,
+                )
             )
-    conn.executemany(_UPSERT_TOTAL, totals)
+    if totals:
+        await conn.executemany(_upsert_total(conn.dialect), totals)
 
 
 # Wins in a row over one player's games in order: each loss starts a new run (`grp` counts
 # the losses so far), a run's length is its wins; the last run is the current streak.
 _STREAKS = """
 WITH ordered AS (
-    SELECT won, SUM(1 - won) OVER (ORDER BY finished_at, record_id) AS grp
+    SELECT CAST(won AS INTEGER) AS won,
+        SUM(1 - CAST(won AS INTEGER)) OVER (ORDER BY finished_at, record_id) AS grp
     FROM seat_results
-    WHERE guild_id = ? AND user_id = ? AND game_id = ? AND user_id IS NOT NULL
+    WHERE guild_id = $1 AND user_id = $2 AND game_id = $3 AND user_id IS NOT NULL
 ),
 runs AS (SELECT grp, SUM(won) AS n FROM ordered GROUP BY grp)
 SELECT COALESCE(MAX(n), 0) AS best,
@@ -196,26 +200,25 @@ class Players:
         self, guild_id: int, user_id: int, game_id: str | None = None
     ) -> list[PlayerTally]:
         """The player's totals in this server, per game and player count (0: all counts)."""
-        where, params = "guild_id = ? AND user_id = ?", [guild_id, user_id]
+        where, params = "guild_id = $1 AND user_id = $2", [guild_id, user_id]
         if game_id is not None:
-            where += " AND game_id = ?"
+            where += " AND game_id = $3"
             params.append(game_id)
         sql = f"SELECT * FROM player_totals WHERE {where} ORDER BY game_id, players"
-        rows = await self.db.read(lambda conn: conn.execute(sql, params).fetchall())
-        return [tally_of(row) for row in rows]
+        return [tally_of(row) for row in await self.db.fetch(sql, *params)]
 
     async def streaks(self, guild_id: int, user_id: int, game_id: str) -> Streaks:
         """Win streaks over the player's games of `game_id` here, in the order they ended."""
-        params = (guild_id, user_id, game_id)
-        row = await self.db.read(lambda conn: conn.execute(_STREAKS, params).fetchone())
-        return Streaks() if row is None else Streaks(current=row["current"], best=row["best"])
+        row = await self.db.fetchrow(_STREAKS, guild_id, user_id, game_id)
+        if row is None:
+            return Streaks()
+        return Streaks(current=int(row["current"]), best=int(row["best"]))
 
     async def top(self, guild_id: int, game_id: str, limit: int = 5) -> list[PlayerTally]:
         """The server's players of a game by wins, then by fewer games."""
         sql = (
-            "SELECT * FROM player_totals WHERE guild_id = ? AND game_id = ? AND players = ? "
-            "ORDER BY wins DESC, games, user_id LIMIT ?"
+            "SELECT * FROM player_totals WHERE guild_id = $1 AND game_id = $2 AND players = $3 "
+            "ORDER BY wins DESC, games, user_id LIMIT $4"
         )
-        params = (guild_id, game_id, ALL_COUNTS, limit)
-        rows = await self.db.read(lambda conn: conn.execute(sql, params).fetchall())
+        rows = await self.db.fetch(sql, guild_id, game_id, ALL_COUNTS, limit)
         return [tally_of(row) for row in rows]

@@ -10,16 +10,15 @@ the same with ten games or a hundred thousand.
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from storage.db import Database
+from storage.database import Database
 from storage.players import SeatRow, write_seats
 from storage.ratings import Entrant, rate
-from storage.rows import Row
+from storage.sql import Conn, Row, dumps
 
 NO_GUILD = 0
 """`record_totals.guild_key` of games outside a server (no Discord id is 0)."""
@@ -106,28 +105,54 @@ def game_record(row: Row) -> GameRecord:
 
 
 def _scope(
-    guild_id: int | None, game_id: str, channel_id: int | None
-) -> tuple[str, tuple[Any, ...]]:
-    """The WHERE clause of one server's (or one channel's) records of a game.
+    guild_id: int | None, game_id: str | None, channel_id: int | None = None, alias: str = ""
+) -> tuple[str, list[Any]]:
+    """The WHERE clause of one server's (or one channel's) records, of one game or all.
 
-    `guild_id IS ?` so that DM games (guild_id NULL) have records too.
+    `guild_id IS NULL` for DM games, spelled out rather than compared with a parameter that
+    may be NULL (`IS NOT DISTINCT FROM`, which no index of PostgreSQL serves).
     """
-    if channel_id is None:
-        return "guild_id IS ? AND game_id = ?", (guild_id, game_id)
-    return "guild_id IS ? AND game_id = ? AND channel_id = ?", (guild_id, game_id, channel_id)
+    params: list[Any] = []
+    if guild_id is None:
+        clauses = [f"{alias}guild_id IS NULL"]
+    else:
+        params.append(guild_id)
+        clauses = [f"{alias}guild_id = ${len(params)}"]
+    if game_id is not None:
+        params.append(game_id)
+        clauses.append(f"{alias}game_id = ${len(params)}")
+    if channel_id is not None:
+        params.append(channel_id)
+        clauses.append(f"{alias}channel_id = ${len(params)}")
+    return " AND ".join(clauses), params
 
 
-def _best(
-    conn: sqlite3.Connection, where: str, params: tuple[Any, ...], limit: int
+async def _best(
+    conn: Conn | Database, where: str, params: list[Any], limit: int
 ) -> list[GameRecord]:
     """Once any game was won, only wins compete (a win without a score hides every loss)."""
-    rows = conn.execute(
+    rows = await conn.fetch(
         f"SELECT * FROM records WHERE {where} AND score IS NOT NULL "
-        f"AND won >= (SELECT MAX(won) FROM records WHERE {where}) "
-        "ORDER BY won DESC, score, finished_at, id LIMIT ?",
-        (*params, *params, limit),
-    ).fetchall()
+        f"AND won = (SELECT won FROM records WHERE {where} ORDER BY won DESC LIMIT 1) "
+        f"ORDER BY won DESC, score, finished_at, id LIMIT ${len(params) + 1}",
+        *params,
+        limit,
+    )
     return [game_record(row) for row in rows]
+
+
+_INSERT = """
+INSERT INTO records (guild_id, channel_id, game_id, session_id, result, score, players, won,
+    details, finished_at, hints)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+ON CONFLICT (session_id) DO NOTHING RETURNING id
+"""
+
+_TOTAL = """
+INSERT INTO record_totals (guild_key, game_id, channel_id, result, games, wins)
+VALUES ($1, $2, $3, $4, 1, $5) ON CONFLICT (guild_key, game_id, channel_id, result)
+DO UPDATE SET games = record_totals.games + 1, wins = record_totals.wins + excluded.wins
+"""
 
 
 class Records:
@@ -158,39 +183,30 @@ class Records:
         Idempotent per session, so re-handling a "finished" change after a restart is safe.
         """
         at = time.time() if finished_at is None else finished_at
+        row = (
+            guild_id,
+            channel_id,
+            game_id,
+            session_id,
+            result,
+            score,
+            players,
+            won,
+            dumps(details or {}),
+            at,
+            hints,
+        )
 
-        def write(conn: sqlite3.Connection) -> bool:
-            cursor = conn.execute(
-                "INSERT INTO records (guild_id, channel_id, game_id, session_id, result, score, "
-                "players, won, details, finished_at, hints) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO NOTHING",
-                (
-                    guild_id,
-                    channel_id,
-                    game_id,
-                    session_id,
-                    result,
-                    score,
-                    players,
-                    won,
-                    json.dumps(details or {}, separators=(",", ":")),
-                    at,
-                    hints,
-                ),
-            )
-            if cursor.rowcount != 1:
+        async def write(conn: Conn) -> bool:
+            record_id = await conn.fetchval(_INSERT, *row)
+            if record_id is None:
                 return False
-            conn.execute(
-                "INSERT INTO record_totals (guild_key, game_id, channel_id, result, games, wins) "
-                "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (guild_key, game_id, channel_id, result) "
-                "DO UPDATE SET games = games + 1, wins = wins + excluded.wins",
-                (guild_id or NO_GUILD, game_id, channel_id, result, won),
-            )
+            key = guild_id or NO_GUILD
+            await conn.execute(_TOTAL, key, game_id, channel_id, result, int(won))
             if seats:
-                assert cursor.lastrowid is not None
-                write_seats(
+                await write_seats(
                     conn,
-                    cursor.lastrowid,
+                    record_id,
                     guild_id=guild_id,
                     game_id=game_id,
                     players=players,
@@ -199,10 +215,9 @@ class Records:
                     seats=seats,
                 )
             if entrants:  # a competitive game: rated in the same transaction
-                assert cursor.lastrowid is not None
-                rate(
+                await rate(
                     conn,
-                    cursor.lastrowid,
+                    record_id,
                     guild_id=guild_id,
                     game_id=game_id,
                     finished_at=at,
@@ -217,24 +232,25 @@ class Records:
     ) -> GameStats:
         """One server's figures for one game, or one channel's (guild None: games in DMs)."""
         where, params = _scope(guild_id, game_id, channel_id)
-        totals = "guild_key = ? AND game_id = ?"
-        if channel_id is not None:
-            totals += " AND channel_id = ?"
+        totals = "guild_key = $1 AND game_id = $2" + (
+            "" if channel_id is None else " AND channel_id = $3"
+        )
+        keys = [guild_id or NO_GUILD, game_id, *([] if channel_id is None else [channel_id])]
 
-        def read(conn: sqlite3.Connection) -> tuple[list[sqlite3.Row], list[GameRecord]]:
-            counts = conn.execute(
-                f"SELECT result, SUM(games) AS n, SUM(wins) AS wins FROM record_totals "
+        async def read(conn: Conn) -> tuple[list[Row], list[GameRecord]]:
+            counts = await conn.fetch(
+                "SELECT result, SUM(games) AS n, SUM(wins) AS wins FROM record_totals "
                 f"WHERE {totals} GROUP BY result ORDER BY n DESC, result",
-                (guild_id or NO_GUILD, *params[1:]),
-            ).fetchall()
-            return counts, _best(conn, where, params, 1)
+                *keys,
+            )
+            return counts, await _best(conn, where, params, 1)
 
         counts, best = await self.db.read(read)
-        results = {row["result"]: row["n"] for row in counts}
+        results = {row["result"]: int(row["n"]) for row in counts}
         return GameStats(
             game_id=game_id,
             games=sum(results.values()),
-            wins=sum(row["wins"] for row in counts),
+            wins=sum(int(row["wins"]) for row in counts),
             best=best[0] if best else None,
             results=results,
         )
@@ -244,36 +260,33 @@ class Records:
     ) -> list[GameRecord]:
         """The best results, best first: every win before any loss, then the lowest score."""
         where, params = _scope(guild_id, game_id, channel_id)
-        return await self.db.read(lambda conn: _best(conn, where, params, limit))
+        return await _best(self.db, where, params, limit)
 
     async def history(
         self, guild_id: int | None, game_id: str | None = None, limit: int = 10
     ) -> list[HistoryEntry]:
         """The latest finished games of a server (of one game, or all), newest first, with
         their seats and their table message (while the session is kept)."""
-        where, params = "r.guild_id IS ?", [guild_id]
-        if game_id is not None:
-            where += " AND r.game_id = ?"
-            params.append(game_id)
+        where, params = _scope(guild_id, game_id, alias="r.")
+        dialect = self.db.dialect
 
-        def read(conn: sqlite3.Connection) -> tuple[list[sqlite3.Row], list[sqlite3.Row]]:
-            rows = conn.execute(
+        async def read(conn: Conn) -> tuple[list[Row], list[Row]]:
+            rows = await conn.fetch(
                 "SELECT r.*, s.table_message_id FROM records AS r "
                 "LEFT JOIN sessions AS s ON s.id = r.session_id "
-                f"WHERE {where} ORDER BY r.finished_at DESC, r.id DESC LIMIT ?",
-                (*params, limit),
-            ).fetchall()
-            ids = [row["id"] for row in rows]
-            seat_rows = conn.execute(
-                "SELECT * FROM seat_results WHERE record_id IN "
-                f"({', '.join('?' * len(ids))}) ORDER BY record_id, seat",
-                ids,
-            ).fetchall()
+                f"WHERE {where} ORDER BY r.finished_at DESC, r.id DESC LIMIT ${len(params) + 1}",
+                *params,
+                limit,
+            )
+            seat_rows = await conn.fetch(
+                f"SELECT * FROM seat_results WHERE {dialect.in_list('record_id', 1, 'BIGINT')} "
+                "ORDER BY record_id, seat",
+                dialect.listed([row["id"] for row in rows]),
+            )
             return rows, seat_rows
 
         rows, seat_rows = await self.db.read(read)
-        ids = [row["id"] for row in rows]
-        seats: dict[int, list[StoredSeat]] = {i: [] for i in ids}
+        seats: dict[int, list[StoredSeat]] = {row["id"]: [] for row in rows}
         for seat in seat_rows:
             seats[seat["record_id"]].append(stored_seat(seat))
         return [
@@ -283,7 +296,9 @@ class Records:
 
     async def recent(self, guild_id: int | None, game_id: str, limit: int = 10) -> list[GameRecord]:
         """The latest finished games, newest first."""
-        where, params = _scope(guild_id, game_id, None)
-        sql = f"SELECT * FROM records WHERE {where} ORDER BY finished_at DESC, id DESC LIMIT ?"
-        rows = await self.db.read(lambda conn: conn.execute(sql, (*params, limit)).fetchall())
-        return [game_record(row) for row in rows]
+        where, params = _scope(guild_id, game_id)
+        sql = (
+            f"SELECT * FROM records WHERE {where} "
+            f"ORDER BY finished_at DESC, id DESC LIMIT ${len(params) + 1}"
+        )
+        return [game_record(row) for row in await self.db.fetch(sql, *params, limit)]

@@ -107,7 +107,7 @@ async def test_a_running_bots_database_moves_to_postgresql_and_its_games_play_on
     tmp_path: Path, pg_url: str
 ) -> None:
     path, clock = tmp_path / "bot.db", ManualClock()
-    async with await open_storage(path) as sqlite:  # the bot still has the file open
+    async with await open_storage(path, exclusive=True) as sqlite:  # as the bot holds it
         games = await fill(sqlite, clock)
         counts = {t: await scalar(sqlite, f"SELECT COUNT(*) FROM {t}") for t in TABLES}
         stats = await sqlite.records.stats(GUILD, "dicerace")
@@ -321,7 +321,7 @@ async def test_a_running_bots_file_is_copied_without_changing_it(
     tmp_path: Path, pg_url: str
 ) -> None:
     source = tmp_path / "bot.sqlite3"
-    async with await open_storage(source) as sqlite:  # the bot still has the file open
+    async with await open_storage(source, exclusive=True) as sqlite:  # as the bot holds it
         service = make_service(sqlite, ManualClock())
         await lobby(service, 10)
         before = {name: data for name, data in folder(source).items() if name != "bot.sqlite3-shm"}

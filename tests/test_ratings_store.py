@@ -5,7 +5,6 @@ people, the board and its ranks, and a rebuild that gives what the live updates 
 from __future__ import annotations
 
 import re
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -173,16 +172,15 @@ async def test_the_board_and_a_players_rank_are_index_searches(sqlite_storage: S
     for n in range(1, 8):
         await finish(storage, f"s{n}", people(1 + n % 3, 1 + (n + 1) % 3, 3), at=float(n))
     statements: list[str] = []
-    storage.db.trace(statements.append)
+    await storage.db.trace(statements.append)  # the SQL as run, parameters bound
     await storage.ratings.board(GUILD, "duel")
     await storage.ratings.player(GUILD, ALICE)
-    storage.db.trace(None)
+    await storage.db.trace(None)
     selects = [sql for sql in statements if sql.lstrip().upper().startswith("SELECT")]
-
-    def explain(conn: sqlite3.Connection) -> list[str]:
-        return [row[3] for sql in selects for row in conn.execute("EXPLAIN QUERY PLAN " + sql)]
-
-    text = "\n".join(await storage.db.read(explain))
+    plan = [
+        row[3] for sql in selects for row in await storage.db.fetch("EXPLAIN QUERY PLAN " + sql)
+    ]
+    text = "\n".join(plan)
     assert not re.search(r"\bSCAN ratings\b", text), text
     assert "ratings_board" in text and "TEMP B-TREE" not in text, text
 
@@ -193,10 +191,8 @@ async def test_the_board_and_a_rank_have_their_index_on_postgresql(pg_url: str) 
         conn = await asyncpg.connect(pg_url)
         try:
             await conn.execute("SET enable_seqscan = off")  # a tiny table: ask for the index
-            board = await conn.fetch("EXPLAIN " + BOARD.format("$1", "$2", "$3"), GUILD, "duel", 10)
-            ahead = await conn.fetch(
-                "EXPLAIN " + AHEAD.format("$1", "$2", "$3", "$4"), GUILD, "duel", 0.5, ALICE
-            )
+            board = await conn.fetch("EXPLAIN " + BOARD, GUILD, "duel", 10)
+            ahead = await conn.fetch("EXPLAIN " + AHEAD, GUILD, "duel", 0.5, ALICE)
         finally:
             await conn.close()
     for plan in (board, ahead):

@@ -5,7 +5,6 @@ player and player count, streaks in order, a loss never above a win, and every q
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
@@ -240,16 +239,15 @@ async def test_stats_and_history_reads_search_indexes_and_scan_no_table(
     for n in range(1, 30):  # a used server: several games, channels and results
         await add(storage, f"s{n}", duo(n % 3 != 0), won=n % 3 != 0, channel_id=10 + n % 2)
     statements: list[str] = []
-    storage.db.trace(statements.append)  # the SQL as run, parameters bound
+    await storage.db.trace(statements.append)  # the SQL as run, parameters bound
     await read(storage)
-    storage.db.trace(None)
+    await storage.db.trace(None)
     selects = [sql for sql in statements if sql.lstrip().upper().startswith(("SELECT", "WITH"))]
     assert selects, statements
 
-    def explain(conn: sqlite3.Connection) -> list[str]:
-        return [row[3] for sql in selects for row in conn.execute("EXPLAIN QUERY PLAN " + sql)]
-
-    plan = await storage.db.read(explain)
+    plan = [
+        row[3] for sql in selects for row in await storage.db.fetch("EXPLAIN QUERY PLAN " + sql)
+    ]
     text = "\n".join(plan)
     for table in TABLES:
         assert not re.search(rf"\bSCAN {table}\b", text), text  # no table is read through

@@ -1,35 +1,28 @@
-"""Where the SQLite store commits: on the loop's thread while commits are fast, in the writer
-thread where they are slow or another process holds the write lock, never both at once, and
-the WAL checkpointed outside any COMMIT.
-
-Whether a COMMIT counts as slow is measured, and a loaded machine makes it so: every test here
-fixes the threshold (`fast_disk`: none is slow) and makes the commits it wants slow itself, so
-where a write commits never depends on the machine's load."""
+"""The SQLite writer: group commit through aiosqlite, callers answered after their COMMIT,
+another process's write lock waited for without stalling the loop, the WAL checkpointed off
+the commits, and the file held by one bot process at a time."""
 
 from __future__ import annotations
 
 import asyncio
-import math
-import sqlite3
-import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-import storage.db
-from storage.db import Database, connect
+import storage.sqlite
+from storage import FileInUse, open_storage
+from storage.sql import Conn, Write
+from storage.sqlite import SqliteDatabase, connect
 
-
-@pytest.fixture(autouse=True)
-def fast_disk(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No COMMIT counts as slow, however long a busy machine makes it take."""
-    monkeypatch.setattr(storage.db, "SLOW_COMMIT_S", math.inf)
+CEILING = 60.0
+"""Seconds a test waits for something that should happen at once: only a broken store takes
+that long, whatever the machine's load."""
 
 
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = await Database.open(tmp_path / "w.db")
+async def db(tmp_path: Path) -> AsyncIterator[SqliteDatabase]:
+    database = await SqliteDatabase.open(tmp_path / "w.db")
     await database.write(lambda conn: conn.execute("CREATE TABLE t (n INTEGER, blob BLOB)"))
     try:
         yield database
@@ -37,99 +30,124 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
         await database.close()
 
 
-def insert(n: int, blob: bytes = b"") -> storage.db.Write[str]:
-    """A write adding row `n`; its result is the name of the thread it ran on."""
-
-    def write(conn: sqlite3.Connection) -> str:
-        conn.execute("INSERT INTO t (n, blob) VALUES (?, ?)", (n, blob))
-        return threading.current_thread().name
+def insert(n: int, blob: bytes = b"") -> Write[int]:
+    async def write(conn: Conn) -> int:
+        return await conn.execute("INSERT INTO t (n, blob) VALUES ($1, $2)", n, blob)
 
     return write
 
 
-async def rows(db: Database) -> list[int]:
-    return await db.read(
-        lambda conn: [r[0] for r in conn.execute("SELECT n FROM t ORDER BY rowid")]
+async def rows(db: SqliteDatabase) -> list[int]:
+    return [row[0] for row in await db.fetch("SELECT n FROM t ORDER BY rowid")]
+
+
+async def test_writes_that_arrive_while_a_batch_commits_go_together_in_the_next(
+    db: SqliteDatabase,
+) -> None:
+    statements: list[str] = []
+    await db.trace(statements.append)
+    release = asyncio.Event()
+
+    async def held(conn: Conn) -> None:  # keeps the first batch open
+        await conn.execute("INSERT INTO t (n) VALUES (0)")
+        await release.wait()
+
+    first = db.submit(held)
+    while not any(s.startswith("INSERT") for s in statements):
+        await asyncio.sleep(0.001)
+    later = [db.submit(insert(n)) for n in range(1, 6)]
+    release.set()
+    await asyncio.wait_for(asyncio.gather(first, *later), CEILING)
+    await db.trace(None)
+    assert [s for s in statements if s in ("BEGIN IMMEDIATE", "COMMIT")] == [
+        "BEGIN IMMEDIATE",
+        "COMMIT",
+        "BEGIN IMMEDIATE",
+        "COMMIT",
+    ]
+    second = statements[statements.index("COMMIT") + 1 :]
+    assert sum(s.startswith("INSERT") for s in second) == 5
+    assert await rows(db) == [0, 1, 2, 3, 4, 5]
+
+
+async def test_a_write_is_answered_only_once_its_commit_ran(db: SqliteDatabase) -> None:
+    statements: list[str] = []
+    await db.trace(statements.append)
+    seen_when_answered: list[list[str]] = []
+    futures = [db.submit(insert(n)) for n in range(3)]
+    for future in futures:
+        future.add_done_callback(lambda _: seen_when_answered.append(list(statements)))
+    await asyncio.wait_for(asyncio.gather(*futures), CEILING)
+    await db.trace(None)
+    for seen in seen_when_answered:
+        assert seen[-1] == "COMMIT" and sum(s.startswith("INSERT") for s in seen) == 3
+
+
+async def test_a_write_that_raises_fails_alone_and_the_others_commit(db: SqliteDatabase) -> None:
+    async def refused(conn: Conn) -> None:
+        await conn.execute("INSERT INTO t (n) VALUES (99)")
+        raise ValueError("refused")
+
+    results = await asyncio.gather(
+        db.submit(insert(1)), db.submit(refused), db.submit(insert(2)), return_exceptions=True
     )
+    assert results[0] == 1 and results[2] == 1 and isinstance(results[1], ValueError)
+    assert await rows(db) == [1, 2]
 
 
-async def test_writes_commit_on_the_loops_own_thread_while_no_commit_is_slow(db: Database) -> None:
-    here = threading.current_thread().name
-    assert await asyncio.gather(*(db.write(insert(n)) for n in range(3))) == [here] * 3
-    assert await rows(db) == [0, 1, 2]
-
-
-async def test_slow_commits_send_the_next_batches_to_the_writer_thread(
-    db: Database, monkeypatch: pytest.MonkeyPatch
+async def test_another_processs_write_lock_is_waited_for_while_the_loop_runs_on(
+    db: SqliteDatabase,
 ) -> None:
-    monkeypatch.setattr(storage.db, "SLOW_COMMIT_S", -1.0)  # every COMMIT is too slow
-    assert await db.write(insert(1)) == threading.current_thread().name  # measured here
-    assert await db.write(insert(2)) == "db-writer"
-    assert await db.write(insert(3)) == "db-writer"
-    assert await rows(db) == [1, 2, 3]
-
-
-async def test_another_processs_write_lock_is_waited_for_in_the_writer_thread(
-    db: Database,
-) -> None:
-    other = connect(db.path)
-    other.execute("BEGIN IMMEDIATE")
-    first, second = db.submit(insert(1)), db.submit(insert(2))
-    await asyncio.sleep(0.05)  # the loop runs on meanwhile
-    assert not first.done() and not second.done()
-    other.execute("COMMIT")
-    other.close()
-    assert await first == "db-writer" and await second == "db-writer"
-    assert await db.write(insert(3)) == threading.current_thread().name  # back on the loop
-    assert await rows(db) == [1, 2, 3]
-
-
-async def test_writes_submitted_while_the_writer_thread_has_some_queue_behind_them(
-    db: Database, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    other = connect(db.path)
-    other.execute("BEGIN IMMEDIATE")
-    first = db.submit(insert(1))
-    await asyncio.sleep(0.05)  # `first` found the lock taken: it waits in the writer thread
-    monkeypatch.setattr(storage.db, "SLOW_COMMIT_S", 1.0)
-    later = [db.submit(insert(n)) for n in range(2, 6)]
-    other.execute("COMMIT")
-    other.close()
-    assert await asyncio.gather(first, *later) == ["db-writer"] * 5
-    assert await rows(db) == [1, 2, 3, 4, 5]
+    other = await connect(db.path)
+    try:
+        await other.execute("BEGIN IMMEDIATE")
+        write = db.submit(insert(1))
+        assert await asyncio.wait_for(rows(db), CEILING) == []  # reads go on meanwhile
+        assert not write.done()
+        await other.execute("COMMIT")
+    finally:
+        await other.close()
+    assert await asyncio.wait_for(write, CEILING) == 1
+    assert await rows(db) == [1]
 
 
 async def test_the_wal_is_checkpointed_though_no_commit_does_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(storage.db, "WAL_CHECKPOINT_BYTES", 64 * 1024)
-    db = await Database.open(tmp_path / "c.db", synchronous="NORMAL")
+    monkeypatch.setattr(storage.sqlite, "WAL_CHECKPOINT_BYTES", 64 * 1024)
+    db = await SqliteDatabase.open(tmp_path / "c.db", synchronous="NORMAL")
     try:
-        pages = await db.write(lambda conn: conn.execute("PRAGMA wal_autocheckpoint").fetchone())
-        assert pages[0] == 0  # no COMMIT checkpoints (on the loop it would stall every click)
+        assert await db.write(lambda conn: conn.fetchval("PRAGMA wal_autocheckpoint")) == 0
         await db.write(lambda conn: conn.execute("CREATE TABLE t (n INTEGER, blob BLOB)"))
         blob, wal = bytes(8192), Path(f"{db.path}-wal")
         for n in range(300):  # many small batches
             await db.write(insert(n, blob))
         # Never checkpointed, the WAL would hold every blob: 300 × 8 KiB and more.
         assert wal.stat().st_size < 300 * len(blob) / 3
-        await asyncio.gather(*(db.write(insert(n, blob)) for n in range(300)))  # one batch
-        for n in range(3):
-            await db.write(insert(n, b""))
-        assert wal.stat().st_size < 300 * len(blob) / 3  # cut back once it started over
-        assert len(await rows(db)) == 603
+        assert len(await rows(db)) == 300
     finally:
         await db.close()
 
 
-async def test_closing_commits_the_writes_still_waiting_for_the_loop(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "x.db")
+async def test_closing_commits_the_writes_still_queued(tmp_path: Path) -> None:
+    db = await SqliteDatabase.open(tmp_path / "x.db")
     await db.write(lambda conn: conn.execute("CREATE TABLE t (n INTEGER, blob BLOB)"))
-    pending = db.submit(insert(7))
+    pending = [db.submit(insert(n)) for n in range(3)]
     await db.close()
-    assert pending.done() and pending.result() == threading.current_thread().name
-    reopened = await Database.open(tmp_path / "x.db")
+    assert all(future.done() and future.result() == 1 for future in pending)
+    reopened = await SqliteDatabase.open(tmp_path / "x.db")
     try:
-        assert await rows(reopened) == [7]
+        assert await rows(reopened) == [0, 1, 2]
     finally:
         await reopened.close()
+
+
+async def test_an_exclusive_storage_holds_its_file_until_it_closes(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    async with await open_storage(path, exclusive=True):
+        with pytest.raises(FileInUse):
+            await open_storage(path, exclusive=True)
+        async with await open_storage(path) as reader:  # not exclusive: a reader, a test
+            assert await reader.sessions.live_sessions() == []
+    async with await open_storage(path, exclusive=True) as again:
+        assert again.backend == "sqlite"

@@ -3,6 +3,7 @@ traceback. Each case runs `python -m bot` as an admin would."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
 import sqlite3
@@ -116,6 +117,27 @@ def test_a_database_of_a_newer_bot_names_both_schema_versions(tmp_path: Path) ->
     status, output = start_failure(tmp_path, discord_token=TOKEN, database_path=path)
     line = assert_one_clear_line(status, output, str(path))
     assert f"schema version {newer}, newer than this bot's {len(MIGRATIONS)}" in line
+
+
+async def test_a_second_bot_on_the_same_database_file_stops_naming_the_first(
+    tmp_path: Path,
+) -> None:
+    """Two bots on one SQLite file would both drive its games: the second one stops."""
+    path = tmp_path / "bot.sqlite3"
+    async with Emulator.running() as emu:
+        settings = {
+            "discord_token": emu.bot_token,
+            "discord_api_base": emu.api_base,
+            "discord_gateway_url": emu.gateway_url,
+            "database_path": path,
+        }
+        async with bot_process(tmp_path, **settings) as first:
+            await first.line("Ready: ")
+            status, output = await asyncio.to_thread(start_failure, tmp_path, **settings)
+            still_running = first.process.returncode is None
+    line = assert_one_clear_line(status, output, f"DATABASE_PATH {path}", "another process")
+    assert f"pid {first.process.pid}" in line
+    assert still_running
 
 
 async def test_a_token_discord_refuses_is_named(tmp_path: Path) -> None:

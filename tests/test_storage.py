@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sqlite3
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
 import asyncpg
 import pytest
 from toygame import RULES, Vote
@@ -41,9 +41,10 @@ from storage import (
     Stores,
     open_storage,
 )
-from storage.db import Database
 from storage.migrations import MIGRATIONS, Migration, migrate, statements, user_version
 from storage.postgres import migrations as pg_migrations
+from storage.sql import Conn
+from storage.sqlite import SqliteDatabase
 from tests.stores import INTEGRITY_ERRORS, REFUSED_UPDATE, execute, scalar
 
 TABLES = {
@@ -117,7 +118,7 @@ async def move(
 # Migrations and connection ------------------------------------------------------------------
 
 EXTRA = "CREATE TABLE extra (x INTEGER);"
-BROKEN = "CREATE TABLE half (x INTEGER);\nCREATE TABLE sessions (x INTEGER);"
+BROKEN = "CREATE TABLE half (x INTEGER);\n\nCREATE TABLE sessions (x INTEGER);"
 
 
 async def test_open_empty_file_migrates_and_sets_pragmas(tmp_path: Path) -> None:
@@ -139,7 +140,7 @@ async def test_reopen_applies_nothing_twice(tmp_path: Path) -> None:
     path = tmp_path / "bot.db"
     async with await open_storage(path) as storage:
         await storage.prefs.user.set(1, "locale", "ja")
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     try:
         assert await migrate(db) == []
         extra = (*MIGRATIONS, Migration(EXTRA, EXTRA))
@@ -152,24 +153,24 @@ async def test_reopen_applies_nothing_twice(tmp_path: Path) -> None:
         await db.close()
     async with await open_storage(tmp_path / "other.db") as storage:
         assert await storage.prefs.user.get(1, "locale") is None
-    db = await Database.open(path)
+    db = await SqliteDatabase.open(path)
     try:
-        rows = await db.read(lambda conn: conn.execute("SELECT value FROM user_prefs").fetchall())
+        rows = await db.fetch("SELECT value FROM user_prefs")
         assert [row[0] for row in rows] == ["ja"]  # data survived the migrations
     finally:
         await db.close()
 
 
 async def test_failed_migration_leaves_previous_version(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "bot.db")
+    db = await SqliteDatabase.open(tmp_path / "bot.db")
     try:
         broken = (*MIGRATIONS, Migration(BROKEN, BROKEN))
-        with pytest.raises(sqlite3.OperationalError):
+        with pytest.raises(aiosqlite.OperationalError):
             await migrate(db, broken)
         assert await user_version(db) == len(MIGRATIONS)
         sql = "SELECT name FROM sqlite_master WHERE name='half'"
-        assert await db.read(lambda conn: conn.execute(sql).fetchall()) == []
-        assert await db.write(lambda conn: conn.execute("SELECT 1").fetchone()[0]) == 1
+        assert await db.fetch(sql) == []
+        assert await db.write(lambda conn: conn.fetchval("SELECT 1")) == 1
     finally:
         await db.close()
 
@@ -183,30 +184,30 @@ def test_statements_split_triggers_whole() -> None:
 
 
 async def test_migrating_a_v1_file_keeps_its_data_and_marks_old_wins(tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "bot.db")
+    db = await SqliteDatabase.open(tmp_path / "bot.db")
     try:
         await migrate(db, MIGRATIONS[:1])
 
-        def fill(conn: sqlite3.Connection) -> None:
-            conn.execute(
+        async def fill(conn: Conn) -> None:
+            await conn.execute(
                 "INSERT INTO sessions (id, game_id, rules_version, channel_id, host_id, locale, "
                 "options, seed, status, created_at, updated_at) "
                 "VALUES ('s1', 'thegame', 1, 10, 100, 'en', '{}', 1, 'active', 0, 0)"
             )
-            conn.execute(
+            await conn.execute(
                 "INSERT INTO seats (session_id, seat, user_id, name) VALUES ('s1', 0, 100, 'Alice')"
             )
             for result in ("perfect", "win", "loss", "burned"):
-                conn.execute(
+                await conn.execute(
                     "INSERT INTO records (guild_id, channel_id, game_id, session_id, result, "
-                    "score, players, finished_at) VALUES (1, 10, 'thegame', ?, ?, 3, 1, 0)",
-                    (result, result),
+                    "score, players, finished_at) VALUES (1, 10, 'thegame', $1, $1, 3, 1, 0)",
+                    result,
                 )
 
         await db.write(fill)
         assert await migrate(db) == list(range(2, len(MIGRATIONS) + 1))
         sql = "SELECT result, won FROM records ORDER BY id"
-        rows = await db.read(lambda conn: conn.execute(sql).fetchall())
+        rows = await db.fetch(sql)
         assert [(r[0], r[1]) for r in rows] == [
             ("perfect", 1),
             ("win", 1),
@@ -214,10 +215,10 @@ async def test_migrating_a_v1_file_keeps_its_data_and_marks_old_wins(tmp_path: P
             ("burned", 0),
         ]
         sql = "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'"
-        names = {row[0] for row in await db.read(lambda conn: conn.execute(sql).fetchall())}
+        names = {row[0] for row in await db.fetch(sql)}
         assert "records_guild_game_channel_best" in names and "records_guild_game" not in names
         sql = "SELECT result, games, wins FROM record_totals ORDER BY result"
-        totals = await db.read(lambda conn: conn.execute(sql).fetchall())
+        totals = await db.fetch(sql)
         # the records kept before migration 4 are counted in its totals
         assert [tuple(row) for row in totals] == [
             ("burned", 1, 0),
@@ -256,22 +257,22 @@ V6_HINTS = (
 async def test_migration_6_counts_no_hints_before_it_and_keeps_the_ai_levels(
     tmp_path: Path,
 ) -> None:
-    db = await Database.open(tmp_path / "bot.db")
+    db = await SqliteDatabase.open(tmp_path / "bot.db")
     try:
         await migrate(db, MIGRATIONS[:5])
 
-        def fill(conn: sqlite3.Connection) -> None:
-            conn.execute(
+        async def fill(conn: Conn) -> None:
+            await conn.execute(
                 "INSERT INTO sessions (id, game_id, rules_version, channel_id, host_id, locale, "
                 "options, seed, status, created_at, updated_at) "
                 "VALUES ('s1', 'thegame', 1, 10, 100, 'en', '{}', 1, 'lobby', 0, 0)"
             )
             for sql in (V5_SEAT, V5_RECORD, V5_SEAT_RESULT):
-                conn.execute(sql)
+                await conn.execute(sql)
 
         await db.write(fill)
         assert await migrate(db, MIGRATIONS[:6]) == [6]
-        assert await db.read(lambda conn: conn.execute(V6_HINTS).fetchone()[0]) == 0
+        assert await db.fetchval(V6_HINTS) == 0
     finally:
         await db.close()
     async with await open_storage(tmp_path / "bot.db") as storage:

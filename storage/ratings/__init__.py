@@ -15,20 +15,15 @@ scale: a newcomer starts at 1000, an established average player sits near 1500.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from openskill.models import PlackettLuce
 
-from storage.db import Database
+from storage.database import Database
 from storage.rating_schema import MIN_GAMES
-from storage.rows import Row
-
-if TYPE_CHECKING:
-    from storage.postgres.db import PgDatabase
-    from storage.protocols import RatingStore
+from storage.sql import Conn, Row
 
 MODEL = PlackettLuce()
 SCALE = 24.0
@@ -234,13 +229,13 @@ def replay(rows: Iterable[Row]) -> tuple[dict[Key, tuple[Skill, float]], list[tu
 
 
 _READ = (
-    "SELECT mu, sigma, games FROM ratings "
-    "WHERE guild_id = ? AND user_id = ? AND ai = ? AND game_id = ?"
+    "SELECT mu, sigma, games FROM ratings AS s "
+    "WHERE guild_id = $1 AND user_id = $2 AND ai = $3 AND game_id = $4"
 )
 
 _UPSERT = """
 INSERT INTO ratings (guild_id, user_id, ai, game_id, mu, sigma, ordinal, games, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 ON CONFLICT (guild_id, user_id, ai, game_id) DO UPDATE SET mu = excluded.mu,
     sigma = excluded.sigma, ordinal = excluded.ordinal, games = excluded.games,
     updated_at = excluded.updated_at
@@ -249,24 +244,24 @@ ON CONFLICT (guild_id, user_id, ai, game_id) DO UPDATE SET mu = excluded.mu,
 _RESULT = """
 INSERT INTO rating_results (record_id, seat, guild_id, game_id, user_id, ai, place, rated,
     finished_at, mu_before, sigma_before, mu_after, sigma_after)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 """
 
 BOARD = (
-    "SELECT * FROM ratings WHERE guild_id = {0} AND game_id = {1} AND user_id <> 0 "
-    f"AND games >= {MIN_GAMES} ORDER BY ordinal DESC, user_id LIMIT {{2}}"
+    "SELECT * FROM ratings WHERE guild_id = $1 AND game_id = $2 AND user_id <> 0 "
+    f"AND games >= {MIN_GAMES} ORDER BY ordinal DESC, user_id LIMIT $3"
 )
-"""The leaderboard (placeholders per dialect): the partial index `ratings_board` serves it."""
+"""The leaderboard: the partial index `ratings_board` serves it."""
 
 AHEAD = (
-    "SELECT COUNT(*) FROM ratings WHERE guild_id = {0} AND game_id = {1} AND user_id <> 0 "
-    f"AND games >= {MIN_GAMES} AND (ordinal > {{2}} OR (ordinal = {{2}} AND user_id < {{3}}))"
+    "SELECT COUNT(*) FROM ratings WHERE guild_id = $1 AND game_id = $2 AND user_id <> 0 "
+    f"AND games >= {MIN_GAMES} AND (ordinal > $3 OR (ordinal = $3 AND user_id < $4))"
 )
 """How many people are above a rating on the board: a range of the same index."""
 
 
-def rate(
-    conn: sqlite3.Connection,
+async def rate(
+    conn: Conn,
     record_id: int,
     *,
     guild_id: int | None,
@@ -275,57 +270,61 @@ def rate(
     entrants: Sequence[Entrant],
 ) -> None:
     """Rate a finished game inside its record's transaction (games outside a server, or with
-    fewer than two sides, are not rated)."""
+    fewer than two sides, are not rated). Each entrant's rating row is read locked (on
+    PostgreSQL), so two shard processes finishing games of the same players rate one after
+    the other."""
     if guild_id is None or len(entrants) < 2:
         return
     before = []
+    read = _READ + conn.dialect.lock_rows
     for e in entrants:
-        row = conn.execute(_READ, (guild_id, *e.key, game_id)).fetchone()
+        row = await conn.fetchrow(read, guild_id, *e.key, game_id)
         before.append(NEW if row is None else Skill(row["mu"], row["sigma"], row["games"]))
     after = play(before, [e.place for e in entrants])
-    conn.executemany(_UPSERT, rating_rows(guild_id, game_id, finished_at, entrants, after))
+    await conn.executemany(_UPSERT, rating_rows(guild_id, game_id, finished_at, entrants, after))
     rows = result_rows(record_id, guild_id, game_id, finished_at, entrants, before, after)
-    conn.executemany(_RESULT, rows)
+    await conn.executemany(_RESULT, rows)
 
 
 class Ratings:
-    """Reads of the ratings of a server, and the rebuild, on SQLite."""
+    """Reads of the ratings of a server, and the rebuild."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
 
     async def board(self, guild_id: int, game_id: str, limit: int = 10) -> list[Rating]:
         """The server's people of a game with enough rated games, best first."""
-        sql = BOARD.format("?1", "?2", "?3")
-        rows = await self.db.read(lambda c: c.execute(sql, (guild_id, game_id, limit)).fetchall())
+        rows = await self.db.fetch(BOARD, guild_id, game_id, limit)
         return [rating_of(row, rank) for rank, row in enumerate(rows, 1)]
 
     async def ais(self, guild_id: int, game_id: str) -> list[Rating]:
         """The AIs' ratings in a game of this server, best first."""
-        sql = (
-            "SELECT * FROM ratings WHERE guild_id = ? AND user_id = 0 AND game_id = ? "
-            "ORDER BY ordinal DESC, ai"
+        rows = await self.db.fetch(
+            "SELECT * FROM ratings WHERE guild_id = $1 AND user_id = 0 AND game_id = $2 "
+            "ORDER BY ordinal DESC, ai",
+            guild_id,
+            game_id,
         )
-        rows = await self.db.read(lambda c: c.execute(sql, (guild_id, game_id)).fetchall())
         return [rating_of(row) for row in rows]
 
     async def player(self, guild_id: int, user_id: int) -> list[Rating]:
         """A person's rating in each game they were rated in here, with their board rank."""
 
-        def read(conn: sqlite3.Connection) -> list[Rating]:
-            rows = conn.execute(
-                "SELECT * FROM ratings WHERE guild_id = ? AND user_id = ? AND ai = '' "
+        async def read(conn: Conn) -> list[Rating]:
+            rows = await conn.fetch(
+                "SELECT * FROM ratings WHERE guild_id = $1 AND user_id = $2 AND ai = '' "
                 "ORDER BY game_id",
-                (guild_id, user_id),
-            ).fetchall()
+                guild_id,
+                user_id,
+            )
             found = []
             for row in rows:
                 rank = None
                 if row["games"] >= MIN_GAMES:
-                    params = (guild_id, row["game_id"], row["ordinal"], user_id)
-                    rank = (
-                        conn.execute(AHEAD.format("?1", "?2", "?3", "?4"), params).fetchone()[0] + 1
+                    ahead = await conn.fetchval(
+                        AHEAD, guild_id, row["game_id"], row["ordinal"], user_id
                     )
+                    rank = ahead + 1
                 found.append(rating_of(row, rank))
             return found
 
@@ -334,44 +333,35 @@ class Ratings:
     async def changes(self, session_id: str) -> list[RatingChange]:
         """Each entrant's change in the finished game of `session_id` (none if not rated): its
         seats in order, then any opponent outside them."""
-        sql = (
+        rows = await self.db.fetch(
             "SELECT rr.* FROM rating_results AS rr JOIN records AS r ON r.id = rr.record_id "
-            "WHERE r.session_id = ? ORDER BY rr.seat < 0, rr.seat"
+            "WHERE r.session_id = $1 ORDER BY rr.seat < 0, rr.seat",
+            session_id,
         )
-        rows = await self.db.read(lambda c: c.execute(sql, (session_id,)).fetchall())
         return [change_of(row) for row in rows]
 
     async def rebuild(self) -> int:
         """Recompute every rating by replaying the rated games in order, in one transaction;
         returns how many games were replayed."""
 
-        def write(conn: sqlite3.Connection) -> int:
-            rows = conn.execute(
+        async def write(conn: Conn) -> int:
+            rows = await conn.fetch(
                 "SELECT * FROM rating_results ORDER BY finished_at, record_id, seat"
-            ).fetchall()
+            )
             ratings, updates = replay(rows)
-            conn.execute("DELETE FROM ratings")
-            conn.executemany(
+            await conn.execute("DELETE FROM ratings")
+            await conn.executemany(
                 _UPSERT,
                 [
                     (g, u, ai, game, s.mu, s.sigma, s.ordinal, s.games, at)
                     for (g, u, ai, game), (s, at) in ratings.items()
                 ],
             )
-            conn.executemany(
-                "UPDATE rating_results SET mu_before = ?, sigma_before = ?, mu_after = ?, "
-                "sigma_after = ? WHERE record_id = ? AND seat = ?",
+            await conn.executemany(
+                "UPDATE rating_results SET mu_before = $1, sigma_before = $2, mu_after = $3, "
+                "sigma_after = $4 WHERE record_id = $5 AND seat = $6",
                 updates,
             )
             return len({row["record_id"] for row in rows})
 
         return await self.db.write(write)
-
-
-def ratings_store(db: Database | PgDatabase) -> RatingStore:
-    """The ratings store of a database: `Ratings` on SQLite, `PgRatings` on PostgreSQL."""
-    if isinstance(db, Database):
-        return Ratings(db)
-    from storage.postgres.ratings import PgRatings
-
-    return PgRatings(db)

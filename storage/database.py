@@ -1,0 +1,256 @@
+"""A database: one writer connection with group commit, and readers. The same for SQLite
+(`storage.sqlite`) and PostgreSQL (`storage.postgres.db`), which give it their connections.
+
+Writes that arrive while a batch commits go together in the next one: one transaction, one
+COMMIT (one fsync), however many moves it holds. A batch runs its writes in order; a run of
+`Grouped` writes of one kind (the session moves) is handed to that kind at once, which writes
+them in one transaction, a statement per table, after deciding by its version check which of
+them it refuses: a refused write fails alone, and the others commit. A run of other writes
+(functions of the connection: a new session, a record, a preference) is a transaction too.
+Every caller is answered only after its COMMIT returned (durable: SQLite with
+synchronous=FULL, PostgreSQL with synchronous_commit on).
+
+A write that raises instead (an error of the database, or a function that refuses) rolls its
+transaction back, and each write of it is committed again in a transaction of its own, so
+that write fails alone. A database that cannot be reached (PostgreSQL down or restarting)
+fails each write and read of that moment with the engine's `StoreUnavailable`; the next batch
+connects anew.
+
+Reads run on reader connections, never behind a commit: `read` runs a function in one read
+transaction (one snapshot); `fetch`, `fetchrow` and `fetchval` one query.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any, ClassVar, TypeVar
+
+from games.engine.store import BatchObserver, Durable, StoreUnavailable
+from storage.sql import Conn, Dialect, Read, Row, Write
+
+T = TypeVar("T")
+
+MAX_BATCH = 512
+"""Writes in one group commit at most; the rest go in the next one."""
+
+Outcome = tuple[bool, object]
+"""(True, result) or (False, the exception to raise in its caller)."""
+
+
+class Grouped:
+    """A write committed together with the consecutive writes of its kind in a batch:
+    `commit` gets all of them, writes them in a transaction of its own and gives each its
+    outcome. When it raises instead (an error of the database), each write is committed alone,
+    and `failed` turns the error of one into the one its caller sees."""
+
+    @classmethod
+    async def commit(cls, conn: Conn, writes: list[Any]) -> list[Outcome]:
+        raise NotImplementedError
+
+    def failed(self, error: Exception) -> Exception:
+        return error
+
+
+class Database:
+    """The group commit and the reads, over the connections a driver subclass opens."""
+
+    backend: ClassVar[str]
+    dialect: ClassVar[Dialect]
+
+    def __init__(self) -> None:
+        self._queue: list[tuple[Write[Any] | Grouped, Durable[Any]]] = []
+        self._wake = asyncio.Event()
+        self._flusher: asyncio.Task[None] | None = None
+        self._in_flight = False
+        self._closed = False
+        self.on_commit: BatchObserver | None = None
+        """Told of each batch the database answered (not one it could not be reached for)."""
+
+    # What a driver provides -----------------------------------------------------------------
+
+    async def _writer(self) -> Conn:
+        """The writer connection (opened again if it was lost)."""
+        raise NotImplementedError
+
+    def _reader(self) -> contextlib.AbstractAsyncContextManager[Conn]:
+        """A reader connection for one read."""
+        raise NotImplementedError
+
+    def _unavailable(self, error: BaseException) -> StoreUnavailable | None:
+        """`error` as a StoreUnavailable if it says the database is out of reach."""
+        return None
+
+    def _lost_writer(self) -> None:
+        """The writer connection broke: drop it (the next batch connects anew)."""
+
+    async def _between_batches(self) -> None:
+        """Run after each batch, before the next (SQLite checkpoints its WAL here)."""
+
+    async def _close_connections(self) -> None:
+        raise NotImplementedError
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        """Call `callback(payload)` for every notice on `channel` another process sends (see
+        `Dialect.notify`); none ever comes where one process serves the database."""
+
+    # Writing --------------------------------------------------------------------------------
+
+    def submit(self, write: Write[T] | Grouped) -> Durable[T]:
+        """Queue a write for the next group commit: a future of its result, set once the
+        COMMIT returned (or of its exception: nothing of it is stored then). A queued write
+        always runs: its awaiter cannot cancel it (`Durable`)."""
+        if self._closed:
+            raise RuntimeError("the database is closed")
+        loop = asyncio.get_running_loop()
+        future: Durable[T] = Durable(loop=loop)
+        self._queue.append((write, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = loop.create_task(self._flush())
+        self._wake.set()
+        return future
+
+    async def write(self, write: Write[T]) -> T:
+        """Run `write(conn)` in the next group commit; its result once committed."""
+        return await self.submit(write)
+
+    async def _flush(self) -> None:
+        """Commit whatever is queued, batch after batch, until closed."""
+        while True:
+            if not self._queue:
+                self._wake.clear()
+                await self._wake.wait()
+            batch = self._queue[:MAX_BATCH]
+            del self._queue[:MAX_BATCH]
+            self._in_flight = True
+            started = time.perf_counter()
+            try:
+                # In this task, not one of its own: every hand-over to another task costs a
+                # turn of the loop, which is long when the loop is busy. `close` lets the
+                # last batch end before it cancels this task.
+                outcomes = await self._batch([write for write, _ in batch])
+            except asyncio.CancelledError:
+                closed = RuntimeError("the database closed before this write was confirmed")
+                for _, future in batch:
+                    future.set_exception(closed)
+                raise
+            finally:
+                self._in_flight = False
+            seconds = time.perf_counter() - started
+            for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(value)  # type: ignore[arg-type]
+            answered = any(ok or not isinstance(v, StoreUnavailable) for ok, v in outcomes)
+            if answered and self.on_commit is not None:
+                self.on_commit(len(batch), seconds)
+            await self._between_batches()
+
+    async def _batch(self, writes: list[Write[Any] | Grouped]) -> list[Outcome]:
+        """The batch in order, a transaction for each run of `Grouped` writes of one kind
+        (all of a batch of moves: one transaction) and for each run of other writes."""
+        outcomes: list[Outcome] = []
+        start = 0
+        while start < len(writes):
+            grouped = isinstance(writes[start], Grouped)
+            end = start + 1
+            while end < len(writes) and (
+                type(writes[end]) is type(writes[start])
+                if grouped
+                else not isinstance(writes[end], Grouped)
+            ):
+                end += 1
+            outcomes += await self._transaction(writes[start:end])
+            start = end
+        return outcomes
+
+    async def _transaction(self, writes: list[Write[Any] | Grouped]) -> list[Outcome]:
+        """Commit `writes` in one transaction; if one raised, each in a transaction of its
+        own, so that it fails alone."""
+        try:
+            conn = await self._writer()
+            try:
+                if isinstance(writes[0], Grouped):
+                    return await type(writes[0]).commit(conn, writes)
+                await conn.execute(self.dialect.begin_write)
+                outcomes: list[Outcome] = []
+                for write in writes:
+                    outcomes.append((True, await write(conn)))  # type: ignore[operator]
+                await conn.execute("COMMIT")
+                return outcomes
+            except BaseException:
+                await _rollback(conn)
+                raise
+        except Exception as error:
+            if (unavailable := self._gone(error)) is not None:
+                return [(False, unavailable)] * len(writes)
+            if len(writes) == 1:
+                write = writes[0]
+                return [(False, write.failed(error) if isinstance(write, Grouped) else error)]
+        return [outcome for write in writes for outcome in await self._transaction([write])]
+
+    def _gone(self, error: BaseException) -> StoreUnavailable | None:
+        unavailable = self._unavailable(error)
+        if unavailable is not None:
+            self._lost_writer()
+        return unavailable
+
+    # Reading --------------------------------------------------------------------------------
+
+    async def read(self, read: Read[T]) -> T:
+        """Run `read(conn)` in one read transaction: its queries see one snapshot."""
+        async with self._reading() as conn:
+            await conn.execute(self.dialect.begin_read)
+            try:
+                return await read(conn)
+            finally:
+                with contextlib.suppress(Exception):
+                    await conn.execute("COMMIT")
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        """One query's rows (one statement needs no transaction of its own)."""
+        async with self._reading() as conn:
+            return await conn.fetch(sql, *args)
+
+    async def fetchrow(self, sql: str, *args: Any) -> Row | None:
+        async with self._reading() as conn:
+            return await conn.fetchrow(sql, *args)
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        async with self._reading() as conn:
+            return await conn.fetchval(sql, *args)
+
+    @contextlib.asynccontextmanager
+    async def _reading(self) -> AsyncIterator[Conn]:
+        if self._closed:
+            raise RuntimeError("the database is closed")
+        try:
+            async with self._reader() as conn:
+                yield conn
+        except Exception as error:
+            if (unavailable := self._unavailable(error)) is not None:
+                raise unavailable from error
+            raise
+
+    # Closing --------------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """Commit what is queued, then close every connection."""
+        if self._closed:
+            return
+        while (self._queue or self._in_flight) and self._flusher and not self._flusher.done():
+            await asyncio.sleep(0.001)
+        self._closed = True
+        if self._flusher is not None:
+            self._flusher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._flusher
+        await self._close_connections()
+
+
+async def _rollback(conn: Conn) -> None:
+    with contextlib.suppress(Exception):
+        await conn.execute("ROLLBACK")

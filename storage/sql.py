@@ -1,0 +1,191 @@
+"""The small interface every store writes its SQL against, once for SQLite and PostgreSQL.
+
+A store's query is one string with PostgreSQL's numbered placeholders (`$1`, `$2`, …; SQLite
+reads them as `?1`, `?2`, …), run through a `Conn`: the same five calls on an aiosqlite or an
+asyncpg connection. What the two dialects spell differently is asked of `conn.dialect`, a few
+fragments: a list parameter, a test of a boolean column, the lower and higher of two values
+that may be NULL, a count kept in a JSON object, whether a JSON list holds a value. The rest —
+JSON columns (text in, text out), booleans (bound as Python bools), upserts (`ON CONFLICT …
+DO UPDATE`, the table named in front of its columns), `RETURNING` — is written the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, TypeVar
+
+T = TypeVar("T")
+
+
+class Row(Protocol):
+    """A result row, by column name or position: `sqlite3.Row`, or asyncpg's `Record`."""
+
+    def __getitem__(self, key: str | int, /) -> Any: ...
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text, non-ASCII kept as is (a JSON column in either database)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+Clash = Literal["key", "unique"]
+"""What a refused INSERT collided with: the table's primary key, or another unique index."""
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """What SQLite and PostgreSQL spell differently, as fragments of the stores' SQL."""
+
+    name: Literal["sqlite", "postgresql"]
+    begin_write: str
+    """Opens a write transaction (SQLite: taking the file's write lock at once)."""
+    begin_read: str
+    """Opens a read transaction whose queries all see one snapshot."""
+    lock_rows: str
+    """Ends a SELECT whose `s` rows the transaction goes on to change: other writers wait."""
+    notify: str
+    """A statement telling the other processes, once the transaction commits, the text in
+    column 1 of each row of `{rows}` kept by `{where}`, on channel `{channel}`
+    (PostgreSQL's NOTIFY); empty where one process serves the file."""
+    _rows: str
+    _field: str
+    _in_list: str
+    _true: str
+    _least: str
+    _greatest: str
+    _counter: str
+    _count_up: str
+    _holds: str
+
+    def rows(self, source: str) -> str:
+        """A FROM item `r`: the rows of `source` (a parameter such as `$1`, or a `literal`),
+        JSON text of a list of lists. One statement writes them all, the database parsing
+        them: no round trip, no hand-over from Python, per row."""
+        return self._rows.format(source=source)
+
+    def literal(self, text: str) -> str:
+        """`text` as a string literal of SQL."""
+        if self.name == "sqlite":
+            return "'" + text.replace("'", "''") + "'"
+        tag = next(f"$t{n}$" for n in range(len(text) + 1) if f"$t{n}$" not in text)
+        return f"{tag}{text}{tag}"  # dollar quotes: no escape of any kind inside
+
+    def field(self, index: int, kind: str) -> str:
+        """Column `index` of a row of `rows`, as SQL type `kind` (a JSON column's value is
+        given as its text)."""
+        return self._field.format(i=index, kind=kind)
+
+    def in_list(self, column: str, param: int, kind: str) -> str:
+        """`column` is one of the values of list parameter `$param` (bound with `listed`);
+        `kind` its SQL type (PostgreSQL's arrays are typed)."""
+        return self._in_list.format(column=column, p=param, kind=kind)
+
+    def listed(self, values: Sequence[Any]) -> Any:
+        """A Python list as a list parameter."""
+        return dumps(list(values)) if self.name == "sqlite" else list(values)
+
+    def true(self, column: str) -> str:
+        """A boolean column is true (as the partial indexes spell it, so they apply)."""
+        return self._true.format(column)
+
+    def least(self, a: str, b: str) -> str:
+        """The lower of two values, either of which may be NULL (then the other)."""
+        return self._least.format(a=a, b=b)
+
+    def greatest(self, a: str, b: str) -> str:
+        return self._greatest.format(a=a, b=b)
+
+    def counter(self, key: str) -> str:
+        """A new JSON object counting 1 under the text `key`."""
+        return self._counter.format(key=key)
+
+    def count_up(self, column: str, key: str) -> str:
+        """The JSON object in `column` with its count under `key` one higher."""
+        return self._count_up.format(column=column, key=key)
+
+    def holds(self, array: str, value: str) -> str:
+        """The JSON list `array` holds the integer `value`."""
+        return self._holds.format(array=array, value=value)
+
+
+SQLITE = Dialect(
+    name="sqlite",
+    begin_write="BEGIN IMMEDIATE",
+    begin_read="BEGIN",
+    lock_rows="",
+    notify="",
+    _rows="json_each({source}) AS r",
+    _field="r.value ->> {i}",
+    _in_list="{column} IN (SELECT value FROM json_each(${p}))",
+    _true="{} = 1",
+    _least="MIN(COALESCE({a}, {b}), COALESCE({b}, {a}))",
+    _greatest="MAX(COALESCE({a}, {b}), COALESCE({b}, {a}))",
+    _counter="json_object({key}, 1)",
+    _count_up=(
+        "json_set({column}, '$.' || json_quote({key}), "
+        "COALESCE(json_extract({column}, '$.' || json_quote({key})), 0) + 1)"
+    ),
+    _holds="{value} IN (SELECT value FROM json_each({array}))",
+)
+
+
+class Conn(Protocol):
+    """One connection of either database, as the stores use it."""
+
+    dialect: Dialect
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        """Run one statement; how many rows it changed."""
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        """Run one statement once per row of arguments."""
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]: ...
+
+    async def fetchrow(self, sql: str, *args: Any) -> Row | None: ...
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        """The first column of the first row (None without a row)."""
+
+    async def script(self, sql: str) -> None:
+        """Run statements separated by semicolons, without parameters, in one call; the
+        first that fails stops the rest."""
+
+    async def together(self, *calls: Callable[[], Awaitable[Any]]) -> list[Any]:
+        """Run the calls in order, each result in its place. On SQLite they are handed to the
+        connection's thread at once (one turn of the loop, not one each) and the first error
+        is raised once all ran; on PostgreSQL (one command at a time on a connection) one
+        after the other, the first error stopping the rest."""
+
+
+def clash(error: BaseException) -> Clash | None:
+    """What a refused INSERT collided with (either driver's error), or None for any other
+    error."""
+    name = getattr(error, "sqlite_errorname", None)
+    if name is not None:
+        return _SQLITE_CLASHES.get(name)
+    if getattr(error, "sqlstate", None) == "23505":  # unique_violation
+        return "key" if str(getattr(error, "constraint_name", "")).endswith("_pkey") else "unique"
+    return None
+
+
+_SQLITE_CLASHES: dict[str, Clash] = {
+    "SQLITE_CONSTRAINT_PRIMARYKEY": "key",
+    "SQLITE_CONSTRAINT_UNIQUE": "unique",
+}
+
+Write = Callable[[Conn], Awaitable[T]]
+"""A write: a function of the writer connection, run inside a group commit's transaction."""
+
+Read = Callable[[Conn], Awaitable[T]]
+
+
+_NUMBERED = re.compile(r"\$(\d+)")
+
+
+def qmarks(sql: str) -> str:
+    """PostgreSQL's `$1` placeholders as SQLite's `?1`."""
+    return _NUMBERED.sub(r"?\1", sql)

@@ -11,10 +11,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sqlite3
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit
+
+import aiosqlite
 
 from storage import is_postgres_url, open_storage
 from storage.migrations import NewerSchema
@@ -51,7 +52,7 @@ async def rebuild(location: str) -> int:
         storage = await open_storage(location)
     except NewerSchema as error:
         raise Refusal(f"{error}: rebuild with the bot version that last used it") from None
-    except sqlite3.Error as error:
+    except aiosqlite.Error as error:
         raise Refusal(f"cannot open the SQLite database {location}: {error}") from None
     except OSError as error:
         if not is_postgres_url(location):

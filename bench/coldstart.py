@@ -25,13 +25,14 @@ import json
 import os
 import random
 import shutil
-import sqlite3
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import aiosqlite
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -81,73 +82,106 @@ def play(seed: int, stop: int | None) -> Template:
     )
 
 
-def build(path: Path, stored: int, live: int) -> None:
+async def build(path: Path, stored: int, live: int) -> None:
     """Fill a freshly migrated file with `stored` sessions, `live` of them in play."""
     rng = random.Random(7)
     finished = [play(seed, None) for seed in range(TEMPLATES)]
     playing = [play(1000 + seed, rng.randrange(5, 120)) for seed in range(TEMPLATES)]
     playing = [t for t in playing if t.status == "active"]
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("PRAGMA synchronous = OFF")
-    columns = {row[1] for row in conn.execute("PRAGMA table_info(sessions)")}
-    keeps_to_move = "to_move" in columns
-    now = time.time()
-    conn.execute("BEGIN")
-    for n in range(stored):
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        await conn.execute("PRAGMA synchronous = OFF")
+        columns = {row[1] for row in await conn.execute_fetchall("PRAGMA table_info(sessions)")}
+        keeps_to_move = "to_move" in columns
+        now = time.time()
+        for start in range(0, stored, CHUNK):
+            rows = Rows()
+            for n in range(start, min(start + CHUNK, stored)):
+                template = rng.choice(playing if n < live else finished)
+                rows.add(n, template, rng, now=now, stored=stored, live=live)
+            await rows.insert(conn, keeps_to_move)
+        await conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+CHUNK = 10_000
+"""Sessions written in one transaction."""
+
+
+@dataclass
+class Rows:
+    """The rows of a chunk of sessions, table by table."""
+
+    sessions: list[dict[str, Any]] = field(default_factory=list)
+    seats: list[tuple[Any, ...]] = field(default_factory=list)
+    actions: list[tuple[Any, ...]] = field(default_factory=list)
+    snapshots: list[tuple[Any, ...]] = field(default_factory=list)
+    deadlines: list[tuple[Any, ...]] = field(default_factory=list)
+
+    def add(
+        self, n: int, template: Template, rng: random.Random, *, now: float, stored: int, live: int
+    ) -> None:
         in_play = n < live
-        template = rng.choice(playing if in_play else finished)
         session_id = f"{n:08x}"
         ai = in_play and rng.random() < 0.1
         timer = 600 if in_play and rng.random() < 0.2 else None
         host = 10**6 + n
-        row: dict[str, Any] = {
-            "id": session_id,
-            "game_id": GAME,
-            "rules_version": 1,
-            "guild_id": 1 + n % 50,
-            "channel_id": 10**7 + n,
-            "host_id": host,
-            "locale": "en",
-            "options": "{}",
-            "seed": n,
-            "status": template.status,
-            "version": len(template.log),
-            "config": json.dumps(template.config),
-            "table_message_id": 10**8 + n,
-            "created_at": now - (stored - n),
-            "updated_at": now,
-            "turn_timer": timer,
-        }
-        if keeps_to_move:
-            row["to_move"] = json.dumps(template.to_move)
-        names = ", ".join(row)
-        marks = ", ".join(f":{name}" for name in row)
-        conn.execute(f"INSERT INTO sessions ({names}) VALUES ({marks})", row)
-        conn.executemany(
-            "INSERT INTO seats (session_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-            [(session_id, 0, host, "host"), (session_id, 1, None if ai else host + 1, "guest")],
+        self.sessions.append(
+            {
+                "id": session_id,
+                "game_id": GAME,
+                "rules_version": 1,
+                "guild_id": 1 + n % 50,
+                "channel_id": 10**7 + n,
+                "host_id": host,
+                "locale": "en",
+                "options": "{}",
+                "seed": n,
+                "status": template.status,
+                "version": len(template.log),
+                "config": json.dumps(template.config),
+                "table_message_id": 10**8 + n,
+                "created_at": now - (stored - n),
+                "updated_at": now,
+                "turn_timer": timer,
+                "to_move": json.dumps(template.to_move),
+            }
         )
-        conn.executemany(
-            "INSERT INTO actions (session_id, seq, actor, payload) VALUES (?, ?, ?, ?)",
-            [(session_id, seq, actor, payload) for seq, actor, payload in template.log],
-        )
-        conn.execute(
-            "INSERT INTO snapshots (session_id, version, state) VALUES (?, ?, ?)",
-            (session_id, *template.snapshot),
-        )
+        self.seats += [
+            (session_id, 0, host, "host"),
+            (session_id, 1, None if ai else host + 1, "guest"),
+        ]
+        self.actions += [(session_id, seq, actor, payload) for seq, actor, payload in template.log]
+        self.snapshots.append((session_id, *template.snapshot))
         if timer is not None:
             seat = template.to_move[0]
             due = now + rng.uniform(-300, 3000)
-            conn.executemany(
-                "INSERT INTO deadlines (session_id, kind, seat, due) VALUES (?, ?, ?, ?)",
-                [(session_id, "turn", seat, due), (session_id, "warn", seat, due - timer / 2)],
-            )
-        if n % 10_000 == 9_999:
-            conn.execute("COMMIT")
-            conn.execute("BEGIN")
-    conn.execute("COMMIT")
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    conn.close()
+            self.deadlines += [
+                (session_id, "turn", seat, due),
+                (session_id, "warn", seat, due - timer / 2),
+            ]
+
+    async def insert(self, conn: aiosqlite.Connection, keeps_to_move: bool) -> None:
+        """One transaction, one statement a table."""
+        names = [name for name in self.sessions[0] if keeps_to_move or name != "to_move"]
+        marks = ", ".join(f":{name}" for name in names)
+        await conn.execute("BEGIN")
+        await conn.executemany(
+            f"INSERT INTO sessions ({', '.join(names)}) VALUES ({marks})", self.sessions
+        )
+        await conn.executemany(
+            "INSERT INTO seats (session_id, seat, user_id, name) VALUES (?, ?, ?, ?)", self.seats
+        )
+        await conn.executemany(
+            "INSERT INTO actions (session_id, seq, actor, payload) VALUES (?, ?, ?, ?)",
+            self.actions,
+        )
+        await conn.executemany(
+            "INSERT INTO snapshots (session_id, version, state) VALUES (?, ?, ?)", self.snapshots
+        )
+        await conn.executemany(
+            "INSERT INTO deadlines (session_id, kind, seat, due) VALUES (?, ?, ?, ?)",
+            self.deadlines,
+        )
+        await conn.execute("COMMIT")
 
 
 async def database(stored: int, live: int) -> Path:
@@ -155,16 +189,14 @@ async def database(stored: int, live: int) -> Path:
     directory = Path(tempfile.gettempdir()) / "tablebot-coldstart"
     scratch = directory / f"new-{os.getpid()}.sqlite3"
     storage = await open_storage(scratch)  # the schema of the code under test
+    schema = await storage.db.fetchval("PRAGMA user_version")
     await storage.close()
-    conn = sqlite3.connect(scratch)
-    schema = conn.execute("PRAGMA user_version").fetchone()[0]
-    conn.close()
     path = directory / f"stored{stored}-live{live}-v{schema}.sqlite3"
     if path.exists():
         for leftover in directory.glob(f"new-{os.getpid()}.sqlite3*"):
             leftover.unlink()
         return path
-    build(scratch, stored, live)
+    await build(scratch, stored, live)
     scratch.rename(path)
     return path
 

@@ -12,8 +12,9 @@ from functools import cache
 from typing import Any
 
 from bot.context import Context
-from bot.games.rummy.render import card_label, card_text, cards_text
-from bot.games.rummy.ui import WINDOW, RummyUI, discard_choices, one_per_kinds
+from bot.games.rummy.controls import discard_choices, one_per_kinds
+from bot.games.rummy.pieces import WINDOW, card_label, card_text, cards_text
+from bot.games.rummy.ui import RummyUI
 from bot.playground.emulator import Emulator, EmuMessage, EmuUser, RateLimit
 from games.engine import ManualClock, Seat, Session, SessionRecord, Status
 from games.engine.contract import CHANCE

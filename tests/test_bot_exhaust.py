@@ -17,14 +17,10 @@ import pytest
 from bot.context import Context
 from bot.errors import error_text
 from bot.game_ui import Pick
+from bot.games.exhaust.choice import ALPHABET, decode, encode
+from bot.games.exhaust.pieces import COLOUR_EMOJI
 from bot.games.exhaust.prefs import SOLO_LEVEL_KEY
-from bot.games.exhaust.ui import (
-    ALPHABET,
-    COLOUR_EMOJI,
-    ExhaustUI,
-    decode,
-    encode,
-)
+from bot.games.exhaust.ui import ExhaustUI
 from bot.i18n import t
 from bot.playground.emulator import Emulator, EmuMessage, EmuUser, InvalidInteraction, RateLimit
 from bot.playground.emulator.models import FLAG_COMPONENTS_V2, walk_components

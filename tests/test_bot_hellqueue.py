@@ -22,18 +22,18 @@ import pytest
 from bot.context import Context, jump_url
 from bot.errors import error_text
 from bot.game_ui import Pick
+from bot.games.hellqueue.choice import rerollable
 from bot.games.hellqueue.picture import FILENAME, table_picture
-from bot.games.hellqueue.ui import (
+from bot.games.hellqueue.pieces import (
     KEYCAP,
     MARKERS,
-    HellQueueUI,
     dice_text,
     group_text,
-    rerollable,
     sleep_text,
     stone_counts_text,
     stones_row,
 )
+from bot.games.hellqueue.ui import HellQueueUI
 from bot.i18n import t
 from bot.playground.emulator import Emulator, EmuMessage, EmuUser, RateLimit
 from bot.playground.emulator.models import FLAG_COMPONENTS_V2, text_of, walk_components

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.games.thegame.ui import pile_line
+from bot.games.thegame.pieces import pile_line
 from bot.i18n import t
 from bot.playground.emulator import Emulator
 from games.thegame import RULES

@@ -21,8 +21,9 @@ import pytest
 
 from bot.errors import error_text
 from bot.game_ui import Pick
-from bot.games.rummy.render import card_label, card_text, cards_text, sets_text
-from bot.games.rummy.ui import RummyUI, discard_choices
+from bot.games.rummy.controls import discard_choices
+from bot.games.rummy.pieces import card_label, card_text, cards_text, sets_text
+from bot.games.rummy.ui import RummyUI
 from bot.i18n import t
 from bot.playground.emulator import Emulator, EmuMessage, EmuUser
 from bot.playground.emulator.models import FLAG_COMPONENTS_V2, text_of, walk_components

@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.games.rummy.render import card_label, card_text
-from bot.games.rummy.ui import READY, WINDOW
+from bot.games.rummy.pieces import READY, WINDOW, card_label, card_text
 from bot.i18n import t
 from bot.playground.emulator import Emulator, EmuMessage, EmuUser
 from games.engine import ManualClock, Session, Status

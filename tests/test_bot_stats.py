@@ -18,7 +18,7 @@ import pytest
 
 from bot.client import TableBot
 from bot.context import Context
-from bot.games.exhaust.ui import card_text
+from bot.games.exhaust.pieces import card_text
 from bot.i18n import t
 from bot.playground.emulator import (
     Emulator,

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from bot.games.thegame.picture import FILENAME, table_picture
-from bot.games.thegame.ui import pile_line
+from bot.games.thegame.pieces import pile_line
 from bot.i18n import t
 from bot.playground.emulator import Emulator, EmuMessage, EmuUser, RateLimit
 from bot.playground.emulator.models import ATTACH_FILES

@@ -14,10 +14,11 @@ import pytest
 from toygame import RULES, Vote
 
 from bot.context import Context
-from bot.game_ui import GameUI
+from bot.game_ui import ACCENT, LOST, WON, GameUI, places_by_points
 from bot.i18n import t
 from bot.replay_turns import replay_turn, target, turn_ends
 from bot.results import Results
+from bot.ui.competitive import CompetitiveUI
 from bot.ui.layout import Button, Controls, Layout, Priority, Text, game_verb
 from games.engine import CHANCE, Event, Seat, Session, SessionRecord, Status
 from games.engine.step import LoggedAction, advance
@@ -154,6 +155,56 @@ async def test_a_default_game_is_recorded_counted_and_ranked(storage: Storage) -
     figures_text = " · ".join([*figures, best])
     assert board[0] == t("en", "stats.line", label=t("en", "stats.server"), figures=figures_text)
     assert t("en", "stats.points", count=max(session.state.totals)) in board[1]
+
+
+class CompetitiveRaceUI(CompetitiveUI, DiceRaceUI):
+    """The same race with the records of a competitive game won on points."""
+
+
+def race_won(by_person: bool) -> Session:
+    """A finished race that alice (the one person) won or did not, whichever is asked."""
+    for seed in range(100):
+        session, _ = finished(seed)
+        outcome = RULES.outcome(session.state)
+        assert outcome is not None
+        if (0 in outcome.winners) == by_person:
+            return session
+    raise AssertionError("no such race in 100 seeds")
+
+
+@pytest.mark.parametrize("by_person", [True, False])
+def test_a_competitive_game_counts_as_won_only_when_a_person_won(by_person: bool) -> None:
+    session = race_won(by_person)
+    result = CompetitiveRaceUI().result(session)
+    assert result is not None
+    assert result.won == by_person
+    assert result.score == -max(session.state.totals)
+
+
+@pytest.mark.parametrize("by_person", [True, False])
+def test_a_competitive_table_ends_won_only_when_a_person_won(by_person: bool) -> None:
+    session = race_won(by_person)
+    assert CompetitiveRaceUI().accent(session) == (WON if by_person else LOST)
+
+
+def test_a_competitive_table_in_play_keeps_the_play_accent() -> None:
+    session, _ = finished()
+    playing = Session(session.record, RULES, session.config, RULES.setup(session.config))
+    assert CompetitiveRaceUI().accent(playing) == ACCENT
+
+
+def test_a_competitive_game_ranks_its_winners_first_then_by_points() -> None:
+    session, _ = finished()
+    outcome = RULES.outcome(session.state)
+    assert outcome is not None
+    standing = CompetitiveRaceUI().standing(session)
+    assert standing is not None
+    assert standing.places == places_by_points(outcome.scores, outcome.winners)
+    assert DiceRaceUI().standing(session) is None  # the plain default rates nothing
+
+
+def test_a_competitive_servers_wins_are_the_games_a_person_won() -> None:
+    assert CompetitiveRaceUI().wins_text("ja", 3) == t("ja", "stats.won_by_player", count=3)
 
 
 def test_a_replay_turn_is_one_actors_run_of_actions_with_the_chance_it_caused() -> None:

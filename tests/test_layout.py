@@ -21,7 +21,8 @@ from PIL import Image
 
 from bot.context import Context
 from bot.games.thegame.picture import FILENAME, table_picture
-from bot.games.thegame.ui import TheGameUI, pile_line
+from bot.games.thegame.pieces import pile_line
+from bot.games.thegame.ui import TheGameUI
 from bot.i18n import t
 from bot.playground.emulator import Emulator, text_of
 from bot.playground.emulator.models import walk_components

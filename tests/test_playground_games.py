@@ -7,7 +7,7 @@ from pathlib import Path
 
 from playwright.async_api import Page, expect
 
-from bot.games.rummy.ui import discard_choices
+from bot.games.rummy.controls import discard_choices
 from bot.i18n import t
 from bot.playground.playground import Playground
 from bot.ui.layout import LOBBY

@@ -193,6 +193,7 @@ CATALOG: dict[str, str | Plural] = {
     "stats.separator": " · ",
     "stats.played": "{count} played",
     "stats.won": "{count} won",
+    "stats.won_by_player": "{count} won by a player",
     "stats.lost": "{count} lost",
     "stats.server": "This server",
     "stats.channel": "This channel",

@@ -183,6 +183,7 @@ CATALOG: dict[str, str] = {
     "stats.separator": "・",
     "stats.played": "{count}回プレイ",
     "stats.won": "{count}勝",
+    "stats.won_by_player": "プレイヤーの勝利{count}回",
     "stats.lost": "{count}敗",
     "stats.server": "このサーバー",
     "stats.channel": "このチャンネル",

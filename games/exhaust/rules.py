@@ -25,6 +25,7 @@ from games.engine.contract import (
     ToMove,
 )
 from games.engine.errors import GameError, Reason, illegal
+from games.engine.options import config_from_options
 from games.exhaust.ai import decide
 from games.exhaust.cards import DECK
 from games.exhaust.combos import REWARDS, Combo, Play, check_play, faces, table
@@ -64,12 +65,7 @@ from games.exhaust.plays import (
 )
 from games.exhaust.strong import strong_decision
 
-OPTIONS = frozenset({"long_game", "npc_size", "first_player"})
 CHANCE_KINDS = frozenset({"deal", "first", "npc_play", "npc_time", "npc_out"})
-
-
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _without(hand: Sequence[int], cards: Sequence[int]) -> tuple[int, ...]:
@@ -93,26 +89,10 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     # Config and setup -------------------------------------------------------------------
 
     def make_config(self, players: int, options: dict[str, Any]) -> Config:
-        """Validate; the long variant is ignored in solo (the seed's solo rules have none)."""
-        if set(options) - OPTIONS:
-            raise GameError(Reason.BAD_OPTION, "unknown_option")
-        if not _int(players) or not self.min_players <= players <= self.max_players:
-            raise GameError(Reason.BAD_OPTION, "players")
-        long_game = options.get("long_game", False)
-        if not isinstance(long_game, bool):
-            raise GameError(Reason.BAD_OPTION, "long_game")
-        npc_size = options.get("npc_size", 15)
-        if not _int(npc_size) or not 5 <= npc_size <= 49:
-            raise GameError(Reason.BAD_OPTION, "npc_size")
-        first = options.get("first_player")
-        if first is not None and (not _int(first) or not 0 <= first < players):
-            raise GameError(Reason.BAD_OPTION, "first_player")
-        return Config(
-            players=players,
-            long_game=long_game and players > 1,
-            npc_size=npc_size,
-            first_player=first,
-        )
+        """The options are `Config`'s fields; the long variant is ignored in solo (the seed's
+        solo rules have none)."""
+        config = config_from_options(Config, players, options)
+        return config.model_copy(update={"long_game": False}) if config.solo else config
 
     def setup(self, config: Config) -> State:
         zeros = (0,) * config.players

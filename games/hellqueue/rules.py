@@ -27,6 +27,7 @@ from games.engine.contract import (
     ToMove,
 )
 from games.engine.errors import GameError, Reason, illegal
+from games.engine.options import config_from_options
 from games.hellqueue.cards import (
     DECKS,
     LARGE_DICE,
@@ -71,8 +72,6 @@ from games.hellqueue.moves import (
     total,
 )
 from games.hellqueue.scoring import best_score, winners
-
-OPTIONS = frozenset({"first_player"})
 
 
 def _int(value: Any) -> bool:
@@ -126,14 +125,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
     # Config and setup -------------------------------------------------------------------
 
     def make_config(self, players: int, options: dict[str, Any]) -> Config:
-        if set(options) - OPTIONS:
-            raise GameError(Reason.BAD_OPTION, "unknown_option")
-        if not _int(players) or not self.min_players <= players <= self.max_players:
-            raise GameError(Reason.BAD_OPTION, "players")
-        first = options.get("first_player")
-        if first is not None and (not _int(first) or not 0 <= first < players):
-            raise GameError(Reason.BAD_OPTION, "first_player")
-        return Config(players=players, first_player=first)
+        return config_from_options(Config, players, options)
 
     def setup(self, config: Config) -> State:
         """The decks face down in printed order, every die still to roll (chance does both)."""

@@ -36,14 +36,13 @@ from games.engine.contract import (
     ToMove,
 )
 from games.engine.errors import GameError, Reason, illegal
+from games.engine.options import config_from_options
 from games.rummy.ai import decide
 from games.rummy.cards import CARDS
 from games.rummy.models import (
     ACTION_ADAPTER,
     ACTION_TYPES,
     CHANCE_TYPES,
-    CLAIM_BOUNDS,
-    CLAIM_SECONDS,
     DEAL,
     MATCH_GAMES,
     TARGET,
@@ -80,12 +79,7 @@ from games.rummy.sets import (
 )
 from games.rummy.strong import strong_decision
 
-OPTIONS = frozenset({"advanced", "claim_seconds", "match_games", "target", "first_player"})
 DRAW_AFTER_OPEN = 2
-
-
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -122,34 +116,11 @@ class RummyRules(Rules[Config, State, Action, View]):
     # Config and setup -------------------------------------------------------------------
 
     def make_config(self, players: int, options: dict[str, Any]) -> Config:
-        if set(options) - OPTIONS:
-            raise GameError(Reason.BAD_OPTION, "unknown_option")
-        if not _int(players) or not self.min_players <= players <= self.max_players:
-            raise GameError(Reason.BAD_OPTION, "players")
-        advanced = options.get("advanced", False)
-        if not isinstance(advanced, bool):
-            raise GameError(Reason.BAD_OPTION, "advanced")
-        seconds = options.get("claim_seconds", CLAIM_SECONDS)
-        if not _int(seconds) or not CLAIM_BOUNDS[0] <= seconds <= CLAIM_BOUNDS[1]:
-            raise GameError(Reason.BAD_OPTION, "claim_seconds")
-        games = options.get("match_games", MATCH_GAMES[players])
-        if not _int(games) or not 1 <= games <= 50:
-            raise GameError(Reason.BAD_OPTION, "match_games")
-        target = options.get("target", TARGET[players])
-        if not _int(target) or not 1 <= target <= 999:
-            raise GameError(Reason.BAD_OPTION, "target")
-        first = options.get("first_player")
-        if first is not None and (not _int(first) or not 0 <= first < players):
-            raise GameError(Reason.BAD_OPTION, "first_player")
-        return Config(
-            players=players,
-            advanced=advanced,
-            claim_seconds=seconds,
-            claim_asks="eligible",
-            match_games=games,
-            target=target,
-            first_player=first,
-        )
+        """The options are `Config`'s fields (but `claim_asks`, always `eligible`); the match's
+        length and target default to the seed's for the player count."""
+        defaults = {"match_games": MATCH_GAMES.get(players), "target": TARGET.get(players)}
+        fixed = {"claim_asks": "eligible"}
+        return config_from_options(Config, players, options, defaults, fixed)
 
     def setup(self, config: Config) -> State:
         """Before the first deal all 100 cards are the (unshuffled) face-down deck."""

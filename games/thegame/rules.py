@@ -18,6 +18,7 @@ from games.engine.contract import (
     ToMove,
 )
 from games.engine.errors import GameError, Reason, illegal
+from games.engine.options import config_from_options
 from games.thegame.models import (
     ACTION_ADAPTER,
     ASCENDING,
@@ -84,16 +85,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
     action_adapter = ACTION_ADAPTER
 
     def make_config(self, players: int, options: dict[str, Any]) -> TheGameConfig:
-        known = {"on_fire", "min_three", "smaller_hand", "first_player", "signals"}
-        if set(options) - known:
-            raise GameError(Reason.BAD_OPTION, "unknown_option")
-        try:
-            config = TheGameConfig(players=players, **options)
-        except ValueError:
-            raise GameError(Reason.BAD_OPTION, "invalid") from None
-        if config.first_player is not None and not 0 <= config.first_player < players:
-            raise GameError(Reason.BAD_OPTION, "first_player")
-        return config
+        return config_from_options(TheGameConfig, players, options)
 
     def setup(self, config: TheGameConfig) -> TheGameState:
         return TheGameState(config=config)

@@ -3,12 +3,14 @@ uses), N+1 after every win."""
 
 from __future__ import annotations
 
+from games.engine.options import field_bounds
+from games.exhaust.models import Config
 from storage import PrefTable
 
 SOLO_LEVEL_KEY = "exhaust.solo_level"
-DEFAULT_LEVEL = 15
-MIN_LEVEL, MAX_LEVEL = 5, 49
-"""The NPC pile sizes the rules accept."""
+DEFAULT_LEVEL: int = Config.model_fields["npc_size"].default
+MIN_LEVEL, MAX_LEVEL = field_bounds(Config, "npc_size")
+"""The NPC pile sizes the rules accept (the `npc_size` option)."""
 
 
 def parse_level(value: str | None) -> int:

@@ -61,7 +61,6 @@ CATALOG: dict[str, str | Plural] = {
         "{marker} {name}: {count} point · dice left: {dice}",
         "{marker} {name}: {count} points · dice left: {dice}",
     ),
-    "hellqueue.stats.won_by_player": "{count} won by a player",
     # Private panel
     "hellqueue.hand.title": "Your dice — Hell Queue Club",
     "hellqueue.hand.your_turn": "**Your turn** — choose a face group from your active card.",

@@ -50,7 +50,6 @@ CATALOG: dict[str, str] = {
     "hellqueue.result.win": "🏆 {names} の勝ち ({count}点)。",
     "hellqueue.result.shared": "🏆 {names} が同点で勝利を分け合いました ({count}点)。",
     "hellqueue.result.line": "{marker} {name}: {count}点 · 残りダイス {dice}個",
-    "hellqueue.stats.won_by_player": "プレイヤーの勝利{count}回",
     # Private panel
     "hellqueue.hand.title": "あなたのダイス — 地獄Queue部",
     "hellqueue.hand.your_turn": "**あなたの手番** — アクティブカードの出目を1つ選んでください。",

@@ -12,13 +12,14 @@ from bot.commands import show_rules
 from bot.games.rummy.ui import RummyUI
 from bot.i18n import cmd
 from bot.timers import turn_timer_option
-from games.rummy.models import CLAIM_BOUNDS, CLAIM_SECONDS
+from games.engine.options import field_bounds
+from games.rummy.models import CLAIM_BOUNDS, CLAIM_SECONDS, Config
 
 if TYPE_CHECKING:
     from bot.client import TableBot
 
 GAME_ID = "rummy"
-MAX_MATCH_GAMES = 50
+MATCH_GAMES = field_bounds(Config, "match_games")
 
 
 class RummyCog(commands.Cog):
@@ -46,7 +47,7 @@ class RummyCog(commands.Cog):
         interaction: discord.Interaction[Any],
         advanced: bool = False,
         claim_seconds: app_commands.Range[int, CLAIM_BOUNDS[0], CLAIM_BOUNDS[1]] = CLAIM_SECONDS,
-        match_games: app_commands.Range[int, 1, MAX_MATCH_GAMES] | None = None,
+        match_games: app_commands.Range[int, MATCH_GAMES[0], MATCH_GAMES[1]] | None = None,
         turn_timer: app_commands.Choice[int] | None = None,
     ) -> None:
         """`match_games` left out plays the seed's length for the seats the match starts with."""

@@ -118,7 +118,6 @@ CATALOG: dict[str, str | Plural] = {
     "rummy.condition.three_open": "3/5: 3 or more open sets",
     "rummy.condition.one_attribute": "4: one attribute plus Items only",
     "rummy.condition.item": "Item: no condition",
-    "rummy.stats.won_by_player": "{count} won by a player",
     # Private hand
     "rummy.hand.title": "Your hand — Angels & Demons Rummy",
     "rummy.hand.cards": "**Your hand** ({n}): {cards}",

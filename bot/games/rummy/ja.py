@@ -89,7 +89,6 @@ CATALOG: dict[str, str] = {
     "rummy.condition.three_open": "3・5:オープン3セット以上",
     "rummy.condition.one_attribute": "4:1つの属性とItemだけ",
     "rummy.condition.item": "Item:条件なし",
-    "rummy.stats.won_by_player": "プレイヤーの勝利{count}回",
     # 手札
     "rummy.hand.title": "あなたの手札 — エンジェル&デーモン・ラミー",
     "rummy.hand.cards": "**手札**({n}枚):{cards}",

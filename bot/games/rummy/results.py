@@ -1,61 +1,37 @@
-"""How Angels & Demons Rummy reads in Discord: cards, sets, the score of a goal.
+"""Angels & Demons Rummy's results in words: a short game's end (the full score of a goal) and
+the match's.
 
-A card is its attribute's emoji (🧑 Human, 😇 Angel, 😈 Demon; an Item by its picture 🗡️🛡️🧪💍)
-and its title in a code span; a red card has 🔴 in front: `🔴😇`3``. Red and black cards of a
-title are the same for sets, so only the red mark tells them apart. Labels of buttons and
-select options use the same shape without markdown (`🔴😇3`).
+Its records, stats and places are those of every competitive game won on points
+(`bot.ui.competitive`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from bot.context import Context
-from games.rummy.cards import ITEM, ITEM_TITLES, attribute, is_red, title
-from games.rummy.models import RedScore, ShortResult
-
-ATTRIBUTE_EMOJI = ("🧑", "😇", "😈")
-"""Human, Angel, Demon."""
-ITEM_EMOJI = {"sword": "🗡️", "shield": "🛡️", "potion": "🧪", "ring": "💍"}
-RED = "🔴"
-NONE = "—"
+from bot.games.rummy.pieces import card_text, sets_text
+from games.rummy.models import RedScore, ShortResult, View
 
 
-def card_emoji(card: int) -> str:
-    attr = attribute(card)
-    return ITEM_EMOJI[title(card)] if attr == ITEM else ATTRIBUTE_EMOJI[attr]
-
-
-def title_text(ctx: Context, card: int) -> str:
-    """A number card's number, or an Item's picture name in the reader's language."""
-    name = title(card)
-    return ctx.t(f"rummy.item.{name}") if name in ITEM_TITLES else name
-
-
-def card_text(ctx: Context, card: int) -> str:
-    """A card in a message: `🔴😇`3``."""
-    return f"{RED if is_red(card) else ''}{card_emoji(card)}`{title_text(ctx, card)}`"
-
-
-def card_label(ctx: Context, card: int) -> str:
-    """A card on a button or a select option (no markdown there): `🔴😇3`."""
-    return f"{RED if is_red(card) else ''}{card_emoji(card)}{title_text(ctx, card)}"
-
-
-def cards_text(ctx: Context, cards: Sequence[int], empty: str = NONE) -> str:
-    return " ".join(card_text(ctx, c) for c in cards) or empty
-
-
-def cards_label(ctx: Context, cards: Sequence[int]) -> str:
-    return " ".join(card_label(ctx, c) for c in cards)
-
-
-def sets_text(ctx: Context, sets: Sequence[Sequence[int]], empty: str = NONE) -> str:
-    """Sets side by side, each in brackets: `[😇`1` 😇`2` 😇`3`] [🧑`5` 🧑`5`]`."""
-    return " ".join(f"[{cards_text(ctx, s)}]" for s in sets) or empty
-
-
-# The score of a goal --------------------------------------------------------------------------
+def match_lines(ctx: Context, view: View) -> list[str]:
+    """The finished match: its winners, then every seat by its match points."""
+    outcome = ctx.session.rules.outcome(ctx.session.state)
+    assert outcome is not None
+    names = ", ".join(ctx.names[s] for s in outcome.winners)
+    score = outcome.scores[outcome.winners[0]]
+    if outcome.result == "item_victory":
+        head = ctx.t("rummy.result.match_item", names=names, games=view.game_no)
+    else:
+        shared = len(outcome.winners) > 1
+        key = "rummy.result.match_shared" if shared else "rummy.result.match_win"
+        points = ctx.t("stats.points", count=score)
+        games = ctx.t("rummy.short_games", count=view.game_no)
+        head = ctx.t(key, names=names, points=points, games=games)
+    order = sorted(range(view.config.players), key=lambda s: (-view.scores[s], s))
+    lines = [head]
+    lines += [
+        ctx.t("rummy.result.standing", name=ctx.names[s], count=view.scores[s]) for s in order
+    ]
+    return lines
 
 
 def red_text(ctx: Context, red: RedScore) -> str:

@@ -13,11 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.engine.contract import (
-    AI_LEVELS,
     CHANCE,
-    NORMAL,
-    STRONG,
-    AiDecision,
     Event,
     Outcome,
     Rules,
@@ -25,10 +21,8 @@ from games.engine.contract import (
     ToMove,
 )
 from games.engine.errors import GameError, Reason, illegal
-from games.exhaust.ai import decide
 from games.exhaust.cards import DECK
 from games.exhaust.combos import REWARDS, Combo, Play, check_play, faces, table
-from games.exhaust.explain import explain
 from games.exhaust.models import (
     ACTION_ADAPTER,
     DEPLETION_CARDS,
@@ -62,7 +56,6 @@ from games.exhaust.plays import (
     legal_plays,
     playable_cards,
 )
-from games.exhaust.strong import strong_decision
 
 OPTIONS = frozenset({"long_game", "npc_size", "first_player"})
 CHANCE_KINDS = frozenset({"deal", "first", "npc_play", "npc_time", "npc_out"})
@@ -530,22 +523,6 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         npc_pile = state.npc.pile if state.npc is not None else ()
         return frozenset(c for h in state.hands for c in h) | set(state.refill) | set(npc_pile)
 
-    def ai_action(self, view: View, rng: random.Random) -> Action:
-        """The AI seat's action, decided from its view only (games/exhaust/ai.py)."""
-        return decide(view, rng)
-
-    def ai_decision(self, view: View, rng: random.Random, level: str = NORMAL) -> AiDecision:
-        """NORMAL: the heuristic; STRONG: the search on the seat's own turns, solo and at a
-        table (games/exhaust/strong.py), the heuristic elsewhere (dealing the long variant's
-        next game). Both with a reason code (games/exhaust/explain.py)."""
-        if level not in AI_LEVELS:
-            raise GameError(Reason.BAD_OPTION, "ai_level")
-        if level == STRONG:
-            searched = strong_decision(self, view, rng)
-            if searched is not None:
-                return searched
-        return explain(view, rng)
-
     # Helpers for the UI -------------------------------------------------------------------------
 
     def check_selection(
@@ -557,3 +534,6 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     def playable_cards(self, state: State, seat: int, combo: int) -> tuple[int, ...]:
         """`seat`'s cards that take part in some legal play on `combo`."""
         return playable_cards(self.view(state, seat), combo)
+
+
+RULES = ExhaustRules()

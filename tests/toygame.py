@@ -187,7 +187,7 @@ class DiceRace(Rules[Config, State, Any, View]):
         return frozenset()
 
 
-def ai_action(view: View, rng: random.Random) -> Any:
+def decide(view: View, rng: random.Random) -> Any:
     """The toy's AI: votes yes mostly, moves as far as the die allows."""
     if view.phase == "vote":
         return Vote(yes=rng.random() < 0.7)
@@ -200,5 +200,5 @@ def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 
 RULES = DiceRace()
 GAMES = {RULES.game_id: RULES}
-AI = GameAI(normal=ai_action)
+AI = GameAI(normal=decide)
 AIS = {RULES.game_id: AI}

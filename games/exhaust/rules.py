@@ -48,14 +48,7 @@ from games.exhaust.models import (
     View,
 )
 from games.exhaust.npc import accepts, pick, plan_turn
-from games.exhaust.plays import (
-    SelectionCheck,
-    can_act,
-    check_selection,
-    combo_views,
-    legal_plays,
-    playable_cards,
-)
+from games.exhaust.plays import can_act, combo_views, legal_plays
 
 OPTIONS = frozenset({"long_game", "npc_size", "first_player"})
 CHANCE_KINDS = frozenset({"deal", "first", "npc_play", "npc_time", "npc_out"})
@@ -522,18 +515,6 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     def secret_cards(self, state: State) -> frozenset[int]:
         npc_pile = state.npc.pile if state.npc is not None else ()
         return frozenset(c for h in state.hands for c in h) | set(state.refill) | set(npc_pile)
-
-    # Helpers for the UI -------------------------------------------------------------------------
-
-    def check_selection(
-        self, state: State, seat: int, combo: int, cards: Sequence[int]
-    ) -> SelectionCheck:
-        """Whether `seat` may play exactly `cards` to `combo` now, and why not (detail code)."""
-        return check_selection(self.view(state, seat), combo, cards)
-
-    def playable_cards(self, state: State, seat: int, combo: int) -> tuple[int, ...]:
-        """`seat`'s cards that take part in some legal play on `combo`."""
-        return playable_cards(self.view(state, seat), combo)
 
 
 RULES = ExhaustRules()

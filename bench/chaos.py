@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from games.engine import SessionService, Status  # noqa: E402
-from games.registry import GAMES  # noqa: E402
+from games.registry import AIS, GAMES  # noqa: E402
 from storage import open_storage  # noqa: E402
 
 GAME = "thegame"
@@ -54,7 +54,7 @@ async def child(location: str, seed: int) -> None:
     """Play until killed, printing `sid seq payload` for every acknowledged move."""
     rng = random.Random(seed)
     storage = await open_storage(location)
-    service = SessionService(storage.sessions, GAMES, ai_delay=0)
+    service = SessionService(storage.sessions, GAMES, AIS, ai_delay=0)
     await service.resume()
     out = sys.stdout
 
@@ -106,7 +106,7 @@ async def check(location: str, acks: Path) -> dict[str, int]:
         if logs[sid].get(seq) != payload:
             lost += 1
     failures = 0
-    service = SessionService(storage.sessions, GAMES, ai_delay=0)
+    service = SessionService(storage.sessions, GAMES, AIS, ai_delay=0)
     rng = random.Random(0)
     for sid in logs:
         try:

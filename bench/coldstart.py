@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot.playground.emulator import Emulator  # noqa: E402
 from games.engine import advance  # noqa: E402
-from games.registry import GAMES  # noqa: E402
+from games.registry import AIS, GAMES  # noqa: E402
 from storage import open_storage  # noqa: E402
 
 GAME = "thegame"
@@ -67,7 +67,7 @@ def play(seed: int, stop: int | None) -> Template:
     snapshot = (len(log), json.dumps(state.model_dump(mode="json")))
     while not rules.is_over(state) and (stop is None or len(log) < stop):
         seat = min(rules.to_move(state).seats)
-        action = rules.ai_action(rules.view(state, seat), rng)
+        action = AIS[GAME].normal(rules.view(state, seat), rng)
         step = advance(rules, state, len(log), seat, action, seed)
         state, log = step.state, log + list(step.logged)
         if len(log) // SNAPSHOT_EVERY != snapshot[0] // SNAPSHOT_EVERY or rules.is_over(state):

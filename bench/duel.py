@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from games.engine.ai import GameAI
 from games.engine.contract import NORMAL, Outcome, Rules
 from games.engine.step import advance
 
@@ -15,17 +16,17 @@ Policy = Callable[[Any, random.Random], Any]
 """A seat's choice from its view."""
 
 
-def at_level(rules: Rules[Any, Any, Any, Any], decide: Any, params: Any, level: str) -> Policy:
+def at_level(ai: GameAI[Any, Any], decide: Any, params: Any, level: str) -> Policy:
     """The AI under test: NORMAL is the game's `decide` with `params` (so they can be tuned),
-    any other level `Rules.ai_decision`."""
+    any other level the game's `ai`."""
     if level == NORMAL:
         return lambda view, rng: decide(view, rng, params)
-    return lambda view, rng: rules.ai_decision(view, rng, level).action
+    return lambda view, rng: ai.decide(view, rng, level).action
 
 
-def normal_policy(rules: Rules[Any, Any, Any, Any]) -> Policy:
+def normal_policy(ai: GameAI[Any, Any]) -> Policy:
     """The opponent a 🤖 seat is: the game's NORMAL AI, as the bot plays it."""
-    return lambda view, rng: rules.ai_decision(view, rng, NORMAL).action
+    return lambda view, rng: ai.decide(view, rng, NORMAL).action
 
 
 def play_out(

@@ -19,7 +19,7 @@ wins the rest: a lower loss rate is better. `ci95` is a rate's 95 % Wilson inter
 The AI's seat goes round the table (game i: seat i mod players); the first player is random.
 Game i uses seed S+i, so runs are reproducible (and levels compared on the same deals).
 `us_per_decision` is the AI's own mean time; `--details` appends its 99th percentile
-(`p99_us=`). `--level` picks the AI level (`Rules.ai_decision`; games/exhaust/strong.py).
+(`p99_us=`). `--level` picks the AI level (`AI.decide`; games/exhaust/strong.py).
 `--param` overrides a field of `games.exhaust.ai.Params` (for tuning the NORMAL level). The
 default --games (1200 NORMAL, 200 STRONG) runs the NORMAL bench in about 3-4 minutes on 2
 shared cores; STRONG thinks up to about 1 s a decision, so a table game takes a minute or so.
@@ -37,11 +37,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.duel import at_level, normal_policy, play_out
 from bench.figures import mean, parse_params, percentile, wilson
 from games.engine.contract import AI_LEVELS, NORMAL
-from games.exhaust import RULES
+from games.exhaust import AI, RULES
 from games.exhaust.ai import PARAMS, Params, decide
 from games.exhaust.ai_policies import npc_policy, random_policy
 
-POLICIES = {"npc": npc_policy, "random": random_policy, "normal": normal_policy(RULES)}
+POLICIES = {"npc": npc_policy, "random": random_policy, "normal": normal_policy(AI)}
 
 
 def play_game(
@@ -51,7 +51,7 @@ def play_game(
     decision took)."""
     options: dict[str, object] = {"npc_size": npc_size} if players == 1 else {"long_game": long}
     ai_seat = seed % players
-    ai = at_level(RULES, decide, params, level)
+    ai = at_level(AI, decide, params, level)
     config = RULES.make_config(players, options)
     outcome, thinking = play_out(RULES, config, seed, ai_seat, ai, POLICIES[table])
     return ai_seat not in outcome.winners, thinking

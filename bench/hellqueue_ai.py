@@ -15,7 +15,7 @@ share, 100/players % (25 % with 4 players, 33 % with 3); `ci95` is the win rate'
 interval. The AI's seat goes round the table (game i: seat i mod players); the first player is
 random. Game i uses seed S+i, so runs are reproducible (and levels compared on the same
 deals). `--param` overrides a field of `games.hellqueue.ai.Params` (for tuning, NORMAL only).
-`--level strong` plays the AI seat with `Rules.ai_decision` at STRONG
+`--level strong` plays the AI seat with `AI.decide` at STRONG
 (games/hellqueue/strong.py); `us_per_decision` is the AI's mean microseconds per decision
 (`--details` appends the 99th percentile, `p99_us=`).
 """
@@ -32,11 +32,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.duel import at_level, normal_policy, play_out
 from bench.figures import mean, parse_params, percentile, wilson
 from games.engine.contract import AI_LEVELS, NORMAL
-from games.hellqueue import RULES
+from games.hellqueue import AI, RULES
 from games.hellqueue.ai import PARAMS, Params, decide
 from games.hellqueue.ai_policies import greedy_policy, random_policy
 
-POLICIES = {"random": random_policy, "greedy": greedy_policy, "normal": normal_policy(RULES)}
+POLICIES = {"random": random_policy, "greedy": greedy_policy, "normal": normal_policy(AI)}
 
 
 def play_game(
@@ -45,7 +45,7 @@ def play_game(
     """One game; returns the AI seat's share of the win (1, 1/k for a shared win, or 0), and the
     seconds each of its decisions took."""
     ai_seat = seed % players
-    ai = at_level(RULES, decide, params, level)
+    ai = at_level(AI, decide, params, level)
     config = RULES.make_config(players, {})
     outcome, thinking = play_out(RULES, config, seed, ai_seat, ai, POLICIES[opponents])
     share = 1 / len(outcome.winners) if ai_seat in outcome.winners else 0.0

@@ -17,7 +17,7 @@ shared top score, R) counts 1/k for the AI, so a seat no better than the others 
 S+i and puts the AI in seat i mod players; the first player is random. Every claim window is
 answered by every seat at once (the bench never lets a deadline pass). `--param` overrides a
 field of `games.rummy.ai.Params` (for tuning, NORMAL only). `--level strong` plays the AI
-seat with `Rules.ai_decision` at STRONG (games/rummy/strong.py); `us_per_decision` is the
+seat with `AI.decide` at STRONG (games/rummy/strong.py); `us_per_decision` is the
 AI's mean microseconds per decision (`--details` appends the 99th percentile, `p99_us=`, and
 writes each match's seed and share to stderr as it ends).
 """
@@ -35,11 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.duel import at_level, normal_policy, play_out
 from bench.figures import mean, parse_params, percentile, wilson
 from games.engine.contract import AI_LEVELS, NORMAL
-from games.rummy import RULES
+from games.rummy import AI, RULES
 from games.rummy.ai import PARAMS, Params, decide
 from games.rummy.ai_policies import greedy_policy, random_policy
 
-POLICIES = {"random": random_policy, "greedy": greedy_policy, "normal": normal_policy(RULES)}
+POLICIES = {"random": random_policy, "greedy": greedy_policy, "normal": normal_policy(AI)}
 
 
 def play_match(
@@ -50,7 +50,7 @@ def play_match(
 
     Opponents `normal` are the NORMAL AI with its default weights, as a 🤖 seat plays."""
     ai_seat = seed % players
-    ai = at_level(RULES, decide, params, level)
+    ai = at_level(AI, decide, params, level)
     config = RULES.make_config(players, {"advanced": advanced})
     outcome, thinking = play_out(RULES, config, seed, ai_seat, ai, POLICIES[opponents])
     share = 1 / len(outcome.winners) if ai_seat in outcome.winners else 0.0

@@ -60,7 +60,7 @@ sys.path[:0] = list(dict.fromkeys([str(bot_root(sys.argv)), str(ROOT)]))
 
 from bench.figures import percentile  # noqa: E402
 from games.engine import SessionService, Status  # noqa: E402
-from games.registry import GAMES  # noqa: E402
+from games.registry import AIS, GAMES  # noqa: E402
 from games.thegame.models import PILES, EndTurn, Play  # noqa: E402
 from games.thegame.rules import can_place  # noqa: E402
 from storage import Storage, open_storage  # noqa: E402
@@ -345,7 +345,9 @@ async def measure_postgres(args: argparse.Namespace, url: str) -> str:
 async def play(args: argparse.Namespace, storage: Storage, verifier: Verifier) -> str:
     """Open the sessions, play the moves, check them; the figures of the summary line."""
     seeds = itertools.count(args.seed)
-    service = SessionService(storage.sessions, GAMES, ai_delay=0, seed_source=lambda: next(seeds))
+    service = SessionService(
+        storage.sessions, GAMES, AIS, ai_delay=0, seed_source=lambda: next(seeds)
+    )
     bench = Bench(service, verifier, args.seed)
     sessions: list[str] = []
     for start in range(0, args.sessions, 100):

@@ -27,10 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.figures import mean, percentile
 from games.engine.contract import AI_LEVELS, NORMAL
 from games.engine.step import advance
-from games.registry import GAMES
+from games.registry import AIS, GAMES
 from games.thegame.rules import BURNED
 
-RULES = GAMES["thegame"]
+RULES, AI = GAMES["thegame"], AIS["thegame"]
 
 
 def play_game(
@@ -47,7 +47,7 @@ def play_game(
         seat = next(iter(RULES.to_move(state).seats))
         view = RULES.view(state, seat)
         start = time.perf_counter()
-        action = RULES.ai_decision(view, rng, level).action
+        action = AI.decide(view, rng, level).action
         thinking.append(time.perf_counter() - start)
         result = advance(RULES, state, version, seat, action, seed)
         state, version = result.state, version + len(result.logged)

@@ -34,7 +34,7 @@ from bot.turns import Turns
 from bot.ui.controls import ControlButton, ControlSelect, modal_control
 from games.engine import Change, Clock, SessionService, SystemClock
 from games.engine.logcontext import bind
-from games.registry import GAME_IDS, GAMES
+from games.registry import AIS, GAME_IDS, GAMES
 from storage import Storage
 
 if TYPE_CHECKING:
@@ -85,6 +85,7 @@ class TableBot(commands.Bot):
         self.service = SessionService(
             storage.sessions,
             GAMES,
+            AIS,
             ai_delay=settings.ai_delay,
             clock=clock or SystemClock(),
             shards=settings.shards,

@@ -18,6 +18,7 @@ from bot.ui.v2 import build
 from games.engine import NORMAL, STRONG, GameError, Reason, Session, SessionService, Status
 from games.engine.logcontext import bind
 from games.engine.thinking import level_of
+from games.registry import AIS
 from storage import PrefTable
 
 if TYPE_CHECKING:
@@ -146,7 +147,7 @@ def lobby_screen(ctx: Context, ui: GameUI) -> Layout:
         options.append(ctx.t("lobby.turn_timer", timer=timer_text(ctx.lang, record.turn_timer)))
     host = ctx.t("lobby.footer", host=_name_of(ctx, record.host_id))
     # A game whose AI has one level (strong would play as normal) offers no strong seat.
-    strong = STRONG in rules.ai_levels
+    strong = STRONG in AIS[record.game_id].levels
     buttons = [
         Button("join", ctx.t("lobby.join"), style=Style.SUCCESS),
         Button("leave", ctx.t("lobby.leave")),
@@ -211,7 +212,8 @@ def _seat_text(ctx: Context, index: int) -> str:
     seat = ctx.session.record.seats[index]
     if not seat.is_ai:
         return ctx.names[index]
-    level = ctx.t(f"ai.level.{level_of(seat.ai_level, ctx.session.rules.ai_levels)}")
+    offered = AIS[ctx.session.record.game_id].levels
+    level = ctx.t(f"ai.level.{level_of(seat.ai_level, offered)}")
     return ctx.t("lobby.ai_seat", name=ctx.names[index], level=level)
 
 

@@ -24,7 +24,7 @@ from bot.stats import GAME_CHOICES, MEDALS, send_layout
 from games.engine import LoggedAction, Session
 from games.engine.contract import NORMAL
 from games.engine.thinking import level_of
-from games.registry import GAME_IDS
+from games.registry import AIS, GAME_IDS
 from storage import Entrant, Rating
 from storage.rating_schema import MIN_GAMES
 
@@ -39,7 +39,7 @@ def entrants(
 ) -> tuple[Entrant, ...]:
     """The sides a finished game rates, with their places (`log`: the session's actions, to
     count each seat's moves)."""
-    record, rules = session.record, session.rules
+    record, offered = session.record, AIS[session.record.game_id].levels
     moves = [0] * len(record.seats)
     for entry in log:
         if 0 <= entry.actor < len(moves):
@@ -49,7 +49,7 @@ def entrants(
         if held.user_id is None and held.name:  # its player left: an AI played it out
             found.append(Entrant(seat, place, None, NORMAL, rated=False))
         elif held.user_id is None:
-            found.append(Entrant(seat, place, None, level_of(held.ai_level, rules.ai_levels)))
+            found.append(Entrant(seat, place, None, level_of(held.ai_level, offered)))
         elif 2 * held.ai_moves > moves[seat]:  # an AI (at NORMAL) held it for most moves
             found.append(Entrant(seat, place, None, NORMAL, rated=False))
         else:

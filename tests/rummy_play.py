@@ -20,7 +20,7 @@ from games.engine import ManualClock, Seat, Session, SessionRecord, Status
 from games.engine.contract import CHANCE
 from games.engine.deadlines import Deadline
 from games.engine.step import advance
-from games.rummy import RULES
+from games.rummy import AI, RULES
 from games.rummy.cards import is_red, kind, kinds_of
 from games.rummy.models import (
     Action,
@@ -66,7 +66,7 @@ def as_offered(view: View, action: Action) -> Action:
 
 def ai_like(view: View, version: int) -> Action:
     """What the AI would play, as the hand offers it (deterministic by version)."""
-    return as_offered(view, RULES.ai_action(view, random.Random(f"user:{version}")))
+    return as_offered(view, AI.normal(view, random.Random(f"user:{version}")))
 
 
 def greedy_claimer(view: View, version: int) -> Action:
@@ -229,7 +229,7 @@ def simulate(
         if seat in users:
             action = choose(view, version)
         else:
-            action = RULES.ai_action(view, random.Random(f"{seed}:ai:{version}"))
+            action = AI.normal(view, random.Random(f"{seed}:ai:{version}"))
         step = advance(RULES, state, version, seat, action, seed)
         state, version = step.state, version + len(step.logged)
         events += step.events

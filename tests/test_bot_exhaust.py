@@ -30,7 +30,7 @@ from games.engine import GameError, Reason, Session, SessionRecord, Status
 from games.engine.contract import CHANCE
 from games.engine.errors import illegal
 from games.engine.step import advance
-from games.exhaust import RULES, legal_plays
+from games.exhaust import AI, RULES, legal_plays
 from games.exhaust.cards import card_id, is_copy
 from games.exhaust.models import (
     Action,
@@ -219,7 +219,7 @@ def simulate(players: int, options: dict[str, Any], policy: Policy, seed: int) -
         if seat == 0:
             action = policy(view, rng)
         else:
-            action = RULES.ai_action(view, random.Random(f"{seed}:ai:{version}"))
+            action = AI.normal(view, random.Random(f"{seed}:ai:{version}"))
         step = advance(RULES, state, version, seat, action, seed)
         state, version = step.state, version + len(step.logged)
     return state

@@ -43,7 +43,7 @@ from games.engine import GameError, Reason, Session, SessionRecord, Status
 from games.engine.contract import CHANCE
 from games.engine.errors import illegal
 from games.engine.step import advance, advance_all
-from games.hellqueue import RULES
+from games.hellqueue import AI, RULES
 from games.hellqueue.cards import NUMBERS, SLOTS, STONES
 from games.hellqueue.models import (
     Action,
@@ -103,7 +103,7 @@ def choose(view: View, rng: random.Random, reroll_share: float) -> Move:
         pool = sorted(rerollable(view, seat, face).elements())
         chosen = rng.sample(pool, rng.randint(0, min(4, len(pool))))
         return RerollMove(face, tuple(sorted(chosen)))
-    return RULES.ai_action(view, rng)
+    return AI.normal(view, rng)
 
 
 def die_values(dice: tuple[tuple[str, int], ...]) -> list[str]:
@@ -849,7 +849,7 @@ def _events_of_random_games() -> tuple[tuple[State, Any], ...]:
         while not RULES.is_over(state):
             seat = min(RULES.to_move(state).seats)
             view = RULES.view(state, seat)
-            policy = random_policy if seed % 2 == 0 else RULES.ai_action
+            policy = random_policy if seed % 2 == 0 else AI.normal
             step = advance(RULES, state, version, seat, policy(view, rng), seed)
             state, version = step.state, version + len(step.logged)
             events += [(state, e) for e in step.events]

@@ -4,8 +4,8 @@ and every reason an AI can give, in words in both languages."""
 from __future__ import annotations
 
 import asyncio
-import importlib
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from games.engine import (
     advance,
 )
 from games.engine.search import WINS_MOST_SAMPLES
-from games.registry import GAME_IDS, GAMES
+from games.registry import AIS, GAME_IDS, GAMES
 from storage import open_storage
 from tests.botkit import (
     LOCALES,
@@ -41,8 +41,8 @@ from tests.botkit import (
 )
 
 FAST = {"table_edit_interval": 0.2}
-STRONG_GAMES = [g for g in GAME_IDS if STRONG in GAMES[g].ai_levels]
-ONE_LEVEL_GAMES = [g for g in GAME_IDS if STRONG not in GAMES[g].ai_levels]
+STRONG_GAMES = [g for g in GAME_IDS if STRONG in AIS[g].levels]
+ONE_LEVEL_GAMES = [g for g in GAME_IDS if STRONG not in AIS[g].levels]
 
 
 def others(game_id: str) -> int:
@@ -53,9 +53,9 @@ def others(game_id: str) -> int:
 def expected_hint(bot: TableBot, session: Session, seat: int, lang: str = "en") -> str:
     """The reply a hint for `seat` should be: the decision of the game's best AI level
     (`hint_level`) from the seat's view with the rng of this version, in words."""
-    record, rules = session.record, session.rules
+    record, rules, ai = session.record, session.rules, AIS[session.record.game_id]
     rng = random.Random(f"{record.seed}:ai:{record.version}")
-    decision = rules.ai_decision(rules.view(session.state, seat), rng, rules.hint_level)
+    decision = ai.decide(rules.view(session.state, seat), rng, ai.hint_level)
     hint = Hint(seat=seat, version=record.version, decision=decision)
     return hint_text(Context.of(session, lang), bot.games[record.game_id], hint)
 
@@ -162,7 +162,7 @@ async def test_a_stored_strong_seat_of_a_game_with_one_ai_level_loads_reads_norm
     normal = lobby_seat(2, NORMAL)
     async with Emulator.running() as emu:
         alice = emu.add_user("alice")
-        monkeypatch.setattr(type(GAMES[game_id]), "ai_levels", (NORMAL, STRONG))
+        monkeypatch.setitem(AIS, game_id, replace(AIS[game_id], levels=(NORMAL, STRONG)))
         async with running_bot(emu, db, **FAST) as bot:
             session, table = await open_lobby(emu, bot, alice, f"{game_id} new")
             await alice.click(table, custom_ids(table, r":addai\.strong$")[0])
@@ -249,7 +249,7 @@ def reasons_seen(game_id: str, games: int = 2, decisions: int = 40) -> set[str]:
             if rules.is_over(state):
                 break
             seat = min(rules.to_move(state).seats)
-            made = rules.ai_decision(rules.view(state, seat), rng, NORMAL)
+            made = AIS[game_id].decide(rules.view(state, seat), rng, NORMAL)
             seen.add(made.reason)
             step = advance(rules, state, version, seat, made.action, seed)
             state, version = step.state, version + len(step.logged)
@@ -257,12 +257,8 @@ def reasons_seen(game_id: str, games: int = 2, decisions: int = 40) -> set[str]:
 
 
 def reason_codes(game_id: str) -> set[str]:
-    """Every reason a game's AI gives: its explain module's list, and any seen in play."""
-    try:
-        listed = set(importlib.import_module(f"games.{game_id}.explain").REASONS)
-    except ModuleNotFoundError:
-        listed = set()
-    return listed | reasons_seen(game_id)
+    """Every reason a game's AI gives: those its AI declares, and any seen in play."""
+    return set(AIS[game_id].reasons) | reasons_seen(game_id)
 
 
 def phrase(lang: str, game_id: str, reason: str, **params: Any) -> str:

@@ -17,6 +17,7 @@ from bot.game_ui import places_by_points
 from bot.i18n import t
 from bot.playground.emulator import Emulator, EmuMessage, EmuUser
 from games.engine import GameError, ManualClock, Session, Status
+from games.registry import AIS
 from storage import Entrant, SeatRow, Storage
 from tests.botkit import custom_ids, running_bot, start_game
 from tests.test_bot_stats import FAST, START, finish_a_game
@@ -47,7 +48,7 @@ async def play_out(
         if session.record.status is not Status.ACTIVE:
             break
         view = session.rules.view(session.state, seat)
-        action = session.rules.ai_decision(view, rng).action
+        action = AIS[session.record.game_id].normal(view, rng)
         try:
             await bot.service.submit(session.id, user.id, action, session.record.version)
         except GameError:

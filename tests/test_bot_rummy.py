@@ -33,7 +33,7 @@ from games.engine import GameError, ManualClock, Reason, Session, Status
 from games.engine.contract import CHANCE, SYSTEM
 from games.engine.errors import illegal
 from games.engine.step import advance
-from games.rummy import RULES
+from games.rummy import AI, RULES
 from games.rummy.models import (
     BonusFlip,
     Discard,
@@ -712,7 +712,7 @@ def test_a_late_four_player_table_fits_discord_limits() -> None:
     state, version = step.state, len(step.logged)
     while state.phase != "ended" and not RULES.is_over(state):
         seat = min(RULES.to_move(state).seats)
-        action = RULES.ai_action(RULES.view(state, seat), random.Random(version))
+        action = AI.normal(RULES.view(state, seat), random.Random(version))
         step = advance(RULES, state, version, seat, action, 5)
         state, version = step.state, version + len(step.logged)
     for lang in ("en", "ja"):
@@ -748,7 +748,7 @@ def _events_of_random_games() -> list[tuple[State, Any]]:
                 if state.phase == "window" and version % 5 == 0:  # now and then the clock
                     seat, action = SYSTEM, RULES.timeout_action(state)
                 else:
-                    action = RULES.ai_action(RULES.view(state, seat), random.Random(version))
+                    action = AI.normal(RULES.view(state, seat), random.Random(version))
                 step = advance(RULES, state, version, seat, action, seed)
                 state, version = step.state, version + len(step.logged)
                 events += [(state, e) for e in step.events]

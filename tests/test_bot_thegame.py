@@ -14,7 +14,7 @@ from bot.playground.emulator.models import ATTACH_FILES
 from bot.ui.layout import plain
 from games.engine import Session, Status
 from games.engine.step import chance_rng
-from games.thegame import RULES
+from games.thegame import AI, RULES
 from games.thegame.models import EndTurn, Play, Signal, TheGameState
 from tests.botkit import (
     click_play,
@@ -75,7 +75,7 @@ async def play_turn(
         and session.state.turn_number == turn
     ):
         await wait_current(emu, hand, session)
-        action = RULES.ai_action(RULES.view(session.state, seat), rng)
+        action = AI.normal(RULES.view(session.state, seat), rng)
         version = session.record.version
         match action:
             case Play(card=card, pile=pile):

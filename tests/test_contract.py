@@ -36,7 +36,7 @@ from pydantic import ValidationError
 from games.engine.contract import CHANCE, SYSTEM, Event, Rules
 from games.engine.errors import GameError, Reason
 from games.engine.step import LoggedAction, advance, replay
-from games.registry import GAMES
+from games.registry import AIS, GAMES
 
 SEEDS = 60
 """Seeds per game and player count..."""
@@ -242,7 +242,8 @@ class Playout:
         if self.rng.random() >= AI_SHARE:
             return
         for seat in tm.seats:
-            ai = rules.ai_action(rules.view(state, seat), random.Random(self.rng.random()))
+            normal = AIS[rules.game_id].normal
+            ai = normal(rules.view(state, seat), random.Random(self.rng.random()))
             assert self.key(ai) in self.keys(state, seat), f"AI of seat {seat} chose {ai!r}"
 
     def check_legal_actions_are_exact(self, state: Any) -> None:

@@ -11,12 +11,14 @@ import random
 
 import pytest
 
+from games.engine.contract import NORMAL
 from games.engine.step import advance
-from games.exhaust import RULES
+from games.exhaust import AI, RULES
 from games.exhaust.ai import decide
 from games.exhaust.ai_policies import npc_policy, random_policy
 from games.exhaust.cards import DECK, is_copy, number
 from games.exhaust.combos import table
+from games.exhaust.explain import reason_of
 from games.exhaust.models import (
     NPC,
     Action,
@@ -188,10 +190,12 @@ def test_never_returns_an_illegal_action_in_random_positions():
     assert checked > 300
 
 
-def test_rules_ai_action_is_the_ai():
+def test_the_games_normal_ai_plays_the_heuristic_with_its_reason():
     state = make(("r3 r9 b14 y2 y7", "g5"))
     view = RULES.view(state, 0)
-    assert RULES.ai_action(view, random.Random(1)) == decide(view, random.Random(1))
+    made = AI.decide(view, random.Random(1), NORMAL)
+    assert made.action == decide(view, random.Random(1))
+    assert made.reason == reason_of(view, made.action)
 
 
 # Phase `next` ----------------------------------------------------------------------------

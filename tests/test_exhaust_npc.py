@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from games.engine.contract import CHANCE, Step
 from games.engine.errors import GameError
 from games.engine.step import advance, replay
-from games.exhaust import RULES
+from games.exhaust import AI, RULES
 from games.exhaust.cards import is_copy, number
 from games.exhaust.models import (
     NPC,
@@ -405,7 +405,7 @@ def test_solo_game_replays_from_its_log_without_rng():
     adv = advance(RULES, RULES.setup(config), 0, 0, None, 21)
     state, log, rng = adv.state, list(adv.logged), random.Random(21)
     while not RULES.is_over(state):
-        action = RULES.ai_action(RULES.view(state, 0), rng)
+        action = AI.normal(RULES.view(state, 0), rng)
         adv = advance(RULES, state, len(log), 0, action, 21)
         state = adv.state
         log.extend(adv.logged)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from games.engine.contract import CHANCE, Event, Step
 from games.engine.errors import GameError, Reason
 from games.engine.step import LoggedAction, advance, replay
-from games.exhaust import RULES
+from games.exhaust import AI, RULES
 from games.exhaust.cards import COPY_CARDS, DECK, colour, is_copy, number
 from games.exhaust.combos import ComboKind, canonical, check_play, iter_plays, playable, table
 from games.exhaust.models import (
@@ -759,7 +759,7 @@ def test_no_legal_action_for_a_seat_not_to_move():
 def test_ai_picks_a_listed_action():
     state = start(4, seed=8)
     seat = state.turn
-    action = RULES.ai_action(RULES.view(state, seat), random.Random(0))
+    action = AI.normal(RULES.view(state, seat), random.Random(0))
     assert action in RULES.legal_actions(state, seat)
 
 

@@ -26,7 +26,7 @@ from games.engine import (
     replay,
 )
 from games.engine.contract import Frozen
-from games.registry import GAMES
+from games.registry import AIS, GAMES
 from storage import open_storage
 
 JUNK_VALUES: tuple[Any, ...] = (-1, -(10**9), 10**9, None, "x", 2.5, (), (-1,), (None,), True)
@@ -128,7 +128,7 @@ async def test_the_service_refuses_junk_and_the_stored_log_replays(
     rules, rng = GAMES[game_id], random.Random(seed)
     players = max(rules.min_players, 2)
     async with await open_storage(tmp_path / "fuzz.db") as storage:
-        service = SessionService(storage.sessions, GAMES, ai_delay=0, clock=ManualClock())
+        service = SessionService(storage.sessions, GAMES, AIS, ai_delay=0, clock=ManualClock())
         lobby = await service.create(
             game_id,
             guild_id=1,
@@ -168,7 +168,7 @@ async def test_the_service_refuses_junk_and_the_stored_log_replays(
         assert len(log) == session.record.version
         assert replay(rules, session.config, log) == session.state
         await service.close()
-        fresh = SessionService(storage.sessions, GAMES, ai_delay=0, clock=ManualClock())
+        fresh = SessionService(storage.sessions, GAMES, AIS, ai_delay=0, clock=ManualClock())
         reloaded = await fresh.get(lobby.id)
         assert reloaded.state == session.state and reloaded.record.quarantine is None
         await fresh.close()

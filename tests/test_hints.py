@@ -1,15 +1,16 @@
 """Hints and AI levels in the session service, with every registered game.
 
-A hint is the decision of the game's `hint_level` AI (the level that measures strongest for it)
-for the asker's seat, from that seat's view only, counted on the seat; an AI seat's level is
-stored with it. The clock is manual and never moves, so no AI seat moves unless a test lets it
-(an AI seat moves `ai_delay` after the change that made it due).
+A hint is the decision of the game's AI at its `hint_level` (the level that measures strongest
+for it) for the asker's seat, from that seat's view only, counted on the seat; an AI seat's
+level is stored with it. The clock is manual and never moves, so no AI seat moves unless a test
+lets it (an AI seat moves `ai_delay` after the change that made it due).
 """
 
 from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -25,7 +26,7 @@ from games.engine import (
     SessionService,
     Status,
 )
-from games.registry import GAME_IDS, GAMES
+from games.registry import AIS, GAME_IDS, GAMES
 from storage import Storage
 
 HOST, BOB, EVE = 1, 2, 99
@@ -37,6 +38,7 @@ def make_service(storage: Storage, ai_delay: float = 3600) -> SessionService:
     return SessionService(
         storage.sessions,
         GAMES,
+        AIS,
         ai_delay=ai_delay,
         seed_source=lambda: next(seeds),
         clock=ManualClock(),
@@ -101,10 +103,10 @@ async def test_a_hint_is_the_move_the_games_hint_level_would_play_at_this_versio
     service = make_service(sqlite_storage)
     try:
         session = await new_game(service, game_id)
-        record, rules = session.record, session.rules
+        record, rules, ai = session.record, session.rules, AIS[game_id]
         hint = await service.hint(session.id, HOST)
         rng = random.Random(f"{record.seed}:ai:{record.version}")
-        expected = rules.ai_decision(rules.view(session.state, 0), rng, rules.hint_level)
+        expected = ai.decide(rules.view(session.state, 0), rng, ai.hint_level)
         assert (hint.seat, hint.version, hint.decision) == (0, record.version, expected)
     finally:
         await service.close()
@@ -114,22 +116,22 @@ async def test_a_hint_is_the_move_the_games_hint_level_would_play_at_this_versio
 async def test_a_hint_asks_the_level_the_game_declares(
     sqlite_storage: Storage, monkeypatch: pytest.MonkeyPatch, game_id: str, level: str
 ) -> None:
-    rules = GAMES[game_id]
-    monkeypatch.setattr(type(rules), "hint_level", level)
+    rules, ai = GAMES[game_id], replace(AIS[game_id], hint_level=level)
+    monkeypatch.setitem(AIS, game_id, ai)
     service = make_service(sqlite_storage)
     try:
         session = await new_game(service, game_id)
         record = session.record
         hint = await service.hint(session.id, HOST)
         rng = random.Random(f"{record.seed}:ai:{record.version}")
-        assert hint.decision == rules.ai_decision(rules.view(session.state, 0), rng, level)
+        assert hint.decision == ai.decide(rules.view(session.state, 0), rng, level)
     finally:
         await service.close()
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_every_game_declares_a_known_hint_level(game_id: str) -> None:
-    assert GAMES[game_id].hint_level in AI_LEVELS
+    assert AIS[game_id].hint_level in AI_LEVELS
 
 
 async def test_a_hint_is_counted_on_the_seat_and_kept_after_a_restart(storage: Storage) -> None:
@@ -216,7 +218,7 @@ async def test_an_ai_level_is_stored_with_its_seat_and_kept_after_a_restart(
 async def test_a_strong_ai_seat_plays_the_decision_seeded_by_the_session_and_version(
     sqlite_storage: Storage,
 ) -> None:
-    """Through the real process pool: the move it logs is the one `ai_decision` at STRONG makes
+    """Through the real process pool: the move it logs is the one the game's AI at STRONG makes
     in place from the seat's view with the rng of that version, so a restart or a replay
     plays the same move."""
     service = make_service(sqlite_storage, ai_delay=0)
@@ -226,7 +228,7 @@ async def test_a_strong_ai_seat_plays_the_decision_seeded_by_the_session_and_ver
         await service.start(session.id, HOST, 1)
         record, rules, dealt = session.record, session.rules, session.state
         rng = random.Random(f"{record.seed}:ai:{record.version}")
-        expected = rules.ai_decision(rules.view(dealt, 1), rng, STRONG).action
+        expected = AIS["exhaust"].decide(rules.view(dealt, 1), rng, STRONG).action
         await service.settle()
         log = await sqlite_storage.sessions.log(session.id, after=record.version)
         assert log and (log[0].actor, log[0].action) == (1, rules.dump_action(expected))

@@ -162,11 +162,14 @@ def test_controls_get_the_session_version_and_action_in_their_custom_id() -> Non
 
 
 def test_built_controls_are_the_persistent_dynamic_items() -> None:
-    view = build(
-        layout(Controls((Button("end", "End"), Select("pick", (Option("1", "1"),)))))
-    ).view()
-    found = [type(item) for item in view.walk_children()]
-    assert ControlButton in found and ControlSelect in found
+    """A click on a sent control reaches the DynamicItem registered for its kind."""
+    message = build(layout(Controls((Button("end", "End"), Select("pick", (Option("1", "1"),))))))
+    kinds = {2: ControlButton, 3: ControlSelect}
+    controls = [c for c in components(message) if c["type"] in kinds]
+    assert sorted(c["type"] for c in controls) == [2, 3]
+    for control in controls:
+        template = kinds[control["type"]].__discord_ui_compiled_template__
+        assert template.fullmatch(control["custom_id"]), control
 
 
 def test_buttons_share_rows_of_five_and_each_select_has_a_row() -> None:
@@ -268,15 +271,17 @@ def every_kind_of_block(accent: int | None) -> Layout:
 
 
 @pytest.mark.parametrize("accent", [0x5865F2, None, 0])
-def test_the_payload_sent_is_what_the_discord_py_items_serialise_to(accent: int | None) -> None:
+def test_the_payload_sent_is_the_built_components_and_discord_accepts_it(
+    accent: int | None,
+) -> None:
     message = build(every_kind_of_block(accent))
-    assert message.components == message.view().to_components()
+    discord_accepts(message)
     sent = message.edit_kwargs()["view"]
     assert sent.to_components() == message.components and sent.has_components_v2()
     assert not sent.is_dispatchable()  # nothing for discord.py to store: DynamicItems dispatch
 
 
-def test_the_game_screens_send_what_the_discord_py_items_serialise_to() -> None:
+def test_the_game_screens_are_payloads_discord_accepts() -> None:
     state = on_fire_state()
     record = SessionRecord(
         id=SID,
@@ -297,7 +302,7 @@ def test_the_game_screens_send_what_the_discord_py_items_serialise_to() -> None:
     hand = UI.hand(ctx, 1, str(state.hands[1][0]))  # bob to move, a card picked
     assert any(isinstance(block, Controls) for block in hand.blocks)
     for message in (build(UI.table(ctx)), build(hand)):
-        assert message.components == message.view().to_components()
+        discord_accepts(message)
 
 
 def test_send_and_edit_kwargs() -> None:
@@ -310,7 +315,7 @@ def test_send_and_edit_kwargs() -> None:
     assert [f.filename for f in pictured.edit_kwargs()["attachments"]] == ["table.png"]
 
 
-def test_the_size_is_counted_the_way_discord_py_and_discord_count_it() -> None:
+def test_the_size_is_counted_the_way_discord_counts_it() -> None:
     message = build(
         layout(
             Section(("a",), accessory=Button("a", "A")),
@@ -319,7 +324,7 @@ def test_the_size_is_counted_the_way_discord_py_and_discord_count_it() -> None:
         )
     )
     counted, text = message.size
-    assert counted == len(components(message)) == message.view()._total_children
+    assert counted == len(components(message))
     assert text == sum(len(c["content"]) for c in components(message) if c["type"] == 10)
 
 

@@ -13,9 +13,10 @@ from typing import Any
 
 import asyncpg
 import pytest
-from toygame import GAMES
+from toygame import AIS, GAMES
 
 from games.engine import ManualClock, Session, SessionService, Status
+from games.registry import AIS as REGISTERED_AIS
 from games.registry import GAMES as REGISTERED
 from storage import SeatRow, Storage, open_storage
 from storage.migrate import TABLES, Refusal, migrate_to_postgres
@@ -28,11 +29,21 @@ TIMER = 60
 
 
 def make_service(
-    storage: Storage, clock: ManualClock, *, ai_delay: float = 0, games: Any = GAMES
+    storage: Storage,
+    clock: ManualClock,
+    *,
+    ai_delay: float = 0,
+    games: Any = GAMES,
+    ais: Any = AIS,
 ) -> SessionService:
     seeds = itertools.count(1000)
     return SessionService(
-        storage.sessions, games, ai_delay=ai_delay, seed_source=lambda: next(seeds), clock=clock
+        storage.sessions,
+        games,
+        ais,
+        ai_delay=ai_delay,
+        seed_source=lambda: next(seeds),
+        clock=clock,
     )
 
 
@@ -168,7 +179,7 @@ async def test_the_command_copies_and_checks_a_real_games_database(
 ) -> None:
     path, clock = tmp_path / "bot.db", ManualClock()
     async with await open_storage(path) as sqlite:
-        service = make_service(sqlite, clock, games=REGISTERED, ai_delay=3600)
+        service = make_service(sqlite, clock, games=REGISTERED, ais=REGISTERED_AIS, ai_delay=3600)
         game = await service.create(
             "thegame",
             guild_id=GUILD,
@@ -185,7 +196,7 @@ async def test_the_command_copies_and_checks_a_real_games_database(
             session = await service.get(game.id)
             seat = min(session.rules.to_move(session.state).seats)
             user = session.record.seats[seat].user_id
-            action = session.rules.ai_action(session.rules.view(session.state, seat), rng)
+            action = REGISTERED_AIS["thegame"].normal(session.rules.view(session.state, seat), rng)
             await service.submit(game.id, user, action, session.record.version)  # type: ignore[arg-type]
         version, state = session.record.version, session.state
         await service.close()
@@ -194,11 +205,11 @@ async def test_the_command_copies_and_checks_a_real_games_database(
     assert done.returncode == 0, done.stderr
     assert "replayed 1 sessions (active=1): ok" in done.stdout
     async with await open_storage(pg_url) as postgres:
-        service = make_service(postgres, clock, games=REGISTERED)
+        service = make_service(postgres, clock, games=REGISTERED, ais=REGISTERED_AIS)
         moved = await service.get(game.id)
         assert (moved.record.version, moved.state) == (version, state)
         seat = min(moved.rules.to_move(moved.state).seats)
-        action = moved.rules.ai_action(moved.rules.view(moved.state, seat), rng)
+        action = REGISTERED_AIS["thegame"].normal(moved.rules.view(moved.state, seat), rng)
         user = moved.record.seats[seat].user_id
         await service.submit(game.id, user, action, moved.record.version)  # type: ignore[arg-type]
         assert moved.record.version > version  # and it plays on

@@ -11,7 +11,7 @@ import yaml
 
 from bot.playground.emulator import Emulator, RateLimit
 from games.engine import ManualClock, Status
-from games.registry import GAME_IDS, GAMES
+from games.registry import AIS, GAME_IDS
 from tests.botkit import (
     custom_ids,
     open_hand,
@@ -84,7 +84,7 @@ async def test_a_hint_is_counted_with_its_ai_decision_at_the_games_hint_level(
             after = await figures(bot)
             hints = "tablebot_hints_total"
             assert after(hints, game=game_id) == before(hints, game=game_id) + 1
-            decided, level = "tablebot_ai_decision_seconds_count", GAMES[game_id].hint_level
+            decided, level = "tablebot_ai_decision_seconds_count", AIS[game_id].hint_level
             assert after(decided, level=level) == before(decided, level=level) + 1
 
 

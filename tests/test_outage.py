@@ -12,7 +12,7 @@ import asyncio
 import logging
 
 import pytest
-from toygame import GAMES
+from toygame import AIS, GAMES
 
 from games.engine import (
     Session,
@@ -100,7 +100,7 @@ async def test_an_outage_loses_nothing_acknowledged_and_play_resumes_by_itself(
 ) -> None:
     caplog.set_level(logging.WARNING)
     storage = await open_storage(stoppable_url)
-    service = SessionService(storage.sessions, GAMES, ai_delay=0.01)
+    service = SessionService(storage.sessions, GAMES, AIS, ai_delay=0.01)
     sessions = [await started(service, channel) for channel in range(10, 10 + GAMES_IN_PLAY)]
     players = [Player(service, session.id) for session in sessions]
     tasks = [asyncio.create_task(player.play()) for player in players]
@@ -126,7 +126,7 @@ async def test_an_outage_loses_nothing_acknowledged_and_play_resumes_by_itself(
     assert errors == [], [r.getMessage() for r in errors]
     reopened = await open_storage(stoppable_url)
     try:
-        fresh = SessionService(reopened.sessions, GAMES)
+        fresh = SessionService(reopened.sessions, GAMES, AIS)
         for player, session in zip(players, sessions, strict=True):
             stored = await fresh.get(session.id)
             assert stored.record.version >= player.acknowledged  # nothing acknowledged lost
@@ -142,7 +142,7 @@ async def test_a_move_in_an_outage_changes_nothing_and_the_next_one_after_it_pla
     stoppable_cluster: Cluster, stoppable_url: str
 ) -> None:
     storage: Storage = await open_storage(stoppable_url)
-    service = SessionService(storage.sessions, GAMES, ai_delay=0)
+    service = SessionService(storage.sessions, GAMES, AIS, ai_delay=0)
     try:
         session = await started(service, 10)
         await until(lambda: 0 in session.waiting.seats, "the player's turn")

@@ -14,7 +14,7 @@ import pytest
 
 from games.engine import Seat, SessionRecord, Status
 from games.engine.step import LoggedAction, advance
-from games.registry import GAMES
+from games.registry import AIS, GAMES
 from games.replay import FORMAT, ReplayError, UnreadableFile, check, export, main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,7 +32,7 @@ def finished_game(game_id: str, seed: int = 3) -> tuple[SessionRecord, list[Logg
     while not rules.is_over(state):
         assert len(log) < MAX_STEPS, "the game did not end"
         seat = min(rules.to_move(state).seats)
-        action = rules.ai_action(rules.view(state, seat), rng)
+        action = AIS[game_id].normal(rules.view(state, seat), rng)
         step = advance(rules, state, len(log), seat, action, seed)
         state, log = step.state, [*log, *step.logged]
     record = SessionRecord(

@@ -20,7 +20,7 @@ from games.engine.errors import GameError, Reason
 from games.engine.step import advance
 from games.exhaust.models import UseTime
 from games.replay import ReplayError, check, export
-from games.rummy import RULES
+from games.rummy import AI, RULES
 from games.rummy.ai_policies import random_policy
 from games.rummy.cards import CARDS, attribute, is_red, kind, number, title
 from games.rummy.models import (
@@ -616,7 +616,7 @@ def version_1_export(seed: int) -> dict[str, Any]:
     state, log = step.state, list(step.logged)
     while not RULES.is_over(state):
         seat = min(RULES.to_move(state).seats)
-        action = RULES.ai_action(RULES.view(state, seat), rng)
+        action = AI.normal(RULES.view(state, seat), rng)
         step = advance(RULES, state, len(log), seat, action, seed)
         state, log = step.state, [*log, *step.logged]
     record = SessionRecord(

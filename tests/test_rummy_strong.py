@@ -11,7 +11,7 @@ import pytest
 
 from games.engine.contract import NORMAL, STRONG
 from games.engine.step import advance
-from games.rummy import RULES
+from games.rummy import AI, RULES
 from games.rummy.models import Discard, State, Take
 from tests.rummy_cards import c, make
 
@@ -24,8 +24,8 @@ def both(state: State, seat: int | None = None) -> tuple[Any, Any]:
     """(NORMAL's, STRONG's) action for `seat` (default: the one whose turn it is)."""
     seat = state.turn if seat is None else seat
     view = RULES.view(state, seat)
-    normal = RULES.ai_decision(view, random.Random(0), NORMAL)
-    strong = RULES.ai_decision(view, random.Random(0), STRONG)
+    normal = AI.decide(view, random.Random(0), NORMAL)
+    strong = AI.decide(view, random.Random(0), STRONG)
     return normal.action, strong.action
 
 
@@ -38,7 +38,7 @@ def took(state: State, spec: str) -> State:
 
 def test_strong_ready_seat_takes_the_field_card_that_completes_its_goal():
     state = make([WAITING, "H2"], field="A6 D5'' Ir", opened=(OPEN,), ready=(True, False))
-    made = RULES.ai_decision(RULES.view(state, 0), random.Random(0), STRONG)
+    made = AI.decide(RULES.view(state, 0), random.Random(0), STRONG)
     assert made.action == Take(card=c("D5''"))
     assert made.reason == "completes_goal"
 
@@ -60,7 +60,7 @@ def test_strong_takes_the_completing_card_when_not_ready_too():
 
 def test_strong_takes_no_card_for_a_goal_it_could_not_make_without_an_open_set():
     state = make([WAITING, "H2"], field="A6 D5'' Ir")
-    made = RULES.ai_decision(RULES.view(state, 0), random.Random(0), STRONG)
+    made = AI.decide(RULES.view(state, 0), random.Random(0), STRONG)
     assert made.reason == "heuristic"
 
 
@@ -136,9 +136,9 @@ def test_strong_plays_whole_matches_with_legal_actions_decided_from_its_view(pla
     while not RULES.is_over(state):
         seat = min(RULES.to_move(state).seats)
         view = RULES.view(state, seat)
-        made = RULES.ai_decision(view, random.Random(version), STRONG)
+        made = AI.decide(view, random.Random(version), STRONG)
         assert made.action in RULES.legal_actions(state, seat)
         other = RULES.resample_hidden(state, seat, rng)
-        assert RULES.ai_decision(RULES.view(other, seat), random.Random(version), STRONG) == made
+        assert AI.decide(RULES.view(other, seat), random.Random(version), STRONG) == made
         result = advance(RULES, state, version, seat, made.action, players)
         state, version = result.state, version + len(result.logged)

@@ -1,4 +1,4 @@
-"""The shared search (games/engine/search.py) and the AI levels of `Rules.ai_decision`.
+"""The shared search (games/engine/search.py) and the AI levels of every game's `AI.decide`.
 
 The search is checked on a small counting model (its budget, ties, which candidate wins) and
 on Exhaust, solo and at a table: a decision is deterministic given the rng, depends on the
@@ -16,12 +16,11 @@ from games.engine.contract import AI_LEVELS, NORMAL, STRONG
 from games.engine.errors import GameError, Reason
 from games.engine.search import WINS_MOST_SAMPLES, Budget, Candidate, decision, search
 from games.engine.step import advance
+from games.exhaust import AI as EXHAUST_AI
 from games.exhaust import RULES as EXHAUST
-from games.exhaust.explain import REASONS as EXHAUST_REASONS
 from games.exhaust.models import NextGame
 from games.exhaust.strong import SoloModel, TableModel
-from games.registry import GAMES
-from games.thegame.explain import REASONS as THEGAME_REASONS
+from games.registry import AIS, GAMES
 
 
 @dataclass
@@ -121,7 +120,7 @@ def solo_states(count: int, size: int = 18) -> list:
         while not EXHAUST.is_over(state) and len(states) < (seed + 1) * 3:
             if rng.random() < 0.5:
                 states.append(state)
-            action = EXHAUST.ai_action(EXHAUST.view(state, 0), rng)
+            action = EXHAUST_AI.normal(EXHAUST.view(state, 0), rng)
             result = advance(EXHAUST, state, version, 0, action, seed)
             state, version = result.state, version + len(result.logged)
     return states
@@ -142,8 +141,8 @@ def small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_strong_decision_is_deterministic_given_the_rng() -> None:
     for state in solo_states(4):
         view = EXHAUST.view(state, 0)
-        first = EXHAUST.ai_decision(view, random.Random(7), STRONG)
-        assert EXHAUST.ai_decision(view, random.Random(7), STRONG) == first
+        first = EXHAUST_AI.decide(view, random.Random(7), STRONG)
+        assert EXHAUST_AI.decide(view, random.Random(7), STRONG) == first
 
 
 def test_a_strong_decision_depends_on_the_view_only() -> None:
@@ -151,14 +150,14 @@ def test_a_strong_decision_depends_on_the_view_only() -> None:
     for i, state in enumerate(solo_states(4)):
         other = EXHAUST.resample_hidden(state, 0, random.Random(i))
         assert other != state
-        mine = EXHAUST.ai_decision(EXHAUST.view(state, 0), random.Random(i), STRONG)
-        theirs = EXHAUST.ai_decision(EXHAUST.view(other, 0), random.Random(i), STRONG)
+        mine = EXHAUST_AI.decide(EXHAUST.view(state, 0), random.Random(i), STRONG)
+        theirs = EXHAUST_AI.decide(EXHAUST.view(other, 0), random.Random(i), STRONG)
         assert mine == theirs
 
 
 def test_a_strong_decision_is_always_legal() -> None:
     for i, state in enumerate(solo_states(8)):
-        made = EXHAUST.ai_decision(EXHAUST.view(state, 0), random.Random(i), STRONG)
+        made = EXHAUST_AI.decide(EXHAUST.view(state, 0), random.Random(i), STRONG)
         assert made.action in EXHAUST.legal_actions(state, 0)
 
 
@@ -173,10 +172,10 @@ def test_a_strong_decision_searches_within_its_budget(monkeypatch: pytest.Monkey
     monkeypatch.setattr(SoloModel, "playout", counted)
     for i, state in enumerate(solo_states(3)):
         played.clear()
-        made = EXHAUST.ai_decision(EXHAUST.view(state, 0), random.Random(i), STRONG)
+        made = EXHAUST_AI.decide(EXHAUST.view(state, 0), random.Random(i), STRONG)
         assert len(played) <= SMALL.playouts
         if made.reason == WINS_MOST_SAMPLES:
-            assert played and made.params["move"] in EXHAUST_REASONS
+            assert played and made.params["move"] in EXHAUST_AI.reasons
 
 
 # Exhaust at a table: the STRONG level -----------------------------------------------------------
@@ -195,7 +194,7 @@ def table_states(players: int, count: int, long_game: bool = False) -> list:
             if rng.random() < 0.3:
                 states.append(state)
             view = EXHAUST.view(state, state.turn)
-            action = EXHAUST.ai_action(view, rng)
+            action = EXHAUST_AI.normal(view, rng)
             result = advance(EXHAUST, state, version, state.turn, action, seed)
             state, version = result.state, version + len(result.logged)
         seed += 1
@@ -206,7 +205,7 @@ def table_states(players: int, count: int, long_game: bool = False) -> list:
 def test_a_strong_decision_at_a_table_is_legal_and_searched(players: int) -> None:
     reasons = set()
     for i, state in enumerate(table_states(players, 6)):
-        made = EXHAUST.ai_decision(EXHAUST.view(state, state.turn), random.Random(i), STRONG)
+        made = EXHAUST_AI.decide(EXHAUST.view(state, state.turn), random.Random(i), STRONG)
         assert made.action in EXHAUST.legal_actions(state, state.turn)
         reasons.add(made.reason)
     assert WINS_MOST_SAMPLES in reasons
@@ -215,8 +214,8 @@ def test_a_strong_decision_at_a_table_is_legal_and_searched(players: int) -> Non
 def test_a_strong_decision_at_a_table_is_deterministic_given_the_rng() -> None:
     for state in table_states(4, 4):
         view = EXHAUST.view(state, state.turn)
-        first = EXHAUST.ai_decision(view, random.Random(7), STRONG)
-        assert EXHAUST.ai_decision(view, random.Random(7), STRONG) == first
+        first = EXHAUST_AI.decide(view, random.Random(7), STRONG)
+        assert EXHAUST_AI.decide(view, random.Random(7), STRONG) == first
 
 
 def test_a_strong_decision_at_a_table_depends_on_the_view_only() -> None:
@@ -226,8 +225,8 @@ def test_a_strong_decision_at_a_table_depends_on_the_view_only() -> None:
         other = EXHAUST.resample_hidden(state, seat, random.Random(i))
         assert other != state
         assert EXHAUST.view(other, seat) == EXHAUST.view(state, seat)
-        mine = EXHAUST.ai_decision(EXHAUST.view(state, seat), random.Random(i), STRONG)
-        theirs = EXHAUST.ai_decision(EXHAUST.view(other, seat), random.Random(i), STRONG)
+        mine = EXHAUST_AI.decide(EXHAUST.view(state, seat), random.Random(i), STRONG)
+        theirs = EXHAUST_AI.decide(EXHAUST.view(other, seat), random.Random(i), STRONG)
         assert mine == theirs
 
 
@@ -244,27 +243,25 @@ def test_a_strong_decision_at_a_table_searches_within_its_budget(
     monkeypatch.setattr(TableModel, "playout", counted)
     for i, state in enumerate(table_states(4, 3)):
         played.clear()
-        made = EXHAUST.ai_decision(EXHAUST.view(state, state.turn), random.Random(i), STRONG)
+        made = EXHAUST_AI.decide(EXHAUST.view(state, state.turn), random.Random(i), STRONG)
         assert len(played) <= TABLE_SMALL.playouts
         if made.reason == WINS_MOST_SAMPLES:
-            assert played and made.params["move"] in EXHAUST_REASONS
+            assert played and made.params["move"] in EXHAUST_AI.reasons
 
 
 def test_strong_searches_the_long_variant_and_deals_the_next_game_as_normal() -> None:
     states = table_states(3, 40, long_game=True)
     playing = [s for s in states if s.phase == "play"][:3]
     for i, state in enumerate(playing):
-        made = EXHAUST.ai_decision(EXHAUST.view(state, state.turn), random.Random(i), STRONG)
+        made = EXHAUST_AI.decide(EXHAUST.view(state, state.turn), random.Random(i), STRONG)
         assert made.action in EXHAUST.legal_actions(state, state.turn)
     between = [s for s in states if s.phase == "next"]
     assert between
-    made = EXHAUST.ai_decision(EXHAUST.view(between[0], between[0].turn), random.Random(1), STRONG)
+    made = EXHAUST_AI.decide(EXHAUST.view(between[0], between[0].turn), random.Random(1), STRONG)
     assert made.action == NextGame()
 
 
 # Levels of every game ------------------------------------------------------------------------
-
-REASONS = {"exhaust": EXHAUST_REASONS, "thegame": THEGAME_REASONS}
 
 
 def some_views(game_id: str) -> list:
@@ -286,35 +283,34 @@ def some_positions(game_id: str) -> list:
             seat = min(rules.to_move(state).seats)
             view = rules.view(state, seat)
             views.append((view, rules.legal_actions(state, seat)))
-            action = rules.ai_action(view, rng)
+            action = AIS[game_id].normal(view, rng)
             result = advance(rules, state, version, seat, action, players)
             state, version = result.state, version + len(result.logged)
     return views
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_the_normal_level_is_the_ai_action_with_a_reason(game_id: str) -> None:
-    rules = GAMES[game_id]
-    # A game without reasons of its own gives the contract's default at NORMAL.
-    reasons = REASONS.get(game_id, {"heuristic"})
+def test_the_normal_level_is_the_normal_action_with_a_reason_the_game_declares(
+    game_id: str,
+) -> None:
+    ai = AIS[game_id]
     for i, view in enumerate(some_views(game_id)):
-        made = rules.ai_decision(view, random.Random(i), NORMAL)
-        assert made.action == rules.ai_action(view, random.Random(i))
-        assert made.reason in reasons
+        made = ai.decide(view, random.Random(i), NORMAL)
+        assert made.action == ai.normal(view, random.Random(i))
+        assert made.reason in ai.reasons
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_an_unknown_level_is_refused(game_id: str) -> None:
     view = some_views(game_id)[0]
     with pytest.raises(GameError) as info:
-        GAMES[game_id].ai_decision(view, random.Random(1), "grandmaster")
+        AIS[game_id].decide(view, random.Random(1), "grandmaster")
     assert info.value.reason is Reason.BAD_OPTION
     assert "grandmaster" not in AI_LEVELS
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_every_game_plays_a_legal_action_at_the_strong_level(game_id: str) -> None:
-    rules = GAMES[game_id]
     for i, (view, legal) in enumerate(some_positions(game_id)):
-        made = rules.ai_decision(view, random.Random(i), STRONG)
+        made = AIS[game_id].decide(view, random.Random(i), STRONG)
         assert made.action in legal

@@ -12,11 +12,12 @@ import itertools
 import math
 import re
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from toygame import GAMES, Close, DiceRace, Move, Vote
+from toygame import AIS, GAMES, Close, Move, Vote
 
 from games.engine import (
     CHANCE,
@@ -49,6 +50,7 @@ def make_service(
     return SessionService(
         storage.sessions,
         GAMES,
+        AIS,
         ai_delay=ai_delay,
         seed_source=lambda: next(seeds),
         clock=ManualClock() if clock is None else clock,
@@ -134,7 +136,7 @@ async def log_length(storage: Storage, session_id: str) -> int:
 async def test_a_level_the_game_does_not_offer_is_refused_and_seats_nobody(
     service: SessionService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(DiceRace, "ai_levels", (NORMAL,))
+    monkeypatch.setitem(AIS, "dicerace", replace(AIS["dicerace"], levels=(NORMAL,)))
     session = await open_lobby(service)
     with pytest.raises(GameError) as refused:
         await service.add_ai(session.id, HOST, STRONG)
@@ -1156,7 +1158,7 @@ async def test_a_new_game_whose_id_a_session_holds_is_stored_under_another(
     first = make_service(storage)
     taken = await open_lobby(first)
     service = SessionService(
-        storage.sessions, GAMES, clock=ManualClock(), id_source=ids_from(taken.id)
+        storage.sessions, GAMES, AIS, clock=ManualClock(), id_source=ids_from(taken.id)
     )
     try:
         session = await open_lobby(service, channel=CHANNEL + 1)
@@ -1182,7 +1184,9 @@ async def test_a_new_game_whose_id_a_game_record_keeps_is_stored_under_another(
         players=1,
         won=True,
     )
-    service = SessionService(storage.sessions, GAMES, clock=ManualClock(), id_source=ids_from(kept))
+    service = SessionService(
+        storage.sessions, GAMES, AIS, clock=ManualClock(), id_source=ids_from(kept)
+    )
     try:
         session = await open_lobby(service)
         assert session.id != kept
@@ -1197,7 +1201,7 @@ async def test_an_id_source_that_only_clashes_fails_the_game_without_storing_it(
     first = make_service(storage)
     taken = await open_lobby(first)
     service = SessionService(
-        storage.sessions, GAMES, clock=ManualClock(), id_source=lambda: taken.id
+        storage.sessions, GAMES, AIS, clock=ManualClock(), id_source=lambda: taken.id
     )
     try:
         with pytest.raises(SessionIdTaken):
@@ -1213,7 +1217,7 @@ async def test_a_game_stored_under_a_short_id_of_old_plays_on_after_a_restart(
 ) -> None:
     storage = await open_storage(database)
     service = SessionService(
-        storage.sessions, GAMES, clock=ManualClock(), id_source=lambda: "0123abcd"
+        storage.sessions, GAMES, AIS, clock=ManualClock(), id_source=lambda: "0123abcd"
     )
     session = await new_game(service, moves=2)
     await service.close()
@@ -1228,3 +1232,8 @@ async def test_a_game_stored_under_a_short_id_of_old_plays_on_after_a_restart(
     finally:
         await service.close()
         await storage.close()
+
+
+async def test_a_service_refuses_a_game_without_an_ai(storage: Storage) -> None:
+    with pytest.raises(ValueError, match="dicerace"):
+        SessionService(storage.sessions, GAMES, {})

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from toygame import GAMES
+from toygame import AIS, GAMES
 
 from games.engine import (
     Change,
@@ -46,6 +46,7 @@ def make_service(
     return SessionService(
         storage.sessions,
         GAMES,
+        AIS,
         ai_delay=ai_delay,
         seed_source=lambda: next(counter),
         clock=clock or ManualClock(),

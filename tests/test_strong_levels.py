@@ -16,7 +16,7 @@ import pytest
 from games.engine.contract import NORMAL, STRONG
 from games.engine.search import WINS_MOST_SAMPLES, Budget
 from games.engine.step import advance
-from games.registry import GAMES
+from games.registry import AIS, GAMES
 
 SMALL = Budget(playouts=24, candidates=6)
 SEARCHED = ("hellqueue",)
@@ -44,7 +44,7 @@ def states(game_id: str, count: int) -> list[tuple[Any, int]]:
             seat = min(rules.to_move(state).seats)
             if step % 7 == 3:
                 found.append((state, seat))
-            action = rules.ai_action(rules.view(state, seat), rng)
+            action = AIS[game_id].normal(rules.view(state, seat), rng)
             result = advance(rules, state, version, seat, action, seed)
             state, version, step = result.state, version + len(result.logged), step + 1
         seed += 1
@@ -56,7 +56,7 @@ def test_a_strong_decision_is_legal(game_id: str) -> None:
     rules = GAMES[game_id]
     reasons = set()
     for i, (state, seat) in enumerate(states(game_id, 10)):
-        made = rules.ai_decision(rules.view(state, seat), random.Random(i), STRONG)
+        made = AIS[game_id].decide(rules.view(state, seat), random.Random(i), STRONG)
         assert made.action in rules.legal_actions(state, seat)
         reasons.add(made.reason)
     assert WINS_MOST_SAMPLES in reasons
@@ -67,8 +67,8 @@ def test_a_strong_decision_is_deterministic_given_the_rng(game_id: str) -> None:
     rules = GAMES[game_id]
     for i, (state, seat) in enumerate(states(game_id, 6)):
         view = rules.view(state, seat)
-        first = rules.ai_decision(view, random.Random(i), STRONG)
-        assert rules.ai_decision(view, random.Random(i), STRONG) == first
+        first = AIS[game_id].decide(view, random.Random(i), STRONG)
+        assert AIS[game_id].decide(view, random.Random(i), STRONG) == first
 
 
 @pytest.mark.parametrize("game_id", SEARCHED)
@@ -78,8 +78,8 @@ def test_a_strong_decision_depends_on_the_view_only(game_id: str) -> None:
     for i, (state, seat) in enumerate(states(game_id, 6)):
         other = rules.resample_hidden(state, seat, random.Random(100 + i))
         assert rules.view(other, seat) == rules.view(state, seat)
-        mine = rules.ai_decision(rules.view(state, seat), random.Random(i), STRONG)
-        theirs = rules.ai_decision(rules.view(other, seat), random.Random(i), STRONG)
+        mine = AIS[game_id].decide(rules.view(state, seat), random.Random(i), STRONG)
+        theirs = AIS[game_id].decide(rules.view(other, seat), random.Random(i), STRONG)
         assert mine == theirs
 
 
@@ -89,5 +89,5 @@ def test_hell_queue_strong_picks_stones_as_normal() -> None:
     assert picks
     for i, (state, seat) in enumerate(picks):
         view = rules.view(state, seat)
-        strong = rules.ai_decision(view, random.Random(i), STRONG)
-        assert strong == rules.ai_decision(view, random.Random(i), NORMAL)
+        strong = AIS["hellqueue"].decide(view, random.Random(i), STRONG)
+        assert strong == AIS["hellqueue"].decide(view, random.Random(i), NORMAL)

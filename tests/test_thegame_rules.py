@@ -15,7 +15,7 @@ import pytest
 from games.engine.contract import CHANCE, Event, Step
 from games.engine.errors import GameError, Reason
 from games.engine.step import advance
-from games.thegame import RULES
+from games.thegame import AI, RULES
 from games.thegame.models import (
     ASCENDING,
     BLUE_NUMBERS,
@@ -1089,7 +1089,7 @@ def test_public_events_carry_only_placed_cards(seed):
     state, version, events = adv.state, len(adv.logged), list(adv.events)
     while not over(state):
         seat = next(iter(RULES.to_move(state).seats))
-        action = RULES.ai_action(RULES.view(state, seat), rng)
+        action = AI.normal(RULES.view(state, seat), rng)
         adv = advance(RULES, state, version, seat, action, seed)
         state, version = adv.state, version + len(adv.logged)
         placed = {card for pile in state.piles for card in pile}
@@ -1138,7 +1138,7 @@ def test_random_games_keep_the_cards_hands_and_turns_consistent(seed):
         if rng.random() < 0.3:
             action = rng.choice([a for a in legal if not isinstance(a, Signal)])
         else:
-            action = RULES.ai_action(RULES.view(state, state.turn), rng)
+            action = AI.normal(RULES.view(state, state.turn), rng)
         state = RULES.apply(state, state.turn, action).state
     outcome = RULES.outcome(state)
     assert outcome is not None

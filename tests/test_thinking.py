@@ -7,27 +7,26 @@ from __future__ import annotations
 import logging
 import os
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from games.engine import NORMAL, STRONG, AiDecision, advance
+from games.engine import NORMAL, STRONG, advance
 from games.engine.search import WINS_MOST_SAMPLES
 from games.engine.thinking import Thinker
-from games.exhaust import RULES
+from games.exhaust import AI, RULES
 from games.exhaust.models import View
-from games.exhaust.rules import ExhaustRules
 
 SEED = "7:ai:3"
 
 
-class DiesWhenStrong(ExhaustRules):
-    """Rules whose STRONG decision kills the worker process making it."""
+def dies(view: View, rng: random.Random) -> None:
+    """A STRONG decision that kills the worker process making it."""
+    os._exit(3)
 
-    def ai_decision(self, view: View, rng: random.Random, level: str = NORMAL) -> AiDecision:
-        if level == STRONG:
-            os._exit(3)
-        return super().ai_decision(view, rng, level)
+
+DIES_WHEN_STRONG = replace(AI, strong=dies)
 
 
 def solo_view() -> Any:
@@ -41,10 +40,10 @@ async def test_a_strong_decision_made_in_a_worker_is_the_one_made_in_place() -> 
     view = solo_view()
     thinker = Thinker(workers=1)
     try:
-        made = await thinker.decide(RULES, view, SEED, STRONG)
+        made = await thinker.decide(RULES, AI, view, SEED, STRONG)
     finally:
         await thinker.close()
-    assert made == RULES.ai_decision(view, random.Random(SEED), STRONG)
+    assert made == AI.decide(view, random.Random(SEED), STRONG)
     assert made.reason == WINS_MOST_SAMPLES  # it searched
 
 
@@ -52,10 +51,10 @@ async def test_a_normal_decision_is_the_heuristics() -> None:
     view = solo_view()
     thinker = Thinker(workers=1)
     try:
-        made = await thinker.decide(RULES, view, SEED, NORMAL)
+        made = await thinker.decide(RULES, AI, view, SEED, NORMAL)
     finally:
         await thinker.close()
-    assert made == RULES.ai_decision(view, random.Random(SEED), NORMAL)
+    assert made == AI.decide(view, random.Random(SEED), NORMAL)
     assert made.reason != WINS_MOST_SAMPLES
 
 
@@ -66,12 +65,12 @@ async def test_a_worker_that_dies_gives_the_normal_decision_and_a_fresh_pool(
     thinker = Thinker(workers=1)
     try:
         with caplog.at_level(logging.ERROR, "games.engine.thinking"):
-            made = await thinker.decide(DiesWhenStrong(), view, SEED, STRONG)
-        assert made == RULES.ai_decision(view, random.Random(SEED), NORMAL)
+            made = await thinker.decide(RULES, DIES_WHEN_STRONG, view, SEED, STRONG)
+        assert made == AI.decide(view, random.Random(SEED), NORMAL)
         assert "playing normal" in caplog.text
         # The next STRONG decision goes to a new pool and searches again.
-        again = await thinker.decide(RULES, view, SEED, STRONG)
-        assert again == RULES.ai_decision(view, random.Random(SEED), STRONG)
+        again = await thinker.decide(RULES, AI, view, SEED, STRONG)
+        assert again == AI.decide(view, random.Random(SEED), STRONG)
     finally:
         await thinker.close()
 

@@ -15,7 +15,18 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter, ValidationError
 
-from games.engine import CHANCE, SYSTEM, Event, Frozen, GameError, Outcome, Rules, Step, ToMove
+from games.engine import (
+    CHANCE,
+    SYSTEM,
+    Event,
+    Frozen,
+    GameAI,
+    GameError,
+    Outcome,
+    Rules,
+    Step,
+    ToMove,
+)
 from games.engine.errors import Reason, illegal
 
 
@@ -175,10 +186,12 @@ class DiceRace(Rules[Config, State, Any, View]):
     def secret_cards(self, state: State) -> frozenset[int]:
         return frozenset()
 
-    def ai_action(self, view: View, rng: random.Random) -> Any:
-        if view.phase == "vote":
-            return Vote(yes=rng.random() < 0.7)
-        return Move(amount=max(view.die, 1))
+
+def decide(view: View, rng: random.Random) -> Any:
+    """The toy's AI: votes yes mostly, moves as far as the die allows."""
+    if view.phase == "vote":
+        return Vote(yes=rng.random() < 0.7)
+    return Move(amount=max(view.die, 1))
 
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -187,3 +200,5 @@ def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 
 RULES = DiceRace()
 GAMES = {RULES.game_id: RULES}
+AI = GameAI(normal=decide)
+AIS = {RULES.game_id: AI}

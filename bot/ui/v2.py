@@ -34,7 +34,7 @@ from typing import Any
 
 import discord
 
-from bot.ui.controls import ControlButton, ControlSelect, control_id
+from bot.ui.controls import control_id
 from bot.ui.layout import (
     PART,
     Button,
@@ -352,89 +352,15 @@ def summarise(pieces: list[_Piece], notes: list[str]) -> list[_Piece]:
             _tidy_separators(pieces)
 
 
-# Building discord.py items -------------------------------------------------------------------
+# The payload, straight from the pieces ---------------------------------------------------------
+# The JSON Discord takes, written without building discord.py items (which would cost more than
+# the rest of the screen); its controls' custom ids are the persistent DynamicItems' (controls.py).
 
-
-def _button_item(ctl: _Button) -> ControlButton:
-    button = ctl.button
-    return ControlButton(
-        ctl.sid,
-        ctl.version,
-        button.action,
-        label=shorten(button.label, MAX_LABEL) if button.label else None,
-        emoji=button.emoji,
-        style=_STYLES[button.style],
-        disabled=button.disabled,
-    )
-
-
-def _select_item(ctl: _Select) -> ControlSelect:
-    select = ctl.select
-    item = ControlSelect(
-        ctl.sid,
-        ctl.version,
-        ctl.action,
-        options=[
-            discord.SelectOption(
-                label=shorten(option.label, MAX_OPTION_TEXT) or option.value,
-                value=option.value,
-                emoji=option.emoji,
-                default=option.default,
-                description=shorten(option.description, MAX_OPTION_TEXT)
-                if option.description
-                else None,
-            )
-            for option in select.options
-        ],
-        placeholder=shorten(select.placeholder, MAX_PLACEHOLDER) if select.placeholder else None,
-        min_values=select.min_values,
-        max_values=select.max_values,
-    )
-    item.item.disabled = select.disabled
-    return item
+Json = dict[str, Any]
 
 
 def _media(picture: Picture) -> str:
     return f"attachment://{picture.filename}"
-
-
-def _items(piece: _Piece) -> list[discord.ui.Item[Any]]:
-    if piece.kind in ("title", "text"):
-        return [discord.ui.TextDisplay(piece.text)]
-    if piece.kind == "section":
-        accessory: discord.ui.Item[Any]
-        if isinstance(piece.accessory, Picture):
-            accessory = discord.ui.Thumbnail(
-                _media(piece.accessory), description=piece.accessory.alt
-            )
-        else:
-            assert piece.accessory is not None
-            accessory = _button_item(piece.accessory)
-        return [discord.ui.Section(discord.ui.TextDisplay(piece.text), accessory=accessory)]
-    if piece.kind == "separator":
-        assert piece.separator is not None
-        large = piece.separator.large
-        spacing = discord.SeparatorSpacing.large if large else discord.SeparatorSpacing.small
-        return [discord.ui.Separator(visible=piece.separator.visible, spacing=spacing)]
-    if piece.kind == "picture":
-        assert piece.picture is not None
-        item = discord.MediaGalleryItem(_media(piece.picture), description=piece.picture.alt)
-        return [discord.ui.MediaGallery(item)]
-    rows: list[discord.ui.Item[Any]] = []
-    for row in piece.rows:
-        rows.append(
-            discord.ui.ActionRow(
-                *(_button_item(c) if isinstance(c, _Button) else _select_item(c) for c in row)
-            )
-        )
-    return rows
-
-
-# The payload, straight from the pieces ---------------------------------------------------------
-# What discord.py's items above serialise to (tests compare the two), without building them: a
-# click's answer is sent from this, and building items costs more than the rest of the screen.
-
-Json = dict[str, Any]
 
 
 @lru_cache(maxsize=256)
@@ -570,16 +496,6 @@ class V2Message:
     pictures: tuple[Picture, ...]
     notes: tuple[str, ...]
 
-    def view(self) -> discord.ui.LayoutView:
-        """A fresh LayoutView (its controls are the persistent DynamicItems)."""
-        container = discord.ui.Container(accent_colour=self.accent)
-        for piece in self.pieces:
-            for item in _items(piece):
-                container.add_item(item)
-        view = discord.ui.LayoutView(timeout=None)
-        view.add_item(container)
-        return view
-
     def files(self) -> list[discord.File]:
         """New File objects for the pictures (discord.py closes them after each request)."""
         return [
@@ -602,7 +518,7 @@ class V2Message:
 
     @cached_property
     def components(self) -> list[Json]:
-        """The JSON payload of the components (what `view()` serialises to)."""
+        """The JSON payload of the components: what is sent."""
         container = [item for piece in self.pieces for item in _json(piece)]
         accent = self.accent or None
         return [{"type": 17, "accent_color": accent, "spoiler": False, "components": container}]

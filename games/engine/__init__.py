@@ -1,5 +1,6 @@
 """The shared engine: the per-game contract, stepping and replay, and the session service."""
 
+from games.engine.ai import GameAI
 from games.engine.clock import Clock, ManualClock, SystemClock
 from games.engine.contract import (
     AI_LEVELS,
@@ -55,6 +56,7 @@ __all__ = [
     "Durable",
     "Event",
     "Frozen",
+    "GameAI",
     "GameError",
     "Hint",
     "LoadedSession",

@@ -21,8 +21,9 @@ SYSTEM = -2
 """Actor id of the clock: the action a game asks for when a timed window closes."""
 NORMAL, STRONG = "normal", "strong"
 AI_LEVELS = (NORMAL, STRONG)
-"""AI levels: NORMAL is the game's heuristic (p99 50 ms a decision), STRONG searches with it
-(games/engine/search.py; up to about 1 s a decision, so the bot runs it off the event loop)."""
+"""AI levels (a game's `games.engine.ai.GameAI`): NORMAL is the game's heuristic (p99 50 ms a
+decision), STRONG searches with it (games/engine/search.py; up to about 1 s a decision, so the
+bot runs it off the event loop)."""
 
 
 class Frozen(BaseModel):
@@ -105,16 +106,9 @@ class Rules(ABC, Generic[C, S, A, V]):
     changed is told apart by the stored config)."""
     min_players: ClassVar[int]
     max_players: ClassVar[int]
-    ai_levels: ClassVar[tuple[str, ...]] = AI_LEVELS
-    """The AI levels the lobby offers: a game whose STRONG would play as NORMAL offers NORMAL
-    only, so no seat is labelled stronger than it plays."""
     variants: ClassVar[tuple[dict[str, Any], ...]] = ({},)
     """Option sets that together reach every rule of the game (variants, advanced rules);
     the shared contract test plays each of them, so keep matches in them short."""
-    hint_level: ClassVar[str] = STRONG
-    """The AI level /hint asks, in every phase (claim windows too): the one that measures
-    strongest for this game against NORMAL seats in its bench. A game whose search does not
-    beat its heuristic declares NORMAL, so a hint is never worse advice than the AI gives."""
     config_model: type[C]
     state_model: type[S]
     action_adapter: TypeAdapter[A]
@@ -168,21 +162,6 @@ class Rules(ABC, Generic[C, S, A, V]):
     @abstractmethod
     def secret_cards(self, state: S) -> frozenset[int]:
         """Card ids hidden from the public right now (hands, face-down piles)."""
-
-    @abstractmethod
-    def ai_action(self, view: V, rng: random.Random) -> A:
-        """An AI seat's next action at the NORMAL level, decided from its view only."""
-
-    def ai_decision(self, view: V, rng: random.Random, level: str = NORMAL) -> AiDecision:
-        """The AI's action at `level` with its reason, decided from `view` only.
-
-        Deterministic given `rng` at every level (budgets count work, not time). NORMAL is
-        `ai_action`; a game with a search overrides this for STRONG, and one without plays
-        STRONG as NORMAL. An unknown level raises GameError(BAD_OPTION).
-        """
-        if level not in AI_LEVELS:
-            raise GameError(Reason.BAD_OPTION, "ai_level")
-        return AiDecision(action=self.ai_action(view, rng), reason="heuristic")
 
     # Helpers shared by every game -------------------------------------------------------
 

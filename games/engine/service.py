@@ -30,6 +30,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine.ai import GameAI
 from games.engine.background import Background, Locks, Timers
 from games.engine.clock import SYSTEM_CLOCK, Clock
 from games.engine.contract import (
@@ -158,6 +159,7 @@ class SessionService:
         self,
         store: SessionStore,
         games: Mapping[str, Rules[Any, Any, Any, Any]],
+        ais: Mapping[str, GameAI[Any, Any]],
         *,
         ai_delay: float = 1.0,
         seed_source: Callable[[], int] = lambda: secrets.randbits(63),
@@ -167,13 +169,17 @@ class SessionService:
         ai_workers: int = 1,
         on_decision: Timed | None = None,
     ) -> None:
-        """`shards`: the shards this process runs (None: every session is its own).
+        """`games` and `ais`: each game's rules and AI by game id (games/registry.py).
+        `shards`: the shards this process runs (None: every session is its own).
         `ai_workers`: processes of the pool that makes STRONG AI decisions (started on the
         first one). `id_source`: new session ids (tests give one that clashes).
         `on_decision`: told of every AI decision (hints too), its level and seconds."""
         self.store = store
         self.shards = shards
         self.games = games
+        self.ais = ais
+        if set(games) - set(ais):
+            raise ValueError(f"games without an AI: {sorted(set(games) - set(ais))}")
         self.ai_delay = ai_delay
         self.clock = clock
         self._seed_source = seed_source
@@ -604,12 +610,12 @@ class SessionService:
         return await self._lobby_edit(session_id, edit)
 
     async def add_ai(self, session_id: str, by: int, level: str = NORMAL) -> Change:
-        """Seat an AI that plays at `level` (one of the game's `Rules.ai_levels`)."""
+        """Seat an AI that plays at `level` (one of the levels the game's AI offers)."""
         if level not in AI_LEVELS:
             raise GameError(Reason.BAD_OPTION, "ai_level")
 
         def edit(record: SessionRecord) -> SessionRecord:
-            if level not in self._rules(record.game_id).ai_levels:
+            if level not in self.ais[record.game_id].levels:
                 raise GameError(Reason.BAD_OPTION, "ai_level")
             _require_host(record, by)
             self._seats_left(record)
@@ -735,8 +741,9 @@ class SessionService:
             counted = _with_seat(record, seat, hints=record.seats[seat].hints + 1)
             await self._write(session, counted)
             self._publish(Change(session=session, actor=seat, kind="hint"))
-        level = level or rules.hint_level
-        decision = await self._thinker.decide(rules, view, _ai_seed(record), level)
+        ai = self.ais[record.game_id]
+        level = level or ai.hint_level
+        decision = await self._thinker.decide(rules, ai, view, _ai_seed(record), level)
         return Hint(seat=seat, version=record.version, decision=decision)
 
     async def come_back(self, session_id: str, user_id: int) -> Change | None:
@@ -958,7 +965,8 @@ class SessionService:
                 if not seats:
                     return
                 seat = seats[0]
-                level = _level(session.record, session.rules, seat)
+                ai = self.ais[session.record.game_id]
+                level = _level(session.record, ai, seat)
                 if level == NORMAL:
                     try:
                         await self._play_ai(session, seat)
@@ -972,7 +980,7 @@ class SessionService:
                 rules, view = session.rules, session.rules.view(session.state, seat)
                 seed = _ai_seed(session.record)
             # Off the loop and outside the lock: players' clicks (and hints) go on meanwhile.
-            decision = await self._thinker.decide(rules, view, seed, level)
+            decision = await self._thinker.decide(rules, ai, view, seed, level)
             async with self._locks.hold(session_id):
                 try:
                     session = await self.get(session_id)
@@ -1008,7 +1016,8 @@ class SessionService:
         if base.seats[seat].user_id is not None:  # a player's seat the AI holds for them
             base = _with_seat(base, seat, ai_moves=base.seats[seat].ai_moves + 1)
         if decision is None:
-            decision = self._thinker.now(rules, rules.view(state, seat), _ai_seed(base))
+            ai = self.ais[base.game_id]
+            decision = self._thinker.now(ai, rules.view(state, seat), _ai_seed(base))
         try:
             step = advance(rules, state, base.version, seat, decision.action, base.seed)
         except GameError:
@@ -1059,11 +1068,11 @@ def _ai_seed(record: SessionRecord) -> str:
     return f"{record.seed}:ai:{record.version}"
 
 
-def _level(record: SessionRecord, rules: Rules[Any, Any, Any, Any], seat: int) -> str:
+def _level(record: SessionRecord, ai: GameAI[Any, Any], seat: int) -> str:
     """The level the AI plays `seat` at: an AI seat's own if its game offers it (else NORMAL),
     NORMAL for a player's seat it holds (away, or a turn whose timer ran out)."""
     held = record.seats[seat]
-    return level_of(held.ai_level, rules.ai_levels) if held.is_ai else NORMAL
+    return level_of(held.ai_level, ai.levels) if held.is_ai else NORMAL
 
 
 def _away(record: SessionRecord, user_id: int) -> bool:

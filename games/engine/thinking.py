@@ -3,9 +3,10 @@
 A NORMAL decision is the game's heuristic (p99 50 ms): it runs in place. A STRONG one searches
 for up to about a second of pure-Python work; in a thread it would hold the GIL and stall every
 session on the loop, so it goes to a worker process. The job is small and exact: the rules
-(pickled as a reference to their class), the view's model (likewise) with the view as JSON, the
-rng's seed and the level; the worker rebuilds the view and calls `ai_decision`, so the decision
-is the same as in process for the same seed, and a restart gives the same move.
+and the game's AI (pickled as references to their class and functions), the view's model
+(likewise) with the view as JSON, the rng's seed and the level; the worker rebuilds the view and
+asks the AI, so the decision is the same as in process for the same seed, and a restart gives
+the same move.
 
 The pool (`games.engine.workers`) starts on the first STRONG decision: a bot whose tables play
 NORMAL never starts one. If the pool cannot take or finish a job (a worker died, the job would
@@ -24,6 +25,7 @@ from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from games.engine.ai import GameAI
 from games.engine.contract import AI_LEVELS, NORMAL, AiDecision, Rules
 from games.engine.workers import process_pool
 
@@ -44,11 +46,16 @@ def level_of(level: str, offered: tuple[str, ...] = AI_LEVELS) -> str:
 
 
 def decide(
-    rules: Rules[Any, Any, Any, Any], view_model: type[Any], view: Any, seed: str, level: str
+    rules: Rules[Any, Any, Any, Any],
+    ai: GameAI[Any, Any],
+    view_model: type[Any],
+    view: Any,
+    seed: str,
+    level: str,
 ) -> Decided:
-    """The worker's job: `ai_decision` on the view rebuilt from JSON (runs in the pool)."""
+    """The worker's job: the AI's decision on the view rebuilt from JSON (runs in the pool)."""
     rebuilt = view_model.model_validate(view)
-    made = rules.ai_decision(rebuilt, random.Random(seed), level)
+    made = ai.decide(rebuilt, random.Random(seed), level)
     return rules.dump_action(made.action), made.reason, dict(made.params)
 
 
@@ -62,10 +69,10 @@ class Thinker:
         self._timed = timed
         self._pool: Executor | None = None
 
-    def now(self, rules: Rules[Any, Any, Any, Any], view: Any, seed: str) -> AiDecision:
+    def now(self, ai: GameAI[Any, Any], view: Any, seed: str) -> AiDecision:
         """A NORMAL decision, made in place."""
         started = time.perf_counter()
-        decision = rules.ai_decision(view, random.Random(seed), NORMAL)
+        decision = ai.decide(view, random.Random(seed), NORMAL)
         self._took(NORMAL, started)
         return decision
 
@@ -74,13 +81,18 @@ class Thinker:
             self._timed(level, time.perf_counter() - started)
 
     async def decide(
-        self, rules: Rules[Any, Any, Any, Any], view: Any, seed: str, level: str
+        self,
+        rules: Rules[Any, Any, Any, Any],
+        ai: GameAI[Any, Any],
+        view: Any,
+        seed: str,
+        level: str,
     ) -> AiDecision:
         """The decision at `level`: STRONG in a worker process (the loop runs on meanwhile),
         NORMAL in place, and NORMAL in place when the pool fails."""
         if level_of(level) == NORMAL:
-            return self.now(rules, view, seed)
-        job = (rules, type(view), view.model_dump(mode="json"), seed, level)
+            return self.now(ai, view, seed)
+        job = (rules, ai, type(view), view.model_dump(mode="json"), seed, level)
         pool = self._executor()
         started = time.perf_counter()
         try:
@@ -95,7 +107,7 @@ class Thinker:
             if isinstance(error, BrokenProcessPool) and self._pool is pool:
                 self._pool = None  # replaced on the next strong decision
                 pool.shutdown(wait=False, cancel_futures=True)
-            return self.now(rules, view, seed)
+            return self.now(ai, view, seed)
 
     def _executor(self) -> Executor:
         if self._pool is None:

@@ -9,10 +9,6 @@ phrase. Codes: `only_move`, `next_game`, `spends_time_card` (keeps every card fo
 
 from __future__ import annotations
 
-import random
-
-from games.engine.contract import AiDecision
-from games.exhaust.ai import decide
 from games.exhaust.cards import HIGHEST, NUMBER_CARDS
 from games.exhaust.combos import REWARDS, ComboKind
 from games.exhaust.models import Action, FlipDepletion, NextGame, PlayCards, UseTime, View
@@ -30,12 +26,6 @@ REASONS = (
     "earns_two_time_cards",
     "no_reward_left",
 )
-
-
-def explain(view: View, rng: random.Random) -> AiDecision:
-    """The NORMAL level's action (the heuristic, `ai.decide`) with its reason code."""
-    action = decide(view, rng)
-    return AiDecision(action=action, reason=reason_of(view, action))
 
 
 def reason_of(view: View, action: Action) -> str:

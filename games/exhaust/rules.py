@@ -13,11 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.engine.contract import (
-    AI_LEVELS,
     CHANCE,
-    NORMAL,
-    STRONG,
-    AiDecision,
     Event,
     Outcome,
     Rules,
@@ -26,10 +22,8 @@ from games.engine.contract import (
 )
 from games.engine.errors import GameError, Reason, illegal
 from games.engine.options import config_from_options
-from games.exhaust.ai import decide
 from games.exhaust.cards import DECK
 from games.exhaust.combos import REWARDS, Combo, Play, check_play, faces, table
-from games.exhaust.explain import explain
 from games.exhaust.models import (
     ACTION_ADAPTER,
     DEPLETION_CARDS,
@@ -55,15 +49,7 @@ from games.exhaust.models import (
     View,
 )
 from games.exhaust.npc import accepts, pick, plan_turn
-from games.exhaust.plays import (
-    SelectionCheck,
-    can_act,
-    check_selection,
-    combo_views,
-    legal_plays,
-    playable_cards,
-)
-from games.exhaust.strong import strong_decision
+from games.exhaust.plays import can_act, combo_views, legal_plays
 
 CHANCE_KINDS = frozenset({"deal", "first", "npc_play", "npc_time", "npc_out"})
 
@@ -510,30 +496,5 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         npc_pile = state.npc.pile if state.npc is not None else ()
         return frozenset(c for h in state.hands for c in h) | set(state.refill) | set(npc_pile)
 
-    def ai_action(self, view: View, rng: random.Random) -> Action:
-        """The AI seat's action, decided from its view only (games/exhaust/ai.py)."""
-        return decide(view, rng)
 
-    def ai_decision(self, view: View, rng: random.Random, level: str = NORMAL) -> AiDecision:
-        """NORMAL: the heuristic; STRONG: the search on the seat's own turns, solo and at a
-        table (games/exhaust/strong.py), the heuristic elsewhere (dealing the long variant's
-        next game). Both with a reason code (games/exhaust/explain.py)."""
-        if level not in AI_LEVELS:
-            raise GameError(Reason.BAD_OPTION, "ai_level")
-        if level == STRONG:
-            searched = strong_decision(self, view, rng)
-            if searched is not None:
-                return searched
-        return explain(view, rng)
-
-    # Helpers for the UI -------------------------------------------------------------------------
-
-    def check_selection(
-        self, state: State, seat: int, combo: int, cards: Sequence[int]
-    ) -> SelectionCheck:
-        """Whether `seat` may play exactly `cards` to `combo` now, and why not (detail code)."""
-        return check_selection(self.view(state, seat), combo, cards)
-
-    def playable_cards(self, state: State, seat: int, combo: int) -> tuple[int, ...]:
-        """`seat`'s cards that take part in some legal play on `combo`."""
-        return playable_cards(self.view(state, seat), combo)
+RULES = ExhaustRules()

@@ -22,9 +22,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
-from games.engine.contract import AiDecision, Rules
+from games.engine.contract import AiDecision
 from games.engine.search import Budget, Candidate, decision
 from games.exhaust.ai import listed, scored_actions
 from games.exhaust.board import RUNNING, Board, rollout_move
@@ -34,6 +33,7 @@ from games.exhaust.explain import reason_of
 from games.exhaust.models import Action, PlayCards, State, View
 from games.exhaust.npc import choose_on, pick
 from games.exhaust.plays import legal_plays
+from games.exhaust.rules import RULES
 from games.exhaust.solo import SINGLE, TIME, WON, Move, Solo, play_human
 
 TURNS = 15000
@@ -154,16 +154,14 @@ decision takes 0.06 s of CPU on average, 0.25 s at the 99th percentile. Against 
 playouts' policy, not their number, is the limit."""
 
 
-def strong_decision(
-    rules: Rules[Any, Any, Any, Any], view: View, rng: random.Random
-) -> AiDecision | None:
+def strong_decision(view: View, rng: random.Random) -> AiDecision | None:
     """The searched decision on the seat's own turn in a game (solo, or at a table); None
     where the search does not apply (the caller then plays NORMAL)."""
     if not view.my_turn or view.phase != "play":
         return None
     if view.solo:
-        return decision(rules, MODEL, view, rng, budget_for(view))
-    return decision(rules, TABLE_MODEL, view, rng, TABLE_BUDGET)
+        return decision(RULES, MODEL, view, rng, budget_for(view))
+    return decision(RULES, TABLE_MODEL, view, rng, TABLE_BUDGET)
 
 
 def budget_for(view: View) -> Budget:

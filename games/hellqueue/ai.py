@@ -27,10 +27,10 @@ from dataclasses import dataclass
 
 from games.engine.contract import CHANCE
 from games.engine.errors import GameError, Reason
-from games.hellqueue import RULES
 from games.hellqueue.cards import NUMBERS, PAYS, SLOTS, STONES
 from games.hellqueue.models import Action, Awaken, Pick, Queue, Recall, RollMarked, State, View
 from games.hellqueue.moves import legal, to_move_seat
+from games.hellqueue.rules import RULES
 from games.hellqueue.scoring import best_score, marginal
 
 

@@ -15,11 +15,7 @@ import random
 from typing import Any
 
 from games.engine.contract import (
-    AI_LEVELS,
     CHANCE,
-    NORMAL,
-    STRONG,
-    AiDecision,
     Event,
     Outcome,
     Rules,
@@ -758,20 +754,5 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         """The face-down distribution cards (only their order is unknown, to everyone)."""
         return frozenset(card for deck in state.decks for card in deck)
 
-    def ai_action(self, view: View, rng: random.Random) -> Action:
-        from games.hellqueue.ai import decide
 
-        return decide(view, rng)
-
-    def ai_decision(self, view: View, rng: random.Random, level: str = NORMAL) -> AiDecision:
-        """NORMAL is the heuristic; STRONG searches its own turns (games/hellqueue/strong.py)
-        and plays stone picks and rerolls as NORMAL."""
-        if level not in AI_LEVELS:
-            raise GameError(Reason.BAD_OPTION, "ai_level")
-        if level == STRONG:
-            from games.hellqueue.strong import strong_decision
-
-            searched = strong_decision(view, rng)
-            if searched is not None:
-                return searched
-        return AiDecision(action=self.ai_action(view, rng), reason="heuristic")
+RULES = HellQueueRules()

@@ -19,11 +19,11 @@ import random
 from games.engine.contract import AiDecision
 from games.engine.playout import RulesModel
 from games.engine.search import Budget, Candidate, decision
-from games.hellqueue import RULES
 from games.hellqueue.ai import PARAMS, Evaluator, Lookahead
 from games.hellqueue.ai_policies import greedy_policy
 from games.hellqueue.models import State, View
 from games.hellqueue.moves import to_move_seat
+from games.hellqueue.rules import RULES
 
 BUDGET = Budget(playouts=240, candidates=12)
 """Playouts per decision, each one round of the table: about 0.1-0.2 s a searched decision on

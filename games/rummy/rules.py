@@ -23,12 +23,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from games.engine.contract import (
-    AI_LEVELS,
     CHANCE,
-    NORMAL,
-    STRONG,
     SYSTEM,
-    AiDecision,
     Event,
     Outcome,
     Rules,
@@ -37,7 +33,6 @@ from games.engine.contract import (
 )
 from games.engine.errors import GameError, Reason, illegal
 from games.engine.options import config_from_options
-from games.rummy.ai import decide
 from games.rummy.cards import CARDS
 from games.rummy.models import (
     ACTION_ADAPTER,
@@ -77,7 +72,6 @@ from games.rummy.sets import (
     item_sets,
     waits,
 )
-from games.rummy.strong import strong_decision
 
 DRAW_AFTER_OPEN = 2
 
@@ -108,7 +102,6 @@ class RummyRules(Rules[Config, State, Action, View]):
     min_players = 2
     max_players = 4
     variants = ({"match_games": 1}, {"match_games": 1, "advanced": True})
-    hint_level = STRONG  # it beats NORMAL at every table size (bench/rummy_ai.py)
     config_model = Config
     state_model = State
     action_adapter = ACTION_ADAPTER
@@ -760,15 +753,5 @@ class RummyRules(Rules[Config, State, Action, View]):
         window = Window(discarder=discarder, card=card, asked=tuple(sorted(asked)), answers=answers)
         return state.model_copy(update={"window": window})
 
-    def ai_action(self, view: View, rng: random.Random) -> Action:
-        """The AI seat's action, decided from its view only (games/rummy/ai.py)."""
-        return decide(view, rng)
 
-    def ai_decision(self, view: View, rng: random.Random, level: str = NORMAL) -> AiDecision:
-        """NORMAL is the heuristic; STRONG the heuristic made thorough, with a rule it lacks
-        (games/rummy/strong.py), in every phase."""
-        if level not in AI_LEVELS:
-            raise GameError(Reason.BAD_OPTION, "ai_level")
-        if level == STRONG:
-            return strong_decision(view, rng)
-        return AiDecision(action=self.ai_action(view, rng), reason="heuristic")
+RULES = RummyRules()

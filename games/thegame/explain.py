@@ -10,10 +10,6 @@ non-blue card on a blue card that burns at the end of this turn), `trick_minus_t
 
 from __future__ import annotations
 
-import random
-
-from games.engine.contract import AiDecision
-from games.thegame.ai import decide
 from games.thegame.models import EndTurn, Play, Signal, TheGameAction, TheGameView
 from games.thegame.rules import fits
 
@@ -28,12 +24,6 @@ REASONS = (
     "next_number",
     "smallest_jump",
 )
-
-
-def explain(view: TheGameView, rng: random.Random) -> AiDecision:
-    """The NORMAL level's action (the planner, `ai.decide`) with its reason code."""
-    action = decide(view, rng)
-    return AiDecision(action=action, reason=reason_of(view, action))
 
 
 def reason_of(view: TheGameView, action: TheGameAction) -> str:

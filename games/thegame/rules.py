@@ -7,10 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.engine.contract import (
-    AI_LEVELS,
     CHANCE,
-    NORMAL,
-    AiDecision,
     Event,
     Outcome,
     Rules,
@@ -77,9 +74,6 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
     min_players = 1
     max_players = 5
     variants = ({}, {"on_fire": True, "min_three": True, "smaller_hand": True})
-    ai_levels = (NORMAL,)
-    """The planner is its best (see `ai_decision`): no seat is offered as stronger."""
-    hint_level = NORMAL
     config_model = TheGameConfig
     state_model = TheGameState
     action_adapter = ACTION_ADAPTER
@@ -421,17 +415,5 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
     def secret_cards(self, state: TheGameState) -> frozenset[int]:
         return frozenset(state.draw).union(*state.hands)
 
-    def ai_action(self, view: TheGameView, rng: random.Random) -> TheGameAction:
-        from games.thegame.ai import decide
 
-        return decide(view, rng)
-
-    def ai_decision(self, view: TheGameView, rng: random.Random, level: str = NORMAL) -> AiDecision:
-        """Both levels play the planner (games/thegame/ai.py), with a reason code: within a
-        decision's budget a search playing whole games out finds nothing better (see the
-        bench), so STRONG is NORMAL here."""
-        from games.thegame.explain import explain
-
-        if level not in AI_LEVELS:
-            raise GameError(Reason.BAD_OPTION, "ai_level")
-        return explain(view, rng)
+RULES = TheGameRules()

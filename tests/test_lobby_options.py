@@ -11,7 +11,7 @@ import pytest
 from bot.errors import error_text
 from bot.i18n import t
 from games.engine import GameError, ManualClock, Reason, SessionService
-from games.registry import GAMES
+from games.registry import AIS, GAMES
 from storage import Storage
 
 CHANNEL = 10
@@ -36,7 +36,7 @@ async def test_a_malformed_lobby_option_is_refused_in_the_games_words_and_opens_
 ) -> None:
     seeds = itertools.count(1)
     service = SessionService(
-        sqlite_storage.sessions, GAMES, seed_source=lambda: next(seeds), clock=ManualClock()
+        sqlite_storage.sessions, GAMES, AIS, seed_source=lambda: next(seeds), clock=ManualClock()
     )
     try:
         with pytest.raises(GameError) as refused:

@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 from games.engine import SessionService, Status
-from games.registry import GAMES
+from games.registry import AIS, GAMES
 from storage import open_storage
 from storage.migrations import MIGRATIONS
 from tests.stores import scalar
@@ -39,7 +39,7 @@ async def test_a_database_of_the_previous_store_opens_and_its_games_play_on(
         assert stats.games == 1 and stats.best is not None and stats.best.session_id == FINISHED
         [tally, _] = await storage.players.totals(1, 1010, "thegame")
         assert tally.games == 1 and tally.best_loss == 12
-        service = SessionService(storage.sessions, GAMES, ai_delay=0)
+        service = SessionService(storage.sessions, GAMES, AIS, ai_delay=0)
         await service.resume()  # the timed game's turn ran out long ago: an AI plays it
         await service.settle()
         live = {s.id: s for s in await service.live_sessions(1)}

@@ -1,12 +1,11 @@
 """A fast model of Exhaust at a table of 2–5 players for the search: bare tuples.
 
-The strong AI plays tens of thousands of turns per decision, which the rules' frozen models
-make too slow. `Board` holds only what a game at a table depends on (the long variant's
-face-up depletion cards included, as the flips each seat has left), and `Board.after`
-follows the rules step for step with the rules' own combos; tests/test_exhaust_board.py plays
-whole games through both and checks that every step agrees. A board models one game: it ends
-with its loser (the long variant's next game is not modelled).
-"""
+The strong AI plays tens of thousands of turns per decision, which the rules' frozen models make
+too slow. `Board` holds only what a game at a table depends on (the long variant's face-up
+depletion cards included, as the flips each seat has left), and `Board.after` follows the rules
+step for step with the rules' own combos; tests/games/exhaust/test_exhaust_board.py plays whole
+games through both and checks that every step agrees. A board models one game: it ends with its
+loser (the long variant's next game is not modelled)."""
 
 from __future__ import annotations
 

@@ -3,9 +3,8 @@
 The strong AI plays many thousands of turns per decision, which the rules' frozen models
 (rebuilt combo views, events) make too slow. `Solo` holds only what solo play depends on, and
 `play_human` / `npc_turn` follow the rules step for step, using the rules' own pieces
-(`check_play`'s combos, `npc.choose_on`, `npc.pick`); tests/test_exhaust_solo.py plays whole
-games through both and checks that every step agrees.
-"""
+(`check_play`'s combos, `npc.choose_on`, `npc.pick`); tests/games/exhaust/test_exhaust_solo.py
+plays whole games through both and checks that every step agrees."""
 
 from __future__ import annotations
 

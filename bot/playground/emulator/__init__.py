@@ -1,7 +1,7 @@
 """A local Discord emulator that the real discord.py client connects to: the tests drive the
 bot through it, and the playground (`python -m bot.playground`) puts it in a browser.
 
-See `Emulator` for the entry point and `tests/test_emulator.py` for worked examples.
+See `Emulator` for the entry point and `tests/bot/playground/test_emulator.py` for worked examples.
 """
 
 from .emulator import BotErrors, Emulator

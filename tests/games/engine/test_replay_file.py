@@ -17,7 +17,7 @@ from games.engine.step import LoggedAction, advance
 from games.registry import AIS, GAMES
 from games.replay import FORMAT, ReplayError, UnreadableFile, check, export, main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 MAX_STEPS = 5_000
 
 

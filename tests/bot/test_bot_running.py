@@ -16,7 +16,7 @@ from games.thegame import RULES
 from games.thegame.models import Play
 from tests.botkit import custom_ids, open_hand, play_a_card, running_bot, start_game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_without_a_token_the_bot_exits_naming_the_variable(tmp_path: Path) -> None:

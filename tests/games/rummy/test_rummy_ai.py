@@ -1,6 +1,6 @@
 """Angels & Demons Rummy AI (games/rummy/ai.py) and the bench's baseline seats: one behaviour
 per test, from hand-built tables. The AI decides from the seat's view only: every test hands
-it `RULES.view(state, seat)`. Cards are written as in tests/test_rummy_rules.py.
+it `RULES.view(state, seat)`. Cards are written as in tests/games/rummy/test_rummy_rules.py.
 """
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ from bot.playground.emulator import Emulator, EmuMessage, EmuUser
 from games.engine import GameError, ManualClock, Session, Status
 from games.registry import AIS
 from storage import Entrant, SeatRow, Storage
+from tests.bot.test_bot_stats import FAST, START, finish_a_game
 from tests.botkit import custom_ids, running_bot, start_game
-from tests.test_bot_stats import FAST, START, finish_a_game
 
 RATED = [
     pytest.param("exhaust", 1, {}, id="exhaust-2"),

@@ -21,7 +21,7 @@ from bot.playground.web import STATIC, bind
 from tests.botkit import open_hand, start_game
 from tests.browser import playground
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 CEILING = 120.0
 
 

@@ -34,7 +34,7 @@ from games.replay import check
 from storage import PlayerTally
 from tests.botkit import custom_ids, running_bot, start_game
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TIMER = 30
 START = 1_800_000_000.0
 FAST = {"table_edit_interval": 0.2, "ai_delay": 0.0}

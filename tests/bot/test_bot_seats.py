@@ -19,9 +19,9 @@ from bot.ui.v2 import build
 from games.engine import CHANCE, ManualClock, Seat, Session, SessionRecord, Status
 from games.engine.step import advance
 from games.registry import GAME_IDS, GAMES
+from tests.bot.test_bot_stats import FAST, finish_a_game
+from tests.bot.test_bot_words import game_ui
 from tests.botkit import LOCALES, custom_ids, running_bot, start_game
-from tests.test_bot_stats import FAST, finish_a_game
-from tests.test_bot_words import game_ui
 
 TIMER = 30
 START = 1_800_000_000.0

@@ -1,10 +1,9 @@
 """The STRONG level of Hell Queue Club: the shared search through the real rules
 (games/engine/playout.py, games/hellqueue/strong.py).
 
-On the seat's own turns the decision is searched: it is legal, deterministic given the rng,
-and depends on the view only (re-dealing what the seat cannot see changes nothing).
-Elsewhere (stone picks) STRONG plays as NORMAL. (Rummy's STRONG: tests/test_rummy_strong.py.)
-"""
+On the seat's own turns the decision is searched: it is legal, deterministic given the rng, and
+depends on the view only (re-dealing what the seat cannot see changes nothing). Elsewhere (stone
+picks) STRONG plays as NORMAL. (Rummy's STRONG: tests/games/rummy/test_rummy_strong.py.)"""
 
 from __future__ import annotations
 

@@ -12,8 +12,8 @@ from typing import Any
 from bot.playground.emulator import Emulator, EmuMessage, EmuUser, RateLimit
 from bot.playground.emulator.models import walk_components
 from games.engine import Session, Status
+from tests.bot.test_bot_thegame import play_turn
 from tests.botkit import custom_ids, running_bot, start_game
-from tests.test_bot_thegame import play_turn
 
 DISCORD_EDITS = RateLimit(5, 5.0)
 """Discord's limit of edits per channel: 5 in 5 s."""

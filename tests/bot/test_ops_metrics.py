@@ -12,6 +12,9 @@ import yaml
 from bot.playground.emulator import Emulator, RateLimit
 from games.engine import ManualClock, Status
 from games.registry import AIS, GAME_IDS
+from tests.bot.test_bot_hints import others
+from tests.bot.test_bot_quarantine import corrupt
+from tests.bot.test_bot_timers import START, TIMER, run_clock
 from tests.botkit import (
     custom_ids,
     open_hand,
@@ -21,9 +24,6 @@ from tests.botkit import (
 )
 from tests.botprocess import ROOT
 from tests.opskit import figures, figures_once
-from tests.test_bot_hints import others
-from tests.test_bot_quarantine import corrupt
-from tests.test_bot_timers import START, TIMER, run_clock
 
 OPS = {"metrics_port": 0}
 EDIT = "/channels/{channel_id}/messages/{message_id}"

@@ -14,7 +14,7 @@ import aiohttp
 import pytest
 
 from bot.playground.emulator import Emulator, RateLimit
-from tests.test_emulator import Seen, TinyBot
+from tests.bot.playground.test_emulator import Seen, TinyBot
 
 LONG = 60.0
 """A window no test outlives: its limit stays spent for the whole test."""

@@ -1,6 +1,7 @@
 """Angels & Demons Rummy at the STRONG level (games/rummy/strong.py): what it does that
 NORMAL does not, from hand-built tables, one behaviour per test; and that it plays whole
-matches legally from its view only. Cards are written as in tests/test_rummy_rules.py."""
+matches legally from its view only. Cards are written as in
+tests/games/rummy/test_rummy_rules.py."""
 
 from __future__ import annotations
 

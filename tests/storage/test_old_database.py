@@ -16,7 +16,7 @@ from storage import open_storage
 from storage.migrations import MIGRATIONS
 from tests.stores import scalar
 
-FIXTURE = Path(__file__).parent / "fixtures" / "schema6.sqlite3"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "schema6.sqlite3"
 FINISHED, LIVE, TIMED, LOBBY = (
     "0ec4f7ead87d51b4",
     "f8c3d5afd409de4d",

@@ -53,7 +53,7 @@ from games.thegame import RULES
 from games.thegame.models import Phase, SignalKind, TheGameConfig, TheGameState
 from tests.test_layers import imported_modules
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SID = "0123abcd"
 V2 = 1 << 15
 

@@ -18,7 +18,7 @@ from storage.ratings import AHEAD, BASE, BOARD, SCALE
 
 GUILD = 1
 ALICE, BOB, CAROL = 100, 200, 300
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def finish(

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from bot.ops.logs import handler
 from bot.playground.emulator import Emulator
+from tests.bot.test_bot_quarantine import corrupt
 from tests.botkit import running_bot, start_game
 from tests.botprocess import bot_process
-from tests.test_bot_quarantine import corrupt
 
 TRACEBACK = "Traceback (most recent call last)"
 

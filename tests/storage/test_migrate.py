@@ -22,7 +22,7 @@ from storage import SeatRow, Storage, open_storage
 from storage.migrate import TABLES, Refusal, migrate_to_postgres
 from tests.stores import scalar
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HOST, BOB = 1, 2
 GUILD = 1 << 22
 TIMER = 60

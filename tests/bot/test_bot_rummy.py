@@ -780,8 +780,8 @@ def test_every_event_has_text_in_both_languages() -> None:
 
 def test_every_illegal_reason_has_text_in_both_languages() -> None:
     sources = [
-        Path(__file__).resolve().parents[1] / "games" / "rummy",
-        Path(__file__).resolve().parents[1] / "bot" / "games" / "rummy",
+        Path(__file__).resolve().parents[2] / "games" / "rummy",
+        Path(__file__).resolve().parents[2] / "bot" / "games" / "rummy",
     ]
     source = "".join(p.read_text() for d in sources for p in d.glob("*.py"))
     codes = set(re.findall(r'illegal\("(\w+)"', source))

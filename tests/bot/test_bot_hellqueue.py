@@ -889,7 +889,7 @@ def test_every_event_has_text_in_both_languages() -> None:
 
 
 def test_every_illegal_reason_of_the_rules_has_text() -> None:
-    package = Path(__file__).resolve().parents[1] / "games" / "hellqueue"
+    package = Path(__file__).resolve().parents[2] / "games" / "hellqueue"
     source = "".join(p.read_text() for p in package.glob("*.py"))
     codes = set(re.findall(r'illegal\("(\w+)"', source))
     assert {"no_such_face", "card_overflow", "stone_gone"} <= codes

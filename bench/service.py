@@ -48,10 +48,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.figures import percentile  # noqa: E402
-from games.engine import SessionService, Status  # noqa: E402
+from games.engine import Status  # noqa: E402
 from games.registry import GAMES  # noqa: E402
 from games.thegame.models import PILES, EndTurn, Play  # noqa: E402
 from games.thegame.rules import can_place  # noqa: E402
+from runtime import SessionService  # noqa: E402
 from storage import Storage, open_storage  # noqa: E402
 
 GAME = "thegame"

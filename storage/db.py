@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypeVar
 
-from games.engine.store import BatchObserver, Durable
+from storage.session_store import BatchObserver, Durable
 
 T = TypeVar("T")
 

@@ -23,7 +23,10 @@ from games.engine.errors import GameError, Reason
 from games.engine.session import SessionRecord, Status
 from games.engine.shards import Shards
 from games.engine.step import LoggedAction
-from games.engine.store import (
+from storage.db import Database
+from storage.migrations import LIVE
+from storage.rows import Row, dumps
+from storage.session_store import (
     Durable,
     LoadedSession,
     SessionIdTaken,
@@ -32,9 +35,6 @@ from games.engine.store import (
     VersionConflict,
     Watcher,
 )
-from storage.db import Database
-from storage.migrations import LIVE
-from storage.rows import Row, dumps
 
 _KEY_CLASH = frozenset({"SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE"})
 
@@ -345,7 +345,7 @@ def shard_filter(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
 
 
 class SqliteSessionStore:
-    """Implements `games.engine.store.SessionStore` (and so its `DeadlineStore`)."""
+    """Implements `storage.session_store.SessionStore`."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -372,15 +372,6 @@ class SqliteSessionStore:
         """The log entries with `seq > after`, in order (the whole log by default)."""
         return await self.db.read(lambda conn: _log(conn, session_id, after))
 
-    async def deadlines(self) -> list[Deadline]:
-        """Every stored deadline, earliest first, in one query."""
-
-        def read(conn: sqlite3.Connection) -> list[Deadline]:
-            rows = conn.execute("SELECT * FROM deadlines ORDER BY due").fetchall()
-            return [deadline_of(row) for row in rows]
-
-        return await self.db.read(read)
-
     async def wakeups(self, shards: Shards | None = None) -> list[tuple[str, float]]:
         """Each session's earliest deadline, earliest first (of `shards`' sessions only)."""
         where, params = shard_filter(shards)
@@ -397,10 +388,6 @@ class SqliteSessionStore:
             return [(row[0], row[1]) for row in rows]
 
         return await self.db.read(read)
-
-    async def update_deadlines(self, update: DeadlineUpdate) -> None:
-        if not update.empty:
-            await self.db.write(lambda conn: _write_deadlines(conn, update))
 
     async def live_in_channel(self, channel_id: int) -> SessionRecord | None:
         found = await self.db.read(

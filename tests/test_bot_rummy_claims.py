@@ -21,9 +21,10 @@ from bot.games.rummy.render import card_label, card_text
 from bot.games.rummy.ui import READY, WINDOW
 from bot.i18n import t
 from bot.playground.emulator import Emulator, EmuMessage, EmuUser
-from games.engine import ManualClock, Session, Status
+from games.engine import Session, Status
 from games.rummy import RULES
 from games.rummy.models import Action, Discard, Goal, Pass, ShortResult, State
+from runtime import ManualClock
 from tests.botkit import custom_ids, open_hand, running_bot, start_game
 from tests.rummy_play import (
     COMMAND,

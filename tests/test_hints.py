@@ -13,19 +13,9 @@ import random
 
 import pytest
 
-from games.engine import (
-    AI_LEVELS,
-    NORMAL,
-    STRONG,
-    Change,
-    GameError,
-    ManualClock,
-    Reason,
-    Session,
-    SessionService,
-    Status,
-)
+from games.engine import AI_LEVELS, NORMAL, STRONG, GameError, Reason, Session, Status
 from games.registry import GAME_IDS, GAMES
+from runtime import Change, ManualClock, SessionService
 from storage import Storage
 
 HOST, BOB, EVE = 1, 2, 99

@@ -15,8 +15,9 @@ import asyncpg
 import pytest
 from toygame import GAMES
 
-from games.engine import ManualClock, Session, SessionService, Status
+from games.engine import Session, Status
 from games.registry import GAMES as REGISTERED
+from runtime import ManualClock, SessionService
 from storage import SeatRow, Storage, open_storage
 from storage.migrate import TABLES, Refusal, migrate_to_postgres
 from tests.stores import scalar

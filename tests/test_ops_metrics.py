@@ -10,8 +10,9 @@ import pytest
 import yaml
 
 from bot.playground.emulator import Emulator, RateLimit
-from games.engine import ManualClock, Status
+from games.engine import Status
 from games.registry import GAME_IDS, GAMES
+from runtime import ManualClock
 from tests.botkit import (
     custom_ids,
     open_hand,

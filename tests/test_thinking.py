@@ -13,10 +13,10 @@ import pytest
 
 from games.engine import NORMAL, STRONG, AiDecision, advance
 from games.engine.search import WINS_MOST_SAMPLES
-from games.engine.thinking import Thinker
 from games.exhaust import RULES
 from games.exhaust.models import View
 from games.exhaust.rules import ExhaustRules
+from runtime.thinking import Thinker
 
 SEED = "7:ai:3"
 
@@ -65,7 +65,7 @@ async def test_a_worker_that_dies_gives_the_normal_decision_and_a_fresh_pool(
     view = solo_view()
     thinker = Thinker(workers=1)
     try:
-        with caplog.at_level(logging.ERROR, "games.engine.thinking"):
+        with caplog.at_level(logging.ERROR, "runtime.thinking"):
             made = await thinker.decide(DiesWhenStrong(), view, SEED, STRONG)
         assert made == RULES.ai_decision(view, random.Random(SEED), NORMAL)
         assert "playing normal" in caplog.text

@@ -38,7 +38,7 @@ from typing import Any, Generic, TypeVar
 
 import asyncpg
 
-from games.engine.store import BatchObserver, Durable, StoreUnavailable
+from storage.session_store import BatchObserver, Durable, StoreUnavailable
 
 T = TypeVar("T")
 

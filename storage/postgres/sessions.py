@@ -19,12 +19,15 @@ from typing import Any
 
 import asyncpg
 
-from games.engine.deadlines import Deadline, DeadlineUpdate
+from games.engine.deadlines import DeadlineUpdate
 from games.engine.errors import GameError, Reason
 from games.engine.session import SessionRecord, Status
 from games.engine.shards import Shards
 from games.engine.step import LoggedAction
-from games.engine.store import (
+from storage.migrations import LIVE
+from storage.postgres.db import PgDatabase, Statement
+from storage.rows import dumps
+from storage.session_store import (
     Durable,
     LoadedSession,
     SessionIdTaken,
@@ -33,9 +36,6 @@ from games.engine.store import (
     VersionConflict,
     Watcher,
 )
-from storage.migrations import LIVE
-from storage.postgres.db import PgDatabase, Statement
-from storage.rows import dumps
 from storage.sessions import MUTABLE, NO_SEAT, check_chain, column_value, deadline_of, record_of
 
 _COLUMNS = (
@@ -251,7 +251,7 @@ _LOG = "SELECT seq, actor, payload FROM actions WHERE session_id = $1 AND seq > 
 
 
 class PgSessionStore:
-    """Implements `games.engine.store.SessionStore` (and so its `DeadlineStore`)."""
+    """Implements `storage.session_store.SessionStore`."""
 
     def __init__(self, db: PgDatabase) -> None:
         self.db = db
@@ -351,11 +351,6 @@ class PgSessionStore:
         """The log entries with `seq > after`, in order (the whole log by default)."""
         return _log_of(await self.db.fetch(_LOG, session_id, after))
 
-    async def deadlines(self) -> list[Deadline]:
-        """Every stored deadline, earliest first, in one query."""
-        rows = await self.db.fetch("SELECT * FROM deadlines ORDER BY due, session_id, kind, seat")
-        return [deadline_of(row) for row in rows]
-
     async def wakeups(self, shards: Shards | None = None) -> list[tuple[str, float]]:
         """Each session's earliest deadline, earliest first (of `shards`' sessions only)."""
         where, params = shard_filter(shards)
@@ -367,10 +362,6 @@ class PgSessionStore:
             "GROUP BY d.session_id ORDER BY 2"
         )
         return [(row[0], row[1]) for row in await self.db.fetch(sql, *params)]
-
-    async def update_deadlines(self, update: DeadlineUpdate) -> None:
-        if not update.empty:
-            await self.db.write(lambda conn: _write_deadlines(conn, update))
 
     async def live_in_channel(self, channel_id: int) -> SessionRecord | None:
         found = await self.db.read(

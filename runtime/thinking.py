@@ -7,7 +7,7 @@ session on the loop, so it goes to a worker process. The job is small and exact:
 rng's seed and the level; the worker rebuilds the view and calls `ai_decision`, so the decision
 is the same as in process for the same seed, and a restart gives the same move.
 
-The pool (`games.engine.workers`) starts on the first STRONG decision: a bot whose tables play
+The pool (`runtime.workers`) starts on the first STRONG decision: a bot whose tables play
 NORMAL never starts one. If the pool cannot take or finish a job (a worker died, the job would
 not pickle), that decision falls back to NORMAL in process, logged, and a broken pool is
 replaced on the next STRONG decision.
@@ -25,7 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from games.engine.contract import AI_LEVELS, NORMAL, AiDecision, Rules
-from games.engine.workers import process_pool
+from runtime.workers import process_pool
 
 log = logging.getLogger(__name__)
 

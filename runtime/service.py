@@ -71,8 +71,7 @@ class SessionService:
         )
         self._deadlines = Deadlines(core, self._cache, self._writer, self._listeners, self._seats)
         self._resumer = Resumer(core, self._cache, self._seats)
-        seeds = lambda: self._seed_source()  # noqa: E731 (read at each call: tests set it)
-        self._lobby = Lobby(core, self._cache, self._writer, self._listeners, seeds, id_source)
+        self._lobby = Lobby(core, self._cache, self._writer, self._listeners, self._seed, id_source)
         self._play = Play(core, self._cache, self._writer, self._listeners, self._thinker)
 
     # The wiring's late-bound calls (each job is made before the one it calls).
@@ -85,6 +84,9 @@ class SessionService:
 
     def _told(self, session_id: str) -> None:
         self._cache.drop_if_over(session_id)
+
+    def _seed(self) -> int:
+        return self._seed_source()  # read at each call: tests replace it
 
     def owns(self, record: SessionRecord) -> bool:
         """Whether this process drives the session's deadlines and AI seats."""

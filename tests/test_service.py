@@ -628,6 +628,28 @@ async def test_observers_are_told_once_the_session_lock_is_let_go(
     assert told == [("lobby", False), ("start", False), ("move", False)]
 
 
+async def test_changes_racing_for_a_session_are_told_in_commit_order(
+    service: SessionService,
+) -> None:
+    observed: list[str] = []
+    heard: list[str] = []
+
+    async def listen(change: Change) -> None:
+        heard.append(change.kind)
+
+    service.observe(lambda change: observed.append(change.kind))
+    service.subscribe(listen)
+    session = await new_game(service, (HOST, BOB, CAROL))
+    await service.settle()
+    observed.clear()
+    heard.clear()
+    version = session.record.version
+    move = service.submit(session.id, HOST, Move(amount=1), version)
+    await asyncio.gather(move, service.leave(session.id, CAROL), service.hint(session.id, BOB))
+    await service.settle()
+    assert observed == heard == ["move", "leave", "hint"]  # the order they took the lock
+
+
 async def test_a_listener_can_play_into_the_session_it_is_told_of(
     service: SessionService,
 ) -> None:

@@ -28,7 +28,7 @@ from storage.protocols import (
     RecordStore,
     Stores,
 )
-from storage.ratings import Entrant, Rating, RatingChange, ratings_store
+from storage.ratings import Entrant, Rating, RatingChange, Ratings
 from storage.records import GameRecord, GameStats, HistoryEntry, Records, StoredSeat
 from storage.sessions import SqliteSessionStore
 
@@ -82,18 +82,18 @@ class Storage:
         self.backend: str = db.backend
         stores: Any
         if isinstance(db, Database):
-            stores = (SqliteSessionStore, Prefs, Records, Players, HandMessages)
+            stores = (SqliteSessionStore, Prefs, Records, Players, HandMessages, Ratings)
         else:
             from storage.postgres import stores as postgres
 
             stores = postgres.STORES
-        sessions, prefs, records, players, hands = stores
+        sessions, prefs, records, players, hands, ratings = stores
         self.sessions = sessions(db)
         self.prefs = prefs(db)
         self.records = records(db)
         self.players = players(db)
         self.hand_messages = hands(db)
-        self.ratings = ratings_store(db)
+        self.ratings = ratings(db)
 
     async def close(self) -> None:
         await self.db.close()

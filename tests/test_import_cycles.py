@@ -1,12 +1,13 @@
-"""No two modules of the project import each other as they are imported, directly or around
-a longer circle.
+"""No two modules of the project import each other, directly or around a longer circle
+(DESIGN.md: "No import circles, not even through an import moved into a function").
 
-Such a circle works only while its modules happen to be imported in one order (another order
-meets a half-made module: "partially initialized module"). What counts is what runs when a
-module is imported: its top-level imports (inside a top-level `if`, `try` or `with` too) and
-`import_module("literal")` calls, not imports inside functions or under `if TYPE_CHECKING:`
-(type hints only). Importing `a.b.c` runs the packages `a` and `a.b` first, so they count as
-imported too, except the importer's own packages (already under way when it runs).
+A circle works only while its modules happen to be imported in one order (another order
+meets a half-made module: "partially initialized module"), and moving one of its imports into
+a function only hides it. So every import counts, wherever it is: at the top, in a function,
+and `import_module("literal")` calls; only those under `if TYPE_CHECKING:` (type hints, never
+run) do not. Importing `a.b.c` runs the packages `a` and `a.b` first, so they count as
+imported too, except the importer's own packages (under way already when it runs), unless it
+names them.
 """
 
 from __future__ import annotations
@@ -20,6 +21,16 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 PACKAGES = ("bot", "games", "runtime", "storage")
+
+KNOWN_CYCLES: set[frozenset[str]] = {
+    # A game's rules import its AI inside a function while the AI imports the rules: being
+    # untangled on their own branch (the games' AI declarations). Only these may stay; any
+    # other circle, or a new one in these games, fails.
+    frozenset({"games.thegame.rules", "games.thegame.explain"}),
+    frozenset(
+        {"games.hellqueue", "games.hellqueue.ai", "games.hellqueue.rules", "games.hellqueue.strong"}
+    ),
+}
 
 
 def module_name(path: Path, root: Path) -> str:
@@ -43,32 +54,29 @@ def _type_checking(test: ast.expr) -> bool:
     return name == "TYPE_CHECKING"
 
 
-def _run_at_import(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """The statements of a module body that run when it is imported (not function bodies)."""
+def _run_sometime(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of a body, nested ones too, but those under `if TYPE_CHECKING:`."""
     for node in body:
-        if isinstance(node, ast.If):
-            if not _type_checking(node.test):
-                yield from _run_at_import(node.body)
-            yield from _run_at_import(node.orelse)
-        elif isinstance(node, ast.Try):
-            for block in (node.body, node.orelse, node.finalbody):
-                yield from _run_at_import(block)
-            for handler in node.handlers:
-                yield from _run_at_import(handler.body)
-        elif isinstance(node, ast.With):
-            yield from _run_at_import(node.body)
-        elif not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            yield node
-        elif isinstance(node, ast.ClassDef):  # a class body runs at import
-            yield from _run_at_import(node.body)
+        if isinstance(node, ast.If) and _type_checking(node.test):
+            yield from _run_sometime(node.orelse)
+            continue
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):
+                yield from _run_sometime([n for n in block if isinstance(n, ast.stmt)])
+        for handler in getattr(node, "handlers", ()):
+            yield from _run_sometime(handler.body)
+        for case in getattr(node, "cases", ()):
+            yield from _run_sometime(case.body)
 
 
-def imports_at_import_time(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
-    """The project modules `name` (at `path`) imports as it is imported."""
+def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The project modules `name` (at `path`) imports."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     found: set[str] = set()
-    for node in _run_at_import(tree.body):
+    for node in _run_sometime(tree.body):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -80,16 +88,21 @@ def imports_at_import_time(name: str, path: Path, modules: dict[str, Path]) -> s
             for alias in node.names:
                 submodule = f"{source}.{alias.name}"
                 found.add(submodule if submodule in modules else source)
-        for call in ast.walk(node):
+        for call in _expressions(node):
             if isinstance(call, ast.Call) and call.args and _imports(call):
                 first = call.args[0]
                 if isinstance(first, ast.Constant) and isinstance(first.value, str):
                     found.add(first.value)
     ancestors = {".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 1)}
-    with_packages = {
-        ".".join(module.split(".")[:i]) for module in found for i in range(1, module.count(".") + 2)
-    }
-    return {m for m in with_packages - ancestors if m in modules and m != name}
+    packages = {".".join(m.split(".")[:i]) for m in found for i in range(1, m.count(".") + 1)}
+    return {m for m in found | (packages - ancestors) if m in modules and m != name}
+
+
+def _expressions(node: ast.stmt) -> Iterator[ast.AST]:
+    """The nodes of a statement that are not statements of their own (those come separately)."""
+    for child in ast.iter_child_nodes(node):
+        if not isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
+            yield from ast.walk(child)
 
 
 def _imports(call: ast.Call) -> bool:
@@ -100,7 +113,7 @@ def _imports(call: ast.Call) -> bool:
 
 def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
     modules = project_modules(root)
-    return {name: imports_at_import_time(name, path, modules) for name, path in modules.items()}
+    return {name: imports_of(name, path, modules) for name, path in modules.items()}
 
 
 def cycles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
@@ -156,31 +169,33 @@ def test_the_project_has_modules_to_check() -> None:
 @pytest.mark.parametrize("package", PACKAGES)
 def test_no_modules_import_each_other(package: str) -> None:
     found = {c for c in cycles(import_graph()) if any(m.split(".")[0] == package for m in c)}
-    assert sorted(sorted(c) for c in found) == []
+    assert sorted(sorted(c) for c in found - KNOWN_CYCLES) == []
 
 
-def test_the_scan_finds_a_direct_and_a_longer_circle(tmp_path: Path) -> None:
+def test_the_scan_finds_circles_of_every_kind(tmp_path: Path) -> None:
     bot = tmp_path / "bot"
-    bot.mkdir()
-    (bot / "__init__.py").write_text("")
-    (bot / "a.py").write_text("from bot import b\n")
-    (bot / "b.py").write_text("from . import a\n")
-    (bot / "c.py").write_text("import bot.d\n")
-    (bot / "d.py").write_text("try:\n    from bot.e import thing\nexcept ImportError:\n    pass\n")
-    (bot / "e.py").write_text("if True:\n    from bot.c import other\n")
-    (bot / "f.py").write_text(
-        "from typing import TYPE_CHECKING\n"
-        "if TYPE_CHECKING:\n    from bot.g import x\n"
-        "def later():\n    from bot.g import y\n"
-    )
-    (bot / "g.py").write_text("from bot.f import z\n")
-    sub = bot / "sub"
-    sub.mkdir()
-    (sub / "__init__.py").write_text("import importlib\nimportlib.import_module('bot.h')\n")
-    (sub / "part.py").write_text("from bot.sub import __name__ as own  # its own package\n")
-    (bot / "h.py").write_text("from bot.sub.part import own\n")  # runs bot/sub/__init__ first
+    (bot / "sub").mkdir(parents=True)
+    files = {
+        "__init__.py": "",
+        "a.py": "from bot import b\n",
+        "b.py": "from . import a\n",  # a and b: directly
+        "c.py": "import bot.d\n",
+        "d.py": "try:\n    from bot.e import thing\nexcept ImportError:\n    pass\n",
+        "e.py": "if True:\n    from bot.c import other\n",  # c, d, e: around
+        "f.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bot.g import x\n",
+        "g.py": "from bot.f import y\n",  # f and g: not (a type hint only)
+        "i.py": "def later():\n    from bot.j import z\n",
+        "j.py": "from bot.i import later\n",  # i and j: an import moved into a function
+        "sub/__init__.py": "import importlib\nimportlib.import_module('bot.h')\n",
+        "sub/part.py": "from bot.sub.other import w\n",  # its own package: under way already
+        "sub/other.py": "",
+        "h.py": "from bot.sub.part import w\n",  # runs bot/sub/__init__ first
+    }
+    for name, text in files.items():
+        (bot / name).write_text(text)
     assert cycles(import_graph(tmp_path)) == {
         frozenset({"bot.a", "bot.b"}),
         frozenset({"bot.c", "bot.d", "bot.e"}),
+        frozenset({"bot.i", "bot.j"}),
         frozenset({"bot.sub", "bot.h"}),
     }

@@ -18,17 +18,13 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from openskill.models import PlackettLuce
 
 from storage.db import Database
 from storage.rating_schema import MIN_GAMES
 from storage.rows import Row
-
-if TYPE_CHECKING:
-    from storage.postgres.db import PgDatabase
-    from storage.protocols import RatingStore
 
 MODEL = PlackettLuce()
 SCALE = 24.0
@@ -366,12 +362,3 @@ class Ratings:
             return len({row["record_id"] for row in rows})
 
         return await self.db.write(write)
-
-
-def ratings_store(db: Database | PgDatabase) -> RatingStore:
-    """The ratings store of a database: `Ratings` on SQLite, `PgRatings` on PostgreSQL."""
-    if isinstance(db, Database):
-        return Ratings(db)
-    from storage.postgres.ratings import PgRatings
-
-    return PgRatings(db)

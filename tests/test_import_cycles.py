@@ -61,7 +61,7 @@ def _run_sometime(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             yield from _run_sometime(node.orelse)
             continue
         yield node
-        for field in ("body", "orelse", "finalbody", "handlers"):
+        for field in ("body", "orelse", "finalbody"):
             block = getattr(node, field, None)
             if isinstance(block, list):
                 yield from _run_sometime([n for n in block if isinstance(n, ast.stmt)])

@@ -5,6 +5,7 @@ RUN python -m venv /venv
 COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY games ./games
+COPY runtime ./runtime
 COPY storage ./storage
 # With the PostgreSQL driver: one image runs on SQLite (the default) or DATABASE_URL.
 RUN /venv/bin/pip install --no-cache-dir '.[postgresql]'

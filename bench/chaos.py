@@ -34,8 +34,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from games.engine import SessionService, Status  # noqa: E402
+from games.engine import Status  # noqa: E402
 from games.registry import AIS, GAMES  # noqa: E402
+from runtime import SessionService  # noqa: E402
 from storage import open_storage  # noqa: E402
 
 GAME = "thegame"

@@ -59,11 +59,20 @@ def bot_root(argv: list[str]) -> Path:
 sys.path[:0] = list(dict.fromkeys([str(bot_root(sys.argv)), str(ROOT)]))
 
 from bench.figures import percentile  # noqa: E402
-from games.engine import SessionService, Status  # noqa: E402
-from games.registry import AIS, GAMES  # noqa: E402
+from games import registry  # noqa: E402
+from games.engine import Status  # noqa: E402
 from games.thegame.models import PILES, EndTurn, Play  # noqa: E402
 from games.thegame.rules import can_place  # noqa: E402
 from storage import Storage, open_storage  # noqa: E402
+
+# An older tree (`--bot-root`) may have its service in games.engine and no AIS: the same bench
+# measures it.
+try:
+    from runtime import SessionService
+except ImportError:
+    from games.engine import SessionService  # type: ignore[attr-defined,no-redef]
+GAMES = registry.GAMES
+AI_ARGS = (registry.AIS,) if hasattr(registry, "AIS") else ()
 
 GAME = "thegame"
 LEVELS = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
@@ -346,7 +355,7 @@ async def play(args: argparse.Namespace, storage: Storage, verifier: Verifier) -
     """Open the sessions, play the moves, check them; the figures of the summary line."""
     seeds = itertools.count(args.seed)
     service = SessionService(
-        storage.sessions, GAMES, AIS, ai_delay=0, seed_source=lambda: next(seeds)
+        storage.sessions, GAMES, *AI_ARGS, ai_delay=0, seed_source=lambda: next(seeds)
     )
     bench = Bench(service, verifier, args.seed)
     sessions: list[str] = []

@@ -32,9 +32,9 @@ from bot.table_pictures import TablePictures, start_picture_process
 from bot.tables import Tables
 from bot.turns import Turns
 from bot.ui.controls import ControlButton, ControlSelect, modal_control
-from games.engine import Change, Clock, SessionService, SystemClock
-from games.engine.logcontext import bind
 from games.registry import AIS, GAME_IDS, GAMES
+from runtime import Change, Clock, SessionService, SystemClock
+from runtime.logcontext import bind
 from storage import Storage
 
 if TYPE_CHECKING:

@@ -26,7 +26,7 @@ from bot.turns import NOTIFY
 from bot.ui.layout import Layout, Priority, Text
 from bot.ui.v2 import build
 from games.engine import Session
-from games.engine.logcontext import bind
+from runtime.logcontext import bind
 
 if TYPE_CHECKING:
     from bot.client import TableBot

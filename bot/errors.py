@@ -12,7 +12,8 @@ import discord
 from discord import app_commands
 
 from bot.i18n import has, lang_of, t
-from games.engine import GameError, StoreUnavailable
+from games.engine import GameError
+from storage.session_store import StoreUnavailable
 
 log = logging.getLogger(__name__)
 

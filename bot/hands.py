@@ -19,7 +19,8 @@ from bot.i18n import t
 from bot.languages import Languages
 from bot.ui.layout import Button, Controls, Layout
 from bot.ui.v2 import V2Message, build
-from games.engine import Change, Event, GameError, Reason, Session, Status
+from games.engine import Event, GameError, Reason, Session, Status
+from runtime import Change
 from storage import HandStore
 
 log = logging.getLogger(__name__)

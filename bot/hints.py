@@ -16,7 +16,8 @@ from bot.context import Context
 from bot.game_ui import GameUI
 from bot.i18n import has, t
 from bot.ui.layout import Controls, Layout, Priority, Text
-from games.engine import AiDecision, Hint
+from games.engine import AiDecision
+from runtime import Hint
 
 UNKNOWN = "hint.reason.unknown"
 

@@ -28,8 +28,9 @@ from bot.rules import pick_page
 from bot.tables import Tables
 from bot.ui.controls import GAME_NS
 from bot.ui.layout import base_action
-from games.engine import GameError, Reason, Session, SessionService, Status
-from games.engine.logcontext import bind
+from games.engine import GameError, Reason, Session, Status
+from runtime import SessionService
+from runtime.logcontext import bind
 from storage import PrefTable
 
 

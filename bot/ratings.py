@@ -23,8 +23,8 @@ from bot.i18n import cmd, t
 from bot.stats import GAME_CHOICES, MEDALS, send_layout
 from games.engine import LoggedAction, Session
 from games.engine.contract import NORMAL
-from games.engine.thinking import level_of
 from games.registry import AIS, GAME_IDS
+from runtime.thinking import level_of
 from storage import Entrant, Rating
 from storage.rating_schema import MIN_GAMES
 

@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from games.engine.store import RETRY_AFTER, StoreUnavailable
+from storage.session_store import RETRY_AFTER, StoreUnavailable
 
 log = logging.getLogger(__name__)
 

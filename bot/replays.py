@@ -48,11 +48,11 @@ from games.engine import (
     LoggedAction,
     Reason,
     Session,
-    SessionService,
-    SessionStore,
     Status,
 )
 from games.replay import export
+from runtime import SessionService
+from storage.session_store import SessionStore
 
 VERB = "rp"
 """The shared verb of the replay controls: `rp.{turn shown}.{move}`, a move of `MOVES`, `j`

@@ -9,8 +9,9 @@ from collections.abc import Mapping
 from bot.context import Records
 from bot.game_ui import GameUI
 from bot.ratings import entrants
-from games.engine import LoggedAction, Session, SessionStore
+from games.engine import LoggedAction, Session
 from storage import RatingStore, RecordStore, SeatRow
+from storage.session_store import SessionStore
 
 
 class Results:

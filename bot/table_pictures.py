@@ -22,7 +22,7 @@ from typing import Any
 
 from bot.game_ui import GameUI
 from games.engine import Session
-from games.engine.workers import process_pool
+from runtime.workers import process_pool
 from storage import PrefTable
 
 log = logging.getLogger(__name__)

@@ -16,12 +16,13 @@ from bot.context import Context, Records
 from bot.game_ui import ENDED, GameUI
 from bot.hints import with_hint_count
 from bot.i18n import has
-from bot.lobby import closed_screen, lobby_screen
+from bot.lobby_screens import closed_screen, lobby_screen
 from bot.results import Results
 from bot.table_pictures import TablePictures
 from bot.ui.layout import Priority, Text, without_controls
 from bot.ui.v2 import V2Message, build
-from games.engine import Change, Event, Session, SessionService, Status
+from games.engine import Event, Session, Status
+from runtime import Change, SessionService
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,8 @@ import discord
 from bot.context import jump_url
 from bot.i18n import t
 from bot.languages import Languages
-from games.engine import Change, Session, Status
+from games.engine import Session, Status
+from runtime import Change
 from storage import PrefTable
 
 log = logging.getLogger(__name__)

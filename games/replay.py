@@ -1,23 +1,16 @@
-"""A finished game's log as a file, and its offline check: `python -m games.replay FILE`.
+"""A finished game's log as a file, and its offline check (`python -m runtime.replay FILE`
+reads the file and runs it).
 
 The file is JSON: the game and its rules version, the config, the seats, the seed, every
 logged action with its actor, and the outcome the bot stored. Replaying needs no RNG (chance
 actions are in the log) and nothing but the rules: the config is rebuilt with the registry's
 rules, every action is validated through the game's own action model and applied, and the
-final outcome is printed and compared with the stored one.
-
-Exit status: 0 when the file replays (and matches its stored outcome, if it has one); 1 when
-an action is refused, the log is broken, or the outcome differs; 2 when the file cannot be read
-as a replay at all.
+final outcome is compared with the stored one.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -132,30 +125,3 @@ def describe(data: Mapping[str, Any], outcome: Outcome | None) -> str:
     if outcome.details:
         line += "; " + ", ".join(f"{k}={v}" for k, v in sorted(outcome.details.items()))
     return line
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m games.replay", description="Replay a game's exported log and check it."
-    )
-    parser.add_argument("file", type=Path, help="the JSON file /replay export:true attached")
-    args = parser.parse_args(argv)
-    try:
-        data = json.loads(args.file.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            raise UnreadableFile("the file is not a JSON object")
-        outcome = check(data)
-    except (OSError, ValueError, UnreadableFile) as error:
-        print(f"cannot read {args.file}: {error}", file=sys.stderr)
-        return 2
-    except ReplayError as error:
-        print(f"{args.file} does not replay: {error}", file=sys.stderr)
-        return 1
-    print(describe(data, outcome))
-    if data.get("outcome") is not None:
-        print("matches the stored outcome")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -28,7 +28,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, ClassVar, TypeVar
 
-from games.engine.store import BatchObserver, Durable, StoreUnavailable
+from storage.session_store import BatchObserver, Durable, StoreUnavailable
 from storage.sql import Conn, Dialect, Read, Row, Write
 
 T = TypeVar("T")

@@ -27,8 +27,8 @@ from typing import Any
 
 from games.engine.deadlines import Deadline
 from games.engine.session import SessionRecord
-from games.engine.store import SessionWrite, VersionConflict
 from storage.database import Grouped, Outcome
+from storage.session_store import SessionWrite, VersionConflict
 from storage.sql import Conn, Dialect, clash, dumps
 
 CHANGED = "tablebot_session_changed"

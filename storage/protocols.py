@@ -1,7 +1,7 @@
 """What the bot may rely on from storage, as protocols: it types against these, not against
 the SQLite classes, so another backend (PostgreSQL) or a test double can stand in.
 
-The session and deadline store is the engine's (`games.engine.store.SessionStore`).
+The session and deadline store is `storage.session_store.SessionStore`.
 """
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from games.engine.store import SessionStore
 from storage.hands import HandMessage
 from storage.players import PlayerTally, SeatRow, Streaks
 from storage.ratings import Entrant, Rating, RatingChange
 from storage.records import GameRecord, GameStats, HistoryEntry
+from storage.session_store import SessionStore
 
 
 @runtime_checkable

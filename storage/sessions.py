@@ -12,33 +12,29 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from games.engine.deadlines import Deadline, DeadlineUpdate
+from games.engine.deadlines import Deadline
 from games.engine.errors import GameError, Reason
 from games.engine.session import SessionRecord, Status
 from games.engine.shards import Shards
 from games.engine.step import LoggedAction
-from games.engine.store import (
+from storage.database import Database
+from storage.migrations import LIVE
+from storage.moves import (
+    CHANGED,
+    NO_SEAT,
+    Move,
+    check_chain,
+    column_value,
+    put_seats,
+    seat_rows,
+)
+from storage.session_store import (
     Durable,
     LoadedSession,
     SessionIdTaken,
     SessionWrite,
     Snapshot,
     Watcher,
-)
-from storage.database import Database
-from storage.migrations import LIVE
-from storage.moves import (
-    CHANGED,
-    DEADLINE_KEY,
-    NO_SEAT,
-    Move,
-    check_chain,
-    column_value,
-    deadline_key,
-    delete_rows,
-    put_deadlines,
-    put_seats,
-    seat_rows,
 )
 from storage.sql import Conn, Row, clash, dumps
 
@@ -110,17 +106,6 @@ def deadline_of(row: Row) -> Deadline:
         due=row["due"],
         fired=bool(row["fired"]),
     )
-
-
-async def _write_deadlines(conn: Conn, update: DeadlineUpdate) -> None:
-    """Drop and put deadline rows; no statement at all when the update is empty."""
-    dialect = conn.dialect
-    if update.drop:
-        drops = dumps([list(deadline_key(d)) for d in update.drop])
-        await conn.execute(delete_rows(dialect, "deadlines", DEADLINE_KEY, "$1", False), drops)
-    if update.put:
-        puts = dumps([[*deadline_key(d), d.due, d.fired] for d in update.put])
-        await conn.execute(put_deadlines(dialect, "$1", False), puts)
 
 
 async def _records(conn: Conn, where: str, params: Sequence[Any]) -> list[SessionRecord]:
@@ -211,7 +196,7 @@ async def _load(conn: Conn, session_id: str) -> LoadedSession | None:
 
 
 class SqlSessionStore:
-    """Implements `games.engine.store.SessionStore` (and so its `DeadlineStore`)."""
+    """Implements `storage.session_store.SessionStore` (and so its `DeadlineStore`)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -256,11 +241,6 @@ WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
         """The log entries with `seq > after`, in order (the whole log by default)."""
         return _log_of(await self.db.fetch(_LOG, session_id, after))
 
-    async def deadlines(self) -> list[Deadline]:
-        """Every stored deadline, earliest first, in one query."""
-        rows = await self.db.fetch("SELECT * FROM deadlines ORDER BY due, session_id, kind, seat")
-        return [deadline_of(row) for row in rows]
-
     async def wakeups(self, shards: Shards | None = None) -> list[tuple[str, float]]:
         """Each session's earliest deadline, earliest first (of `shards`' sessions only)."""
         where, params = self._shard_filter(shards)
@@ -272,10 +252,6 @@ WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
             "GROUP BY d.session_id ORDER BY 2"
         )
         return [(row[0], row[1]) for row in await self.db.fetch(sql, *params)]
-
-    async def update_deadlines(self, update: DeadlineUpdate) -> None:
-        if not update.empty:
-            await self.db.write(lambda conn: _write_deadlines(conn, update))
 
     async def live_in_channel(self, channel_id: int) -> SessionRecord | None:
         found = await self.db.read(

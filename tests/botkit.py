@@ -12,9 +12,10 @@ from bot.client import TableBot, create_bot
 from bot.playground.emulator import Emulator
 from bot.playground.emulator.models import EmuChannel, EmuMessage, EmuUser
 from bot.settings import Settings
-from games.engine import Clock, Session
+from games.engine import Session
 from games.thegame import RULES
 from games.thegame.models import Play
+from runtime import Clock
 
 
 def settings_for(emu: Emulator, db: Path, **overrides: Any) -> Settings:

@@ -16,7 +16,7 @@ from bot.games.rummy.controls import discard_choices, one_per_kinds
 from bot.games.rummy.pieces import WINDOW, card_label, card_text, cards_text
 from bot.games.rummy.ui import RummyUI
 from bot.playground.emulator import Emulator, EmuMessage, EmuUser, RateLimit
-from games.engine import ManualClock, Seat, Session, SessionRecord, Status
+from games.engine import Seat, Session, SessionRecord, Status
 from games.engine.contract import CHANCE
 from games.engine.deadlines import Deadline
 from games.engine.step import advance
@@ -34,6 +34,7 @@ from games.rummy.models import (
     Take,
     View,
 )
+from runtime import ManualClock
 from tests.botkit import custom_ids
 
 COMMAND = "rummy new"

@@ -1,12 +1,15 @@
-"""The layers only depend downwards (DESIGN.md, "Layers").
+"""The layers only depend downwards (DESIGN.md, "Layers"): games, storage, runtime, bot.
 
-`games/` is pure rules: it imports nothing of Discord, databases, `storage` or `bot`.
-`storage/` may use the engine but not Discord or the bot. Every .py file is parsed with `ast`;
+`games/` is pure rules and AI: it imports nothing of Discord, databases, `storage`, `runtime` or
+`bot`, and nothing that runs concurrently (asyncio, threads, processes), does I/O (files,
+sockets, the OS) or reads the time of day. `storage/` may use the engine but not Discord, the
+runtime or the bot. `runtime/` (the session runtime) may use the engine and storage's
+protocols, not a database driver, Discord or the bot. Every .py file is parsed with `ast`;
 relative imports are resolved to absolute names, and `importlib.import_module("x")` /
 `__import__("x")` calls with a literal name count as imports too.
 
-Shared code (the engine, storage, `bot/` outside `bot/games/<id>/`) names no game id: a game
-is its two packages plus its line in `games.registry.GAME_IDS`.
+Shared code (the engine, storage, the runtime, `bot/` outside `bot/games/<id>/`) names no game
+id: a game is its two packages plus its line in `games.registry.GAME_IDS`.
 """
 
 from __future__ import annotations
@@ -21,10 +24,19 @@ from games.registry import GAME_IDS
 
 ROOT = Path(__file__).resolve().parent.parent
 
+DRIVERS = {"discord", "aiosqlite", "sqlite3", "asyncpg", "psycopg", "aiohttp"}
+CONCURRENCY = {"asyncio", "concurrent", "multiprocessing", "threading", "_thread", "subprocess"}
+OS_IO = {"os", "io", "pathlib", "shutil", "tempfile", "socket", "ssl", "select", "selectors"}
+OS_IO |= {"signal", "mmap", "fcntl"}
+TIME_OF_DAY = {"time", "datetime", "zoneinfo", "calendar"}
+
 FORBIDDEN = {
-    "games": {"discord", "aiosqlite", "sqlite3", "storage", "bot"},
-    "storage": {"discord", "bot"},
+    "games": DRIVERS | CONCURRENCY | OS_IO | TIME_OF_DAY | {"storage", "runtime", "bot"},
+    "storage": {"discord", "runtime", "bot"},
+    "runtime": DRIVERS | {"bot"},
 }
+STORAGE_PROTOCOLS = {"storage.session_store", "storage.protocols"}
+"""What `runtime/` may import of storage: the protocols it types against, not a backend."""
 
 
 def python_files(layer: str, root: Path = ROOT) -> list[Path]:
@@ -61,17 +73,25 @@ def imported_modules(path: Path, root: Path = ROOT) -> set[str]:
     return names
 
 
+def forbidden(layer: str, name: str) -> bool:
+    top = name.split(".")[0]
+    if layer == "runtime" and top == "storage":
+        return name not in STORAGE_PROTOCOLS
+    return top in FORBIDDEN[layer]
+
+
 def violations(layer: str, root: Path = ROOT) -> list[str]:
     found = []
     for path in python_files(layer, root):
         for name in sorted(imported_modules(path, root)):
-            if name.split(".")[0] in FORBIDDEN[layer]:
+            if forbidden(layer, name):
                 found.append(f"{path.relative_to(root).as_posix()} imports {name}")
     return found
 
 
-def test_games_layer_has_python_files():
-    assert python_files("games"), "games/ has no Python files: the layer test would be vacuous"
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_layer_has_python_files(layer):
+    assert python_files(layer), f"{layer}/ has no Python files: the layer test would be vacuous"
 
 
 @pytest.mark.parametrize("layer", sorted(FORBIDDEN))
@@ -86,6 +106,9 @@ def test_the_import_scan_sees_imports_of_every_form(tmp_path):
     (package / "__init__.py").write_text("from .. import storage\n")
     (package / "mod.py").write_text(
         "import os\n"
+        "import asyncio\n"
+        "from time import time\n"
+        "from runtime import SessionService\n"
         "import discord.ui\n"
         "from aiosqlite import connect\n"
         "from ..engine import contract\n"
@@ -96,6 +119,9 @@ def test_the_import_scan_sees_imports_of_every_form(tmp_path):
     )
     assert imported_modules(package / "mod.py", tmp_path) == {
         "os",
+        "asyncio",
+        "time",
+        "runtime",
         "discord.ui",
         "aiosqlite",
         "games.engine",
@@ -106,15 +132,63 @@ def test_the_import_scan_sees_imports_of_every_form(tmp_path):
     assert imported_modules(package / "__init__.py", tmp_path) == {"games", "games.storage"}
     assert violations("games", tmp_path) == [
         "games/sub/mod.py imports aiosqlite",
+        "games/sub/mod.py imports asyncio",
         "games/sub/mod.py imports bot.cogs",
         "games/sub/mod.py imports discord.ui",
+        "games/sub/mod.py imports os",
+        "games/sub/mod.py imports runtime",
         "games/sub/mod.py imports sqlite3",
+        "games/sub/mod.py imports time",
+    ]
+
+
+def test_the_runtime_may_import_storage_protocols_but_not_a_backend_or_the_bot(tmp_path):
+    (tmp_path / "runtime").mkdir()
+    (tmp_path / "runtime" / "service.py").write_text(
+        "import asyncio\n"
+        "from storage.session_store import SessionStore\n"
+        "from storage.sessions import SqliteSessionStore\n"
+        "from storage import open_storage\n"
+        "from bot.tables import Tables\n"
+        "from games.engine import Rules\n"
+    )
+    assert violations("runtime", tmp_path) == [
+        "runtime/service.py imports bot.tables",
+        "runtime/service.py imports storage",
+        "runtime/service.py imports storage.sessions",
+    ]
+
+
+IO_BUILTINS = {"open", "print", "input", "breakpoint"}
+
+
+def builtin_io(layer: str, root: Path = ROOT) -> list[str]:
+    """Calls of the builtins that read or write files or the terminal."""
+    return [
+        f"{path.relative_to(root).as_posix()}:{node.lineno} calls {node.func.id}"
+        for path in python_files(layer, root)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in IO_BUILTINS
+    ]
+
+
+def test_games_call_no_builtin_that_does_io(tmp_path):
+    assert builtin_io("games") == []
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "cli.py").write_text("def main():\n    print(open('f').read())\n")
+    assert builtin_io("games", tmp_path) == [
+        "games/cli.py:2 calls print",
+        "games/cli.py:2 calls open",
     ]
 
 
 def shared_files(root: Path = ROOT) -> list[Path]:
-    """The code every game shares: the engine, storage, and the bot outside `bot/games/<id>/`."""
+    """The code every game shares: the engine, storage, the runtime, and the bot outside
+    `bot/games/<id>/`."""
     files = python_files("games/engine", root) + python_files("storage", root)
+    files += python_files("runtime", root)
     games = root / "bot" / "games"
     files += [p for p in python_files("bot", root) if games not in p.parents]
     games_init = root / "bot" / "games" / "__init__.py"

@@ -174,7 +174,7 @@ CATALOG: dict[str, str | Plural] = {
     "cmd.replay.id.name": "id",
     "cmd.replay.id": "The game's id, as /history shows it",
     "cmd.replay.export.name": "export",
-    "cmd.replay.export": "Get the game's log as a JSON file instead (python -m games.replay checks it)",
+    "cmd.replay.export": "Get the game's log as a JSON file instead (python -m runtime.replay checks it)",
     "error.replay_unknown": "There is no finished game `{id}` in this server. /history shows the ids.",
     "error.replay_live": "That game is still being played; it can be replayed once it is over.",
     "error.replay_unfinished": "That game was abandoned before its end, so there is nothing to replay.",
@@ -223,8 +223,8 @@ CATALOG: dict[str, str | Plural] = {
     "replay.clock": "⏰ the clock",
     "replay.hands": "Every hand (the game is over)",
     "replay.exported": Plural(
-        "The log of this game ({count} action) as a file. Check it offline with `python -m games.replay {file}`.",
-        "The log of this game ({count} actions) as a file. Check it offline with `python -m games.replay {file}`.",
+        "The log of this game ({count} action) as a file. Check it offline with `python -m runtime.replay {file}`.",
+        "The log of this game ({count} actions) as a file. Check it offline with `python -m runtime.replay {file}`.",
     ),
     # Hints (/hint)
     "cmd.hint.name": "hint",

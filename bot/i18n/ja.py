@@ -170,7 +170,7 @@ CATALOG: dict[str, str] = {
     "cmd.replay.id.name": "id",
     "cmd.replay.id": "ゲームのID（/履歴 に表示されます）",
     "cmd.replay.export.name": "書き出し",
-    "cmd.replay.export": "代わりにゲームの記録をJSONファイルで受け取る（python -m games.replay で検証）",
+    "cmd.replay.export": "代わりにゲームの記録をJSONファイルで受け取る（python -m runtime.replay で検証）",
     "error.replay_unknown": "このサーバーに終了したゲーム `{id}` はありません。IDは /履歴 で確認できます。",
     "error.replay_live": "そのゲームはまだ進行中です。終わってからリプレイできます。",
     "error.replay_unfinished": "そのゲームは最後まで行かずに中止されたため、リプレイはありません。",
@@ -212,7 +212,7 @@ CATALOG: dict[str, str] = {
     "replay.jump_field": "手数（0 = 準備、{total} = 最後）",
     "replay.clock": "⏰ 時間切れ",
     "replay.hands": "全員の手札（ゲームは終了しています）",
-    "replay.exported": "このゲームの記録（{count}手）のファイルです。`python -m games.replay {file}` で手元で検証できます。",
+    "replay.exported": "このゲームの記録（{count}手）のファイルです。`python -m runtime.replay {file}` で手元で検証できます。",
     # ヒント（/ヒント）
     "cmd.hint.name": "ヒント",
     "cmd.hint.desc": "自分の席からAIならどう指すかを非公開で聞きます（使った回数は卓に表示）",

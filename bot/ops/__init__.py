@@ -19,7 +19,8 @@ from bot.ops.metrics import Metrics, Shard
 from bot.ops.server import Endpoint
 from bot.ops.traffic import Traffic
 from bot.settings import Settings
-from games.engine import SessionService, Status
+from games.engine import Status
+from runtime import SessionService
 from storage import Storage
 
 __all__ = ["Metrics", "Ops"]

@@ -1,7 +1,7 @@
 """The bot's log: each line about a game names its session, game, guild and shard.
 
 The session service and the bot say which session the running code is about
-(`games.engine.logcontext`); `SessionContext`, a filter on the handler, puts that on every
+(`runtime.logcontext`); `SessionContext`, a filter on the handler, puts that on every
 record, whoever logs it (the bot, the service, discord.py). `LOG_FORMAT=text` (the default)
 writes one line per record with the context after the message; `json` one JSON object per
 line, for a log collector. A traceback is written once, after its line (text) or in the
@@ -15,7 +15,8 @@ import logging
 import sys
 from typing import TextIO
 
-from games.engine import logcontext, shard_of
+from games.engine import shard_of
+from runtime import logcontext
 
 TEXT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 CONTEXT = ("session", "game", "guild", "shard")

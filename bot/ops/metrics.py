@@ -26,7 +26,8 @@ from prometheus_client import (
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import choose_encoder
 
-from games.engine import AI_LEVELS, Change
+from games.engine import AI_LEVELS
+from runtime import Change
 
 TURN_EXPIRED = "session.turn_expired"
 SEAT_AWAY = "session.seat_away"

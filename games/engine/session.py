@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from enum import StrEnum
 from typing import Any
 
@@ -11,12 +10,6 @@ from games.engine.contract import Frozen
 SESSION_ID_PATTERN = r"(?:[0-9a-f]{16}|[0-9a-f]{8})"
 """A session id: 16 hex digits (64 random bits), or the 8 of sessions stored before ids grew,
 which every control, command and store still accepts."""
-
-
-def new_session_id() -> str:
-    """64 random bits: at a million stored games, a new game clashes about once in 10^13 (a
-    clash is retried with another id anyway)."""
-    return secrets.token_hex(8)
 
 
 class Status(StrEnum):

@@ -22,10 +22,10 @@ from typing import Any
 
 import asyncpg
 
-from games.engine.store import StoreUnavailable
 from storage.database import Database
 from storage.migrations import NewerSchema
 from storage.postgres.migrations import migrate
+from storage.session_store import StoreUnavailable
 from storage.sql import Dialect, Row
 
 POSTGRESQL = Dialect(

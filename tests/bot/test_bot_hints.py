@@ -16,19 +16,10 @@ from bot.context import Context
 from bot.hints import UNKNOWN, hint_text, reason_text
 from bot.i18n import CATALOGS, t
 from bot.playground.emulator import Emulator, EmuMessage, EmuUser, InteractionResult
-from games.engine import (
-    CHANCE,
-    NORMAL,
-    STRONG,
-    AiDecision,
-    Hint,
-    ManualClock,
-    Session,
-    Status,
-    advance,
-)
+from games.engine import CHANCE, NORMAL, STRONG, AiDecision, Session, Status, advance
 from games.engine.search import WINS_MOST_SAMPLES
 from games.registry import AIS, GAME_IDS, GAMES
+from runtime import Hint, ManualClock
 from storage import open_storage
 from tests.botkit import (
     LOCALES,

@@ -16,8 +16,9 @@ from bot.client import TableBot
 from bot.game_ui import places_by_points
 from bot.i18n import t
 from bot.playground.emulator import Emulator, EmuMessage, EmuUser
-from games.engine import GameError, ManualClock, Session, Status
+from games.engine import GameError, Session, Status
 from games.registry import AIS
+from runtime import ManualClock
 from storage import Entrant, SeatRow, Storage
 from tests.bot.test_bot_stats import FAST, START, finish_a_game
 from tests.botkit import custom_ids, running_bot, start_game

@@ -29,7 +29,7 @@ from bot.playground.emulator import Emulator, EmuMessage, EmuUser
 from bot.playground.emulator.models import FLAG_COMPONENTS_V2, text_of, walk_components
 from bot.playground.emulator.validation import validate_message
 from bot.ui.v2 import build
-from games.engine import GameError, ManualClock, Reason, Session, Status
+from games.engine import GameError, Reason, Session, Status
 from games.engine.contract import CHANCE, SYSTEM
 from games.engine.errors import illegal
 from games.engine.step import advance
@@ -46,6 +46,7 @@ from games.rummy.models import (
     Take,
 )
 from games.rummy.sets import is_big
+from runtime import ManualClock
 from tests.botkit import (
     custom_ids,
     open_hand,

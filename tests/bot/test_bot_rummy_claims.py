@@ -20,9 +20,10 @@ from typing import Any
 from bot.games.rummy.pieces import READY, WINDOW, card_label, card_text
 from bot.i18n import t
 from bot.playground.emulator import Emulator, EmuMessage, EmuUser
-from games.engine import ManualClock, Session, Status
+from games.engine import Session, Status
 from games.rummy import RULES
 from games.rummy.models import Action, Discard, Goal, Pass, ShortResult, State
+from runtime import ManualClock
 from tests.botkit import custom_ids, open_hand, running_bot, start_game
 from tests.rummy_play import (
     COMMAND,

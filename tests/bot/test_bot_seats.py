@@ -16,9 +16,10 @@ from bot.i18n import t
 from bot.playground.emulator import Emulator
 from bot.playground.emulator.models import text_of
 from bot.ui.v2 import build
-from games.engine import CHANCE, ManualClock, Seat, Session, SessionRecord, Status
+from games.engine import CHANCE, Seat, Session, SessionRecord, Status
 from games.engine.step import advance
 from games.registry import GAME_IDS, GAMES
+from runtime import ManualClock
 from tests.bot.test_bot_stats import FAST, finish_a_game
 from tests.bot.test_bot_words import game_ui
 from tests.botkit import LOCALES, custom_ids, running_bot, start_game

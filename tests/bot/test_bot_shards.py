@@ -13,9 +13,10 @@ from typing import Any
 from bot.client import ShardedTableBot, TableBot
 from bot.playground.emulator import Emulator, EmuMessage, EmuUser, RateLimit
 from bot.playground.emulator.models import EmuChannel, EmuGuild
-from games.engine import Change, Session, Status
+from games.engine import Session, Status
 from games.thegame import RULES
 from games.thegame.models import EndTurn, Play
+from runtime import Change
 from tests.botkit import custom_ids, open_hand, running_bot
 
 FAST = {"table_edit_interval": 0.2}

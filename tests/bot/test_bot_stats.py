@@ -28,9 +28,10 @@ from bot.playground.emulator import (
     InvalidInteraction,
 )
 from bot.ui.layout import Priority, Section, Text, without_controls
-from games.engine import CHANCE, SYSTEM, LoggedAction, ManualClock, Session, Status
+from games.engine import CHANCE, SYSTEM, LoggedAction, Session, Status
 from games.registry import GAME_IDS, GAMES
 from games.replay import check
+from runtime import ManualClock
 from storage import PlayerTally
 from tests.botkit import custom_ids, running_bot, start_game
 
@@ -131,7 +132,7 @@ async def run_replay_check(path: Path) -> tuple[int, str]:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "games.replay",
+        "runtime.replay",
         str(path),
         cwd=ROOT,
         stdout=asyncio.subprocess.PIPE,

@@ -12,7 +12,8 @@ import pytest
 
 from bot.i18n import t
 from bot.playground.emulator import Emulator, EmuUser, InvalidInteraction
-from games.engine import ManualClock, Session, Status
+from games.engine import Session, Status
+from runtime import ManualClock
 from tests.botkit import custom_ids, open_lobby, running_bot, start_game
 
 TIMER = 30

@@ -24,16 +24,9 @@ from bot.replays import SESSION_ID
 from bot.ui.controls import GAME_NS, ControlButton, ControlSelect
 from bot.ui.layout import Button, Layout, Select, base_action
 from bot.ui.v2 import build
-from games.engine import (
-    GameError,
-    Seat,
-    Session,
-    SessionRecord,
-    Status,
-    advance,
-    new_session_id,
-)
+from games.engine import GameError, Seat, Session, SessionRecord, Status, advance
 from games.registry import GAMES
+from runtime import new_session_id
 
 LIMIT = 100
 """Discord's longest custom_id."""

@@ -14,19 +14,9 @@ from dataclasses import replace
 
 import pytest
 
-from games.engine import (
-    AI_LEVELS,
-    NORMAL,
-    STRONG,
-    Change,
-    GameError,
-    ManualClock,
-    Reason,
-    Session,
-    SessionService,
-    Status,
-)
+from games.engine import AI_LEVELS, NORMAL, STRONG, GameError, Reason, Session, Status
 from games.registry import AIS, GAME_IDS, GAMES
+from runtime import Change, ManualClock, SessionService
 from storage import Storage
 
 HOST, BOB, EVE = 1, 2, 99

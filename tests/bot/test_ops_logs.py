@@ -66,10 +66,10 @@ async def test_a_line_about_a_game_names_its_session_game_guild_and_shard(tmp_pa
     about = f"[session={session.id} game=thegame guild={emu.guild.id} shard=0]"
     error = record_text(text, "quarantined")
     first, *traceback = error.splitlines()
-    assert " ERROR games.engine.service: " in first and first.endswith(about)
+    assert " ERROR runtime.cache: " in first and first.endswith(about)
     assert traceback[0].startswith(TRACEBACK) and error.count(TRACEBACK) == 1
     [entry] = [e for e in entries(objects) if "quarantined" in str(e["message"])]
-    assert (entry["level"], entry["logger"]) == ("ERROR", "games.engine.service")
+    assert (entry["level"], entry["logger"]) == ("ERROR", "runtime.cache")
     assert (entry["session"], entry["game"]) == (session.id, "thegame")
     assert (entry["guild"], entry["shard"]) == (str(emu.guild.id), 0)
     assert str(entry["exception"]).count(TRACEBACK) == 1

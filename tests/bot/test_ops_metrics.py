@@ -10,8 +10,9 @@ import pytest
 import yaml
 
 from bot.playground.emulator import Emulator, RateLimit
-from games.engine import ManualClock, Status
+from games.engine import Status
 from games.registry import AIS, GAME_IDS
+from runtime import ManualClock
 from tests.bot.test_bot_hints import others
 from tests.bot.test_bot_quarantine import corrupt
 from tests.bot.test_bot_timers import START, TIMER, run_clock

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from games.engine import ManualClock, SystemClock
+from runtime import ManualClock, SystemClock
 
 
 async def test_manual_clock_wakes_a_sleeper_only_when_its_time_comes() -> None:

@@ -10,8 +10,9 @@ import pytest
 
 from bot.errors import error_text
 from bot.i18n import t
-from games.engine import GameError, ManualClock, Reason, SessionService
+from games.engine import GameError, Reason
 from games.registry import AIS, GAMES
+from runtime import ManualClock, SessionService
 from storage import Storage
 
 CHANNEL = 10

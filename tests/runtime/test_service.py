@@ -24,19 +24,16 @@ from games.engine import (
     NORMAL,
     STRONG,
     SYSTEM,
-    Change,
-    Clock,
+    Deadline,
     GameError,
-    ManualClock,
     Reason,
     Session,
-    SessionIdTaken,
-    SessionService,
     Status,
-    new_session_id,
 )
 from games.thegame.models import Play
+from runtime import Change, Clock, ManualClock, SessionService, new_session_id
 from storage import Storage, open_storage
+from storage.session_store import SessionIdTaken
 from tests.stores import execute, scalar
 
 HOST, BOB, CAROL, EVE = 1, 2, 3, 99
@@ -55,6 +52,12 @@ def make_service(
         seed_source=lambda: next(seeds),
         clock=ManualClock() if clock is None else clock,
     )
+
+
+async def stored_deadlines(storage: Storage, session_id: str) -> list[Deadline]:
+    """The session's deadlines as stored, earliest first."""
+    loaded = await storage.sessions.load(session_id)
+    return [] if loaded is None else list(loaded.deadlines)
 
 
 @pytest.fixture
@@ -430,7 +433,7 @@ async def test_timed_window_closed_early_by_votes(
     assert session.due("window") is not None
     await service.submit(session.id, HOST, Vote(yes=True), session.record.version)
     await service.submit(session.id, BOB, Vote(yes=True), session.record.version)
-    assert session.due("window") is None and await storage.sessions.deadlines() == []
+    assert session.due("window") is None and await stored_deadlines(storage, session.id) == []
     clock(service).advance(3600)
     await service.settle()
     log = await storage.sessions.log(session.id)
@@ -613,6 +616,66 @@ async def test_listeners_run_after_the_caller_has_the_change_in_order(
     assert versions == sorted(versions)
 
 
+async def test_observers_are_told_once_the_session_lock_is_let_go(
+    service: SessionService,
+) -> None:
+    told: list[tuple[str, bool]] = []
+
+    def observe(change: Change) -> None:
+        told.append((change.kind, change.session.id in service._core.locks))
+
+    service.observe(observe)
+    session = await new_game(service)
+    await service.submit(session.id, HOST, Move(amount=1), session.record.version)
+    assert told == [("lobby", False), ("start", False), ("move", False)]
+
+
+async def test_changes_racing_for_a_session_are_told_in_commit_order(
+    service: SessionService,
+) -> None:
+    observed: list[str] = []
+    heard: list[str] = []
+
+    async def listen(change: Change) -> None:
+        heard.append(change.kind)
+
+    service.observe(lambda change: observed.append(change.kind))
+    service.subscribe(listen)
+    session = await new_game(service, (HOST, BOB, CAROL))
+    await service.settle()
+    observed.clear()
+    heard.clear()
+    version = session.record.version
+    move = service.submit(session.id, HOST, Move(amount=1), version)
+    await asyncio.gather(move, service.leave(session.id, CAROL), service.hint(session.id, BOB))
+    await service.settle()
+    assert observed == heard == ["move", "leave", "hint"]  # the order they took the lock
+
+
+async def test_a_listener_can_play_into_the_session_it_is_told_of(
+    service: SessionService,
+) -> None:
+    heard: list[tuple[str, int | None, int]] = []
+
+    async def answer(change: Change) -> None:
+        session = change.session
+        heard.append((change.kind, change.actor, session.record.version))
+        if change.kind == "move" and change.actor == 0:  # the host moved: Bob answers at once
+            await service.submit(session.id, BOB, Move(amount=1), session.record.version)
+            await service.hint(session.id, HOST)  # and asks for the host's next move
+
+    service.subscribe(answer)
+    session = await new_game(service)
+    await service.submit(session.id, HOST, Move(amount=1), session.record.version)
+    await asyncio.wait_for(service.settle(), timeout=60)  # a deadlock would never settle
+    assert [(kind, actor) for kind, actor, _ in heard[-3:]] == [
+        ("move", 0),
+        ("move", 1),
+        ("hint", 0),
+    ]
+    assert session.record.seats[0].hints == 1
+
+
 async def test_a_failing_listener_does_not_stop_the_next(service: SessionService) -> None:
     heard: list[str] = []
 
@@ -636,13 +699,22 @@ async def test_over_sessions_leave_no_task_or_lock_behind(service: SessionServic
     await play(service, session.id)
     assert session.record.status is Status.FINISHED
     await service.settle()
-    assert session.id not in service._tasks and session.id not in service._sessions
-    assert len(service._locks) == 0
+    assert held(service) == {"drivers": 0, "outboxes": 0, "sessions": 0, "locks": 0, "timers": 0}
     other = await new_game(service, channel=CHANNEL + 1, turn_timer=60)
     await service.abandon(other.id, HOST)
     await service.settle()
-    assert service._tasks == {} and service._sessions == {} and len(service._locks) == 0
-    assert len(service._timers) == 0
+    assert held(service) == {"drivers": 0, "outboxes": 0, "sessions": 0, "locks": 0, "timers": 0}
+
+
+def held(service: SessionService) -> dict[str, int]:
+    """What the service keeps per session: each should be empty once its sessions are over."""
+    return {
+        "drivers": len(service._seats.drivers),
+        "outboxes": len(service._listeners.outboxes),
+        "sessions": len(service._cache.sessions),
+        "locks": len(service._core.locks),
+        "timers": len(service._core.timers),
+    }
 
 
 # Durable deadlines: rules windows ------------------------------------------------------------
@@ -689,7 +761,7 @@ async def test_window_is_not_restarted_by_answers_inside_it(
         clock(service).advance(10)
         await service.submit(session.id, user, Vote(yes=True), session.record.version)
         assert session.due("window") == due
-        assert [d.due for d in await storage.sessions.deadlines()] == [due]
+        assert [d.due for d in await stored_deadlines(storage, session.id)] == [due]
     clock(service).advance(40)
     await service.settle()
     log = await storage.sessions.log(session.id)
@@ -779,7 +851,7 @@ async def test_turn_timer_starts_with_the_turn(service: SessionService, storage:
     now = clock(service).now()
     assert session.due("turn", 0) == now + TIMER and session.due("warn", 0) == now + TIMER / 2
     assert session.due("turn", 1) is None  # not Bob's turn yet
-    stored = {(d.kind, d.seat): d.due for d in await storage.sessions.deadlines()}
+    stored = {(d.kind, d.seat): d.due for d in await stored_deadlines(storage, session.id)}
     assert stored == {("turn", 0): now + TIMER, ("warn", 0): now + TIMER / 2}
     clock(service).advance(5)
     await service.submit(session.id, HOST, Move(amount=1), session.record.version)
@@ -799,7 +871,7 @@ async def test_warning_at_half_time(service: SessionService, storage: Storage) -
         ("session.turn_warning", {"seat": 0, "due": math.ceil(due)}, True)
     ]
     assert session.due("warn", 0) is None and session.due("turn", 0) == due
-    assert [(d.kind, d.seat) for d in await storage.sessions.deadlines()] == [("turn", 0)]
+    assert [(d.kind, d.seat) for d in await stored_deadlines(storage, session.id)] == [("turn", 0)]
     await expire(service, 1)
     assert keys(changes).count("session.turn_warning") == 1  # warned once per turn
 
@@ -868,7 +940,7 @@ async def test_three_expiries_in_a_row_hand_the_seat_to_the_ai(
     assert len(away) == 1 and away[0].events[1].params == {"seat": 1}
     # From now on the AI plays Bob at once, with no timer for his seat.
     assert to_move(session) == {0}
-    assert all(d.seat != 1 for d in await storage.sessions.deadlines())
+    assert all(d.seat != 1 for d in await stored_deadlines(storage, session.id))
     version = session.record.version
     await service.submit(session.id, HOST, Move(amount=1), session.record.version)
     await service.settle()
@@ -956,7 +1028,7 @@ async def test_a_restart_between_warning_and_expiry_keeps_the_turn_deadline(
         await service.close()
     time.advance(10)
     async with await open_storage(path) as storage:
-        stored = await storage.sessions.deadlines()
+        stored = await stored_deadlines(storage, session.id)
         assert [(d.kind, d.seat, d.due) for d in stored] == [("turn", 0, due)]
         service = make_service(storage, clock=time)
         changes = recorder(service)
@@ -979,7 +1051,7 @@ async def test_a_restart_mid_expiry_lets_the_ai_finish_the_turn_once(database: P
         assert to_move(session) == {0} and session.state.made == 1
         await service.close()  # the bot stops mid-turn
     async with await open_storage(path) as storage:
-        stored = await storage.sessions.deadlines()
+        stored = await stored_deadlines(storage, session.id)
         assert [(d.kind, d.seat, d.fired) for d in stored] == [("turn", 0, True)]
         service = make_service(storage, clock=time)
         changes = recorder(service)
@@ -1000,12 +1072,12 @@ async def test_leaving_or_ending_the_game_drops_its_timers(
     await service.leave(session.id, HOST)  # seat 0, to move, goes to an AI
     await service.settle()
     assert to_move(session) == {1} and session.due("turn", 0) is None
-    assert {(d.kind, d.seat) for d in await storage.sessions.deadlines()} == {
+    assert {(d.kind, d.seat) for d in await stored_deadlines(storage, session.id)} == {
         ("turn", 1),
         ("warn", 1),
     }
     await service.abandon(session.id, BOB)
-    assert session.deadlines == {} and await storage.sessions.deadlines() == []
+    assert session.deadlines == {} and await stored_deadlines(storage, session.id) == []
 
 
 async def test_rematch_keeps_the_turn_timer(service: SessionService) -> None:
@@ -1093,9 +1165,10 @@ async def test_resume_loads_only_sessions_with_an_ai_to_move_or_a_deadline_due(
         service = make_service(storage, clock=time)
         await service.resume()
         await service.settle()
-        assert set(service._sessions) == {ai.id, due.id}
-        assert humans.id not in service._sessions and waiting.id not in service._sessions
-        assert later.id in service._timers  # scheduled, not loaded
+        held = service._cache.sessions
+        assert set(held) == {ai.id, due.id}
+        assert humans.id not in held and waiting.id not in held
+        assert later.id in service._core.timers  # scheduled, not loaded
         assert (await service.get(due.id)).record.seats[0].missed == 1  # it expired
         await service.close()
 

@@ -12,16 +12,8 @@ from typing import Any
 import pytest
 from toygame import AIS, GAMES
 
-from games.engine import (
-    Change,
-    ManualClock,
-    Session,
-    SessionService,
-    Shards,
-    Status,
-    replay,
-    shard_of,
-)
+from games.engine import Session, Shards, Status, replay, shard_of
+from runtime import Change, ManualClock, SessionService
 from storage import Storage, open_storage
 from tests.stores import execute
 

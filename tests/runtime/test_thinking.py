@@ -14,9 +14,9 @@ import pytest
 
 from games.engine import NORMAL, STRONG, advance
 from games.engine.search import WINS_MOST_SAMPLES
-from games.engine.thinking import Thinker
 from games.exhaust import AI, RULES
 from games.exhaust.models import View
+from runtime.thinking import Thinker
 
 SEED = "7:ai:3"
 
@@ -64,7 +64,7 @@ async def test_a_worker_that_dies_gives_the_normal_decision_and_a_fresh_pool(
     view = solo_view()
     thinker = Thinker(workers=1)
     try:
-        with caplog.at_level(logging.ERROR, "games.engine.thinking"):
+        with caplog.at_level(logging.ERROR, "runtime.thinking"):
             made = await thinker.decide(RULES, DIES_WHEN_STRONG, view, SEED, STRONG)
         assert made == AI.decide(view, random.Random(SEED), NORMAL)
         assert "playing normal" in caplog.text

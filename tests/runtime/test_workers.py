@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PARENT = """
 import os, sys
-from games.engine.workers import process_pool
+from runtime.workers import process_pool
 pool = process_pool(1)
 print(pool.submit(os.getpid).result(), flush=True)
 os.kill(os.getpid(), 9)

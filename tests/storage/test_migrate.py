@@ -15,9 +15,10 @@ import asyncpg
 import pytest
 from toygame import AIS, GAMES
 
-from games.engine import ManualClock, Session, SessionService, Status
+from games.engine import Session, Status
 from games.registry import AIS as REGISTERED_AIS
 from games.registry import GAMES as REGISTERED
+from runtime import ManualClock, SessionService
 from storage import SeatRow, Storage, open_storage
 from storage.migrate import TABLES, Refusal, migrate_to_postgres
 from tests.stores import scalar

@@ -10,8 +10,9 @@ import random
 import shutil
 from pathlib import Path
 
-from games.engine import SessionService, Status
+from games.engine import Status
 from games.registry import AIS, GAMES
+from runtime import SessionService
 from storage import open_storage
 from storage.migrations import MIGRATIONS
 from tests.stores import scalar

@@ -14,13 +14,10 @@ import logging
 import pytest
 from toygame import AIS, GAMES
 
-from games.engine import (
-    Session,
-    SessionService,
-    Status,
-    StoreUnavailable,
-)
+from games.engine import Session, Status
+from runtime import SessionService
 from storage import Storage, open_storage
+from storage.session_store import StoreUnavailable
 from tests.pgserver import Cluster
 
 GAMES_IN_PLAY = 4

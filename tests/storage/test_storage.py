@@ -23,12 +23,8 @@ from games.engine import (
     Reason,
     Seat,
     SessionRecord,
-    SessionStore,
-    SessionWrite,
     Shards,
-    Snapshot,
     Status,
-    VersionConflict,
     advance,
     replay,
 )
@@ -43,6 +39,7 @@ from storage import (
 )
 from storage.migrations import MIGRATIONS, Migration, migrate, statements, user_version
 from storage.postgres import migrations as pg_migrations
+from storage.session_store import SessionStore, SessionWrite, Snapshot, VersionConflict
 from storage.sql import Conn
 from storage.sqlite import SqliteDatabase
 from tests.stores import INTEGRITY_ERRORS, REFUSED_UPDATE, execute, scalar
@@ -514,17 +511,11 @@ async def test_deadlines_are_stored_with_the_session(storage: Storage) -> None:
     assert await scalar(storage, "SELECT seat FROM deadlines WHERE kind = 'window'") == -1
     fired = turn.model_copy(update={"fired": True, "due": 45.0})
     await append(store, new, new, (), None, DeadlineUpdate(put=(fired,), drop=(window,)))
-    assert await store.deadlines() == [fired]
-    await store.update_deadlines(DeadlineUpdate(drop=(fired,)))
-    assert await store.deadlines() == []
-
-
-async def test_deadlines_of_all_sessions_in_one_list_earliest_first(storage: Storage) -> None:
-    for session_id, channel in (("s1", 10), ("s2", 11)):
-        await storage.sessions.create(make_record(session_id, channel_id=channel))
-    late, early = deadline("turn", 1, 90.0, "s1"), deadline("warn", 0, 10.0, "s2")
-    await storage.sessions.update_deadlines(DeadlineUpdate(put=(late, early)))
-    assert await storage.sessions.deadlines() == [early, late]
+    loaded = await store.load(record.id)
+    assert loaded is not None and loaded.deadlines == (fired,)
+    await append(store, new, new, (), None, DeadlineUpdate(drop=(fired,)))
+    loaded = await store.load(record.id)
+    assert loaded is not None and loaded.deadlines == ()
 
 
 async def test_a_refused_append_writes_no_deadline(storage: Storage) -> None:
@@ -541,7 +532,8 @@ async def test_a_refused_append_writes_no_deadline(storage: Storage) -> None:
         await append(store, old_record, stale, step.logged, None, update)
     with pytest.raises(VersionConflict):
         await append(store, old_record, old_record, (), None, update)
-    assert await store.deadlines() == []
+    loaded = await store.load(record.id)
+    assert loaded is not None and loaded.deadlines == ()
 
 
 async def test_append_then_reload_from_snapshot_and_log(storage: Storage) -> None:

@@ -16,17 +16,10 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, create_model
 
-from games.engine import (
-    GameError,
-    ManualClock,
-    Rules,
-    SessionService,
-    Status,
-    advance,
-    replay,
-)
+from games.engine import GameError, Rules, Status, advance, replay
 from games.engine.contract import Frozen
 from games.registry import AIS, GAMES
+from runtime import ManualClock, SessionService
 from storage import open_storage
 
 JUNK_VALUES: tuple[Any, ...] = (-1, -(10**9), 10**9, None, "x", 2.5, (), (-1,), (None,), True)

@@ -1,5 +1,6 @@
-"""`games.replay`: a finished game's exported log replays offline to the outcome it stores,
-for every registered game; a file that does not replay, or does not match, is refused."""
+"""`games.replay` and `python -m runtime.replay`: a finished game's exported log replays
+offline to the outcome it stores, for every registered game; a file that does not replay, or
+does not match, is refused."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ import pytest
 from games.engine import Seat, SessionRecord, Status
 from games.engine.step import LoggedAction, advance
 from games.registry import AIS, GAMES
-from games.replay import FORMAT, ReplayError, UnreadableFile, check, export, main
+from games.replay import FORMAT, ReplayError, UnreadableFile, check, export
+from runtime.replay import main
 
 ROOT = Path(__file__).resolve().parents[3]
 MAX_STEPS = 5_000
@@ -140,7 +142,7 @@ def test_the_command_line_prints_the_outcome_and_exits_by_the_check(
     assert main([str(tmp_path / "missing.json")]) == 2
 
 
-def test_python_dash_m_games_replay_runs_the_check(tmp_path: Path) -> None:
+def test_python_dash_m_runtime_replay_runs_the_check(tmp_path: Path) -> None:
     record, log = finished_game(sorted(GAMES)[0])
     rules = GAMES[record.game_id]
     state = rules.setup(rules.config_model.model_validate(record.config))
@@ -149,7 +151,7 @@ def test_python_dash_m_games_replay_runs_the_check(tmp_path: Path) -> None:
     path = tmp_path / "replay.json"
     path.write_text(json.dumps(export(record, log, rules.outcome(state))), encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "games.replay", str(path)],
+        [sys.executable, "-m", "runtime.replay", str(path)],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -1,5 +1,6 @@
-"""The persistence protocol the session service needs; `storage/` implements it (SQLite and
-PostgreSQL), so nothing here names a backend."""
+"""The session and deadline store the session runtime needs, as a protocol, with what crosses
+it (writes, loads, its errors); `storage/` implements it on SQLite and PostgreSQL, so nothing
+here names a backend, and `runtime/` types against it alone."""
 
 from __future__ import annotations
 
@@ -82,23 +83,11 @@ class SessionWrite:
     shard 0 whatever the session's guild), and the owner must pick it up."""
 
 
-class DeadlineStore(Protocol):
-    async def deadlines(self) -> list[Deadline]:
-        """Every stored deadline, earliest first, in one query."""
-
-    async def wakeups(self, shards: Shards | None = None) -> list[tuple[str, float]]:
-        """Each session's earliest deadline, in one query: what a restart schedules (only the
-        sessions of `shards` when given)."""
-
-    async def update_deadlines(self, update: DeadlineUpdate) -> None:
-        """Write deadline rows that change without the session (a warning that fired)."""
-
-
 Watcher = Callable[[str, int | None], None]
 """Told `(session_id, guild_id)` of a session another process changed with `notify`."""
 
 
-class SessionStore(DeadlineStore, Protocol):
+class SessionStore(Protocol):
     async def create(self, record: SessionRecord) -> None:
         """Insert a new session; GameError(CHANNEL_BUSY) if its channel has a live one,
         SessionIdTaken if a session or a game record holds its id already."""
@@ -123,6 +112,10 @@ class SessionStore(DeadlineStore, Protocol):
 
     async def live_sessions(self, guild_id: int | None = None) -> list[SessionRecord]:
         """Sessions in lobby or play, all of them or one guild's."""
+
+    async def wakeups(self, shards: Shards | None = None) -> list[tuple[str, float]]:
+        """Each session's earliest deadline, in one query: what a restart schedules (only the
+        sessions of `shards` when given)."""
 
     async def awaiting_ai(self, shards: Shards | None = None) -> list[str]:
         """Active sessions where a seat the AI plays (an AI or away seat) is to move, or may

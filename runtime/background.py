@@ -1,6 +1,6 @@
 """The session service's background work: tasks it spawns, sleeps through its clock, and a way
-to wait until nothing is due (`settle`); one heap of every session's next wake-up served by a
-single task; and a lock table that forgets idle locks."""
+to wait until nothing is due (`settle`); and one heap of every session's next wake-up served by
+a single task."""
 
 from __future__ import annotations
 
@@ -8,10 +8,9 @@ import asyncio
 import heapq
 import logging
 from collections.abc import Callable, Collection, Coroutine
-from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.clock import Clock
+from runtime.clock import Clock
 
 log = logging.getLogger(__name__)
 
@@ -139,55 +138,3 @@ class Timers:
             heapq.heappop(self._heap)
             del self._due[session_id]
             self._background.spawn(self._fire(session_id))
-
-
-@dataclass
-class _Entry:
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    users: int = 0
-    """Holders and waiters; at 0 nobody needs the lock, so it is dropped."""
-
-
-class Locks:
-    """One asyncio lock per key, kept only while someone holds it or waits for it."""
-
-    def __init__(self) -> None:
-        self._entries: dict[str, _Entry] = {}
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._entries
-
-    def hold(self, key: str) -> _Hold:
-        """`async with locks.hold(key):` — the lock of `key`, made on first use."""
-        return _Hold(self._entries, key)
-
-
-class _Hold:
-    """One use of a key's lock (a plain class: this runs on every move)."""
-
-    __slots__ = ("_entries", "_entry", "_key")
-
-    def __init__(self, entries: dict[str, _Entry], key: str) -> None:
-        self._entries = entries
-        self._key = key
-        self._entry = entries.get(key) or entries.setdefault(key, _Entry())
-        self._entry.users += 1
-
-    async def __aenter__(self) -> None:
-        try:
-            await self._entry.lock.acquire()
-        except BaseException:
-            self._leave()
-            raise
-
-    async def __aexit__(self, *exc: object) -> None:
-        self._entry.lock.release()
-        self._leave()
-
-    def _leave(self) -> None:
-        self._entry.users -= 1
-        if self._entry.users == 0:
-            del self._entries[self._key]

@@ -8,7 +8,7 @@ and the game's AI (pickled as references to their class and functions), the view
 asks the AI, so the decision is the same as in process for the same seed, and a restart gives
 the same move.
 
-The pool (`games.engine.workers`) starts on the first STRONG decision: a bot whose tables play
+The pool (`runtime.workers`) starts on the first STRONG decision: a bot whose tables play
 NORMAL never starts one. If the pool cannot take or finish a job (a worker died, the job would
 not pickle), that decision falls back to NORMAL in process, logged, and a broken pool is
 replaced on the next STRONG decision.
@@ -27,7 +27,7 @@ from typing import Any
 
 from games.engine.ai import GameAI
 from games.engine.contract import AI_LEVELS, NORMAL, AiDecision, Rules
-from games.engine.workers import process_pool
+from runtime.workers import process_pool
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Which session the running code is about, for its log lines.
 
-The session service sets it where a session's work runs (its AI seats, timers, listeners), and
+The session runtime sets it where a session's work runs (its AI seats, timers, listeners), and
 the bot where a click's or a command's does; a log filter of the bot reads it, so every line
 logged inside — the bot's, the service's, discord.py's — names the session, its game and its
 guild. A context variable: each asyncio task has its own copy, so tasks never see each

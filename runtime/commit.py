@@ -1,0 +1,156 @@
+"""Persisting a change: the record, its log entries, a snapshot now and then, and the deadlines
+the change makes due, in one transaction, before the change reaches memory. A cancelled caller
+cannot leave memory behind the store."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from games.engine.contract import Rules, ToMove
+from games.engine.deadlines import Deadline, Key, changes, plan
+from games.engine.errors import GameError, Reason
+from games.engine.live import Session
+from games.engine.session import SessionRecord, Status
+from games.engine.step import Advance
+from runtime.cache import Cache
+from runtime.core import Core
+from storage.session_store import (
+    Durable,
+    SessionWrite,
+    Snapshot,
+    StoreUnavailable,
+    VersionConflict,
+)
+
+SNAPSHOT_EVERY = 20
+"""Versions between snapshots (one is also taken at the deal and at the end): no load replays
+more than this many actions, whatever the game's length. A snapshot is only a cache."""
+
+
+class Writer:
+    """`armed(session)` runs after each commit reached memory: its timer and AI follow it."""
+
+    def __init__(self, core: Core, cache: Cache, armed: Callable[[Session], None]) -> None:
+        self._core = core
+        self._cache = cache
+        self._armed = armed
+
+    async def write(
+        self,
+        session: Session,
+        record: SessionRecord,
+        step: Advance | None = None,
+        *,
+        acted: int | None = None,
+        keep: Mapping[Key, Deadline] | None = None,
+    ) -> None:
+        """Persist `record` (and `step`'s log entries) with the deadlines they need, then update
+        the live session and its timers. Call under the session's lock.
+
+        `acted`: the seat whose own player made this change. `keep`: the deadlines to plan
+        from when not the stored ones (one that fired is left out or marked).
+        """
+        stored = session.deadlines
+        state = session.state if step is None else step.state
+        needed: dict[Key, Deadline] = {}
+        waiting = session.waiting if step is None else step.to_move
+        if record.status is Status.ACTIVE:
+            needed = plan(
+                record,
+                waiting,
+                session.waiting,
+                stored if keep is None else keep,
+                self._core.clock.now(),
+                acted=acted,
+                left=frozenset() if step is None else step.left,
+            )
+        update = changes(stored, needed)
+        old = session.record
+        snapshot = None
+        if step is not None:
+            dealt = old.status is Status.LOBBY
+            crossed = record.version // SNAPSHOT_EVERY != old.version // SNAPSHOT_EVERY
+            if dealt or crossed or record.status is Status.FINISHED:
+                snapshot = Snapshot(version=record.version, state=state.model_dump(mode="json"))
+        elif record == old and update.empty:
+            return
+        write = SessionWrite(
+            before=old,
+            after=record,
+            entries=() if step is None else step.logged,
+            snapshot=snapshot,
+            deadlines=None if update.empty else update,
+            notify=not self._core.owns(record),  # its owner must arm what this change made due
+        )
+        await self._commit(session, write, state, waiting, needed)
+
+    async def _commit(
+        self,
+        session: Session,
+        write: SessionWrite,
+        state: Any,
+        waiting: ToMove,
+        needed: dict[Key, Deadline],
+    ) -> None:
+        """Store `write`, then bring memory level with it: both or neither, even if the caller
+        is cancelled in between (a commit may still land after a cancel, and memory must
+        follow it before the session's lock is let go, or the next click at the shown version
+        would be refused)."""
+        stored = asyncio.ensure_future(self._core.store.write(write))
+        cancelled = await _settle(stored)
+        error = stored.exception()
+        if isinstance(error, VersionConflict):
+            self._cache.drop(session)  # another writer moved on: reload next time
+            if not cancelled:
+                raise GameError(Reason.STALE_VERSION) from None
+        elif error is None:
+            session.record, session.state, session.deadlines = write.after, state, needed
+            session.waiting = waiting
+            self._armed(session)
+        else:
+            if isinstance(error, StoreUnavailable):
+                self._cache.drop(session)  # a lost COMMIT may yet have landed: reload
+            if not cancelled:
+                raise error
+        if cancelled:
+            raise asyncio.CancelledError
+
+
+def advanced(
+    record: SessionRecord, rules: Rules[Any, Any, Any, Any], step: Advance
+) -> SessionRecord:
+    """`record` after `step`: its version, whether the game is over, the seats to move."""
+    over = not step.to_move.seats and not step.to_move.chance
+    return record.model_copy(
+        update={
+            "version": record.version + len(step.logged),
+            "status": Status.FINISHED if over else record.status,
+            "to_move": tuple(sorted(step.to_move.seats)),
+        }
+    )
+
+
+def with_seat(record: SessionRecord, seat: int, **update: Any) -> SessionRecord:
+    seats = list(record.seats)
+    seats[seat] = seats[seat].model_copy(update=update)
+    return record.model_copy(update={"seats": tuple(seats)})
+
+
+async def _settle(future: asyncio.Future[Any]) -> bool:
+    """Wait until `future` is done, even through cancellations of the caller; True if the
+    caller was cancelled meanwhile (the caller then re-raises it once its work is level)."""
+    cancelled = False
+    while not future.done():
+        try:
+            await (future if isinstance(future, Durable) else asyncio.shield(future))
+        except asyncio.CancelledError:
+            if future.cancelled():
+                raise
+            cancelled = True
+        except Exception:
+            break  # done, with an error the caller reads from the future
+    if future.cancelled():
+        raise asyncio.CancelledError
+    return cancelled

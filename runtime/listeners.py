@@ -1,0 +1,132 @@
+"""Telling the bot what changed: observers and listeners of committed changes.
+
+A change is told once the session's lock is let go (`Locks.when_free`), never while a command
+or an AI move still holds it, so whoever is told may call back into the service for the same
+session. Observers run at once then, before the command's caller gets the change back (they
+keep in-memory logs the caller's reply draws from); listeners (DMs, pings, records, redraws)
+run after that, in a background task per session. Both see a session's changes in commit
+order: the lock orders the commits, and nothing awaits between a release and its telling.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from games.engine.contract import AiDecision, Event
+from games.engine.live import Session
+from runtime.core import Core
+from runtime.logcontext import about
+from storage.session_store import StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Change:
+    """A change the bot should show: the session after it and what happened.
+
+    `kind`: lobby, start, move (a seat's, an AI's, or SYSTEM closing a window), leave,
+    abandon, back (an away player retook the seat), warn (a turn is half over), hint (a
+    player asked the AI for a hint: the seat's count went up) or quarantine
+    (the session's log no longer loads: it was set aside as abandoned, `session.state` is None
+    and its one event is `session.quarantined`; the table should say the game could not be
+    restored and is closed).
+    """
+
+    session: Session
+    events: tuple[Event, ...] = ()
+    actor: int | None = None
+    kind: str = "move"
+
+
+@dataclass(frozen=True)
+class Hint:
+    """What the AI would play for `seat` at `version`, decided from that seat's view only."""
+
+    seat: int
+    version: int
+    decision: AiDecision
+
+
+Listener = Callable[[Change], Awaitable[None]]
+Observer = Callable[[Change], None]
+
+
+@dataclass
+class _Outbox:
+    """A session's changes not yet told to the listeners, and the task telling them."""
+
+    changes: deque[Change] = field(default_factory=deque)
+    task: asyncio.Task[None] | None = None
+
+
+class Listeners:
+    """`told(session_id)` runs each time a session's listeners have caught up."""
+
+    def __init__(self, core: Core, told: Callable[[str], None]) -> None:
+        self._core = core
+        self._told = told
+        self._listeners: list[Listener] = []
+        self._observers: list[Observer] = []
+        self.outboxes: dict[str, _Outbox] = {}
+        """Sessions with changes being told (dropped once told)."""
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def observe(self, observer: Observer) -> None:
+        self._observers.append(observer)
+
+    def pumps(self) -> list[asyncio.Task[None]]:
+        """The tasks telling listeners now: shutting down lets them finish."""
+        return [o.task for o in self.outboxes.values() if o.task is not None]
+
+    def publish(self, change: Change) -> Change:
+        """Tell `change` once its session's lock is free; returns it for the caller."""
+        self._core.locks.when_free(change.session.id, lambda: self._tell(change))
+        return change
+
+    def _tell(self, change: Change) -> None:
+        session_id = change.session.id
+        with about(change.session.record):
+            for observer in self._observers:
+                try:
+                    observer(change)
+                except Exception:
+                    log.exception("observer failed for session %s", session_id)
+        outbox = self.outboxes.get(session_id)
+        if outbox is None:
+            outbox = self.outboxes[session_id] = _Outbox()
+        outbox.changes.append(change)
+        if outbox.task is None or outbox.task.done():
+            outbox.task = self._core.background.spawn(self._deliver(session_id, outbox))
+
+    async def _deliver(self, session_id: str, outbox: _Outbox) -> None:
+        while outbox.changes:
+            change = outbox.changes.popleft()
+            with about(change.session.record):
+                for listener in list(self._listeners):
+                    await self._run(listener, change)
+        self._told(session_id)
+        if self.outboxes.get(session_id) is outbox:
+            del self.outboxes[session_id]
+
+    async def _run(self, listener: Listener, change: Change) -> None:
+        """Run a listener on a change; again after a store outage (records are idempotent),
+        so a game that ended just before the outage still gets its record."""
+        while True:
+            try:
+                await listener(change)
+                return
+            except StoreUnavailable as error:
+                if self._core.closed:
+                    self._core.outage(error)
+                    return
+                await self._core.wait_out(error)
+            except Exception:
+                log.exception("listener failed for session %s", change.session.id)
+                return

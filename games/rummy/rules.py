@@ -612,11 +612,11 @@ class RummyRules(Rules[Config, State, Action, View]):
         if state.config.advanced and result.from_seat is not None:
             loss = min(total, scores[result.from_seat])
             scores = _put(scores, result.from_seat, scores[result.from_seat] - loss)
-        result = result.model_copy(update={"total": total, "loss": loss})
-        state = state.model_copy(update={"scores": scores, "result": result})
+        scored = result.model_copy(update={"total": total, "loss": loss})
+        state = state.model_copy(update={"scores": scores, "result": scored})
         params = {"seat": result.seat, "points": total, "score": scores[result.seat]}
         events.append(Event(key="rummy.scored", params=params))
-        if loss:
+        if loss and result.from_seat is not None:
             lost = {"seat": result.from_seat, "points": loss, "score": scores[result.from_seat]}
             events.append(Event(key="rummy.lost_points", params=lost))
         return self._end_short(state, events)

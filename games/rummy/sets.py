@@ -58,7 +58,7 @@ def _remove(ks: tuple[int, ...], part: tuple[int, ...]) -> tuple[int, ...] | Non
 
 def _big_starting_at(k: int) -> list[tuple[int, ...]]:
     """The big sets whose lowest kind is `k`."""
-    melds = [(k, k, k)]
+    melds: list[tuple[int, ...]] = [(k, k, k)]
     if k < NUMBER_KINDS and k % NUMBERS <= NUMBERS - 3:
         melds.append((k, k + 1, k + 2))
     return melds

@@ -294,7 +294,8 @@ class Move(Grouped):
         todo = list(range(len(writes)))
         while todo:
             seen: set[str] = set()
-            now, later = [], []
+            now: list[int] = []
+            later: list[int] = []
             for i in todo:
                 session_id = writes[i].change.after.id
                 (later if session_id in seen else now).append(i)

@@ -262,7 +262,7 @@ class Bench:
         action = EndTurn() if choice is None else Play(card=choice[0], pile=choice[1])
         user = record.seats[seat].user_id
         version = record.version
-        await self.service.submit(session.id, user, action, version)  # type: ignore[arg-type]
+        await self.service.submit(session.id, user, action, version)
         self.verifier.check((session.id, version + 1, self.rules.dump_action(action)))
         return session.id
 

@@ -105,6 +105,7 @@ async def start_game(
     for _ in range(ai):
         await host.click(table, custom_ids(table, ":addai$")[0])
     res = await host.click(table, custom_ids(table, ":start$")[0])
+    assert res.message is not None
     await host.select(res.message, custom_ids(res.message, ":first$")[0], [first])
     assert session.state is not None
     await emu.wait_for(
@@ -117,7 +118,7 @@ async def start_game(
 
 async def open_hand(user: EmuUser, table: EmuMessage) -> EmuMessage:
     res = await user.click(table, custom_ids(table, ":hand$")[0])
-    assert res.ephemeral
+    assert res.ephemeral and res.message is not None
     return res.message
 
 
@@ -146,6 +147,7 @@ async def click_play(user: EmuUser, hand: EmuMessage, play: Play) -> None:
 async def rules_page(user: EmuUser, channel: EmuChannel, game_id: str, page: str) -> str:
     """What `user` reads on one page of `/<game> rules`: the first, or one picked in its select."""
     res = await user.slash(channel, f"{game_id} rules")
+    assert res.message is not None
     if page != "intro":
         [select] = custom_ids(res.message, r":rules\.")
         await user.select(res.message, select, [page])

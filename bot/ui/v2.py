@@ -555,10 +555,9 @@ def _picture_print(picture: Picture) -> tuple[str, str, str]:
 def _shown(piece: _Piece) -> tuple[Any, ...]:
     """What a piece puts on screen (pictures by digest), in a form whose repr is exact."""
     accessory = piece.accessory
-    if isinstance(accessory, Picture):
-        accessory = _picture_print(accessory)
+    shown = _picture_print(accessory) if isinstance(accessory, Picture) else accessory
     picture = None if piece.picture is None else _picture_print(piece.picture)
-    return (piece.kind, piece.text, accessory, piece.rows, picture, piece.separator)
+    return (piece.kind, piece.text, shown, piece.rows, picture, piece.separator)
 
 
 @dataclass(frozen=True)
@@ -572,7 +571,9 @@ class V2Message:
 
     def view(self) -> discord.ui.LayoutView:
         """A fresh LayoutView (its controls are the persistent DynamicItems)."""
-        container = discord.ui.Container(accent_colour=self.accent)
+        container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
+            accent_colour=self.accent
+        )
         for piece in self.pieces:
             for item in _items(piece):
                 container.add_item(item)

@@ -666,12 +666,12 @@ class HellQueueUI(GameUI):
             case "pk":
                 return TakeStone(stone=args[0])  # type: ignore[arg-type]
             case "rs" | "rd":
-                face = self._reroll_face(view, args[0])
+                group = self._reroll_face(view, args[0])
                 picked = encode_dice([(v[0], int(v[1])) for v in values]) if verb == "rd" else ""
-                return Pick(f"{'r' if face else IN_REROLL}{face or ''}.{picked}")
+                return Pick(f"{'r' if group else IN_REROLL}{group or ''}.{picked}")
             case "rg":
-                face = self._reroll_face(view, args[0])
-                return reroll_actions(face, decode_dice(args[1] if len(args) > 1 else ""))
+                group = self._reroll_face(view, args[0])
+                return reroll_actions(group, decode_dice(args[1] if len(args) > 1 else ""))
         raise _bad()
 
     @staticmethod

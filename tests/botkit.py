@@ -28,7 +28,7 @@ def settings_for(emu: Emulator, db: Path, **overrides: Any) -> Settings:
         "default_locale": "en",
         **overrides,
     }
-    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+    return Settings(_env_file=None, **values)
 
 
 BOT_LOGGERS = ("discord", "bot", "games", "storage")

@@ -202,7 +202,7 @@ class RummyRules(Rules[Config, State, Action, View]):
         if state.ready[seat]:
             assert state.taken is not None
             return [*actions, Discard(card=state.taken)]
-        actions += [Open(cards=trio) for trio in big_sets_in(hand)]  # type: ignore[arg-type]
+        actions += [Open(cards=trio) for trio in big_sets_in(hand)]
         held = _flat(state.opened[seat])
         for card in hand:
             actions.append(Discard(card=card))

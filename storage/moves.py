@@ -319,7 +319,7 @@ class Move(Grouped):
                     )
                 )
             todo = later
-        return outcomes  # type: ignore[return-value]
+        return [outcome for outcome in outcomes if outcome is not None]  # each write has one
 
     def failed(self, error: Exception) -> Exception:
         """A log row that exists already: the session moved on meanwhile."""

@@ -664,7 +664,7 @@ class HellQueueUI(GameUI):
             case "rc":
                 return Recall()
             case "pk":
-                return TakeStone(stone=args[0])  # type: ignore[arg-type]
+                return TakeStone.model_validate({"stone": args[0]})  # a colour from the click
             case "rs" | "rd":
                 group = self._reroll_face(view, args[0])
                 picked = encode_dice([(v[0], int(v[1])) for v in values]) if verb == "rd" else ""

@@ -75,6 +75,7 @@ async def synchronous_of(storage: Storage) -> str:
     level = getattr(storage.db, "synchronous", None)
     if level is not None:
         return str(level)
+    # Only an older tree's store (aiosqlite, one connection) gets here: not today's Database.
     async with storage.db.conn.execute("PRAGMA synchronous") as cursor:  # type: ignore[attr-defined]
         row = await cursor.fetchone()
     return LEVELS[int(row[0])]

@@ -74,6 +74,7 @@ class _Control(Generic[ItemT]):
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: Any, match: Any, /
     ) -> Any:
+        # cls is ControlButton or ControlSelect, whose __init__ takes these; the mixin has none.
         return cls(match["sid"], match["ver"], match["act"], item=item)  # type: ignore[call-arg]
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

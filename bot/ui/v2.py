@@ -439,7 +439,7 @@ Json = dict[str, Any]
 
 @lru_cache(maxsize=256)
 def _emoji(emoji: str) -> Json:
-    return discord.PartialEmoji.from_str(emoji).to_dict()  # type: ignore[return-value]
+    return dict(discord.PartialEmoji.from_str(emoji).to_dict())
 
 
 def _button_json(ctl: _Button) -> Json:

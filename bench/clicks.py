@@ -32,13 +32,14 @@ import re
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.figures import percentile  # noqa: E402
-from bot.playground.emulator import Emulator  # noqa: E402
+from bot.playground.emulator import Emulator, InteractionResult  # noqa: E402
 from bot.playground.emulator.models import EmuChannel, EmuMessage, EmuUser  # noqa: E402
 from tests.botkit import custom_ids  # noqa: E402
 
@@ -53,13 +54,15 @@ class Player:
         self.spans: list[tuple[float, float]] = []
         self.table: EmuMessage | None = None
 
-    async def timed(self, click: object) -> object:
+    async def timed(self, click: Awaitable[InteractionResult]) -> EmuMessage:
+        """The message a click or select is answered with, its latency recorded."""
         if self.think:
             await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
         started = time.perf_counter()
-        result = await click  # type: ignore[misc]
+        result = await click
         self.spans.append((started, time.perf_counter()))
-        return result
+        assert result.message is not None, result
+        return result.message
 
     def lobby(self) -> EmuMessage | None:
         with contextlib.suppress(LookupError):
@@ -77,10 +80,10 @@ class Player:
         # Answered at once, or deferred while the table's post waits out the channel's limit.
         await self.emu.wait_for(lambda: self.lobby() is not None, timeout=30)
         table = self.find_table(":start$")
-        res = await self.timed(self.user.click(table, custom_ids(table, ":start$")[0]))
-        first = custom_ids(res.message, ":first$")  # type: ignore[attr-defined]
+        started = await self.timed(self.user.click(table, custom_ids(table, ":start$")[0]))
+        first = custom_ids(started, ":first$")
         if first:
-            await self.timed(self.user.select(res.message, first[0], ["0"]))  # type: ignore[attr-defined]
+            await self.timed(self.user.select(started, first[0], ["0"]))
         await self.emu.wait_for(lambda: bool(custom_ids(table, ":hand$")), timeout=30)
         self.table = table
 
@@ -92,8 +95,7 @@ class Player:
             if not hand_ids:
                 await self.new_game()
                 continue
-            res = await self.timed(self.user.click(self.table, hand_ids[0]))
-            hand = res.message  # type: ignore[attr-defined]
+            hand = await self.timed(self.user.click(self.table, hand_ids[0]))
             if not await self.turn(hand, budget):
                 await self.new_game()
 
@@ -104,23 +106,22 @@ class Player:
             ends = custom_ids(hand, r":x\.end$")
             if not picks and not ends:
                 return False  # the game is over
-            cards = [o["value"] for o in hand.component(picks[0])["options"]] if picks else []
+            pick = hand.component(picks[0]) if picks else None
+            cards = [o["value"] for o in pick["options"]] if pick is not None else []
             self.rng.shuffle(cards)
             played = False
             for card in cards[:4]:
-                res = await self.timed(self.user.select(hand, picks[0], [card]))
-                hand = res.message  # type: ignore[attr-defined]
+                hand = await self.timed(self.user.select(hand, picks[0], [card]))
                 plays = custom_ids(hand, rf":x\.play\.{re.escape(card)}\.\d$")
                 if plays and not (ends and self.rng.random() < 0.3):
-                    res = await self.timed(self.user.click(hand, self.rng.choice(plays)))
-                    hand, played = res.message, True  # type: ignore[attr-defined]
+                    hand = await self.timed(self.user.click(hand, self.rng.choice(plays)))
+                    played = True
                     break
             if not played:
                 ends = custom_ids(hand, r":x\.end$")
                 if not ends:
                     return False  # stuck: the game is over
-                res = await self.timed(self.user.click(hand, ends[0]))
-                hand = res.message  # type: ignore[attr-defined]
+                hand = await self.timed(self.user.click(hand, ends[0]))
             budget[0] -= 1
         return True
 

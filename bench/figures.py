@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import fields, replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-P = TypeVar("P")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+P = TypeVar("P", bound="DataclassInstance")
 
 
 def mean(values: list[float]) -> float:
@@ -22,14 +25,14 @@ def percentile(values: list[float], fraction: float) -> float:
 
 def parse_params(pairs: list[str], defaults: P) -> P:
     """`defaults` (an AI's parameter dataclass) with each `NAME=VALUE` of `pairs` applied."""
-    types = {f.name: type(getattr(defaults, f.name)) for f in fields(defaults)}  # type: ignore[arg-type]
+    types = {f.name: type(getattr(defaults, f.name)) for f in fields(defaults)}
     changes: dict[str, Any] = {}
     for pair in pairs:
         name, _, value = pair.partition("=")
         if name not in types:
             raise SystemExit(f"unknown parameter {name!r}")
         changes[name] = types[name](value)
-    return replace(defaults, **changes)  # type: ignore[type-var]
+    return replace(defaults, **changes)
 
 
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:

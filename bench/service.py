@@ -84,6 +84,7 @@ async def synchronous_of(storage: Storage) -> str:
     level = getattr(storage.db, "synchronous", None)
     if level is not None:
         return str(level)
+    # Only an older tree's store (aiosqlite, one connection) gets here: not today's Database.
     async with storage.db.conn.execute("PRAGMA synchronous") as cursor:  # type: ignore[attr-defined]
         row = await cursor.fetchone()
     return LEVELS[int(row[0])]
@@ -271,7 +272,7 @@ class Bench:
         action = EndTurn() if choice is None else Play(card=choice[0], pile=choice[1])
         user = record.seats[seat].user_id
         version = record.version
-        await self.service.submit(session.id, user, action, version)  # type: ignore[arg-type]
+        await self.service.submit(session.id, user, action, version)
         self.verifier.check((session.id, version + 1, self.rules.dump_action(action)))
         return session.id
 

@@ -28,7 +28,7 @@ log = logging.getLogger("bot")
 
 def main() -> int:
     try:
-        settings = Settings()  # type: ignore[call-arg]
+        settings = Settings()
     except ValidationError as error:
         if any(e["loc"] == ("discord_token",) for e in error.errors()):
             print(MISSING_TOKEN, file=sys.stderr)

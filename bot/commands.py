@@ -131,8 +131,8 @@ class Common(commands.Cog):
             app_commands.Choice(name=cmd("cmd.language.en"), value="en"),
             app_commands.Choice(name=cmd("cmd.language.server"), value=SERVER_LANGUAGE),
         ],
-        turn_timer=timers.CHOICES,
     )
+    @app_commands.choices(turn_timer=timers.CHOICES)  # apart: one call takes one value type
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
     async def settings(

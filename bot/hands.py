@@ -192,7 +192,7 @@ class Hands:
         self._drawn_at[key] = drawn
 
     async def _send_dm(
-        self, user: discord.abc.User, session: Session, hand: V2Message, drawn: int
+        self, user: discord.User | discord.Member, session: Session, hand: V2Message, drawn: int
     ) -> bool:
         """Post the hand in the user's DMs; False when their DMs are closed."""
         try:

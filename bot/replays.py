@@ -186,7 +186,7 @@ class Replays:
 
     @staticmethod
     def _jump_form(sid: str, shown: int, total: int, lang: str) -> ControlModal:
-        field = discord.ui.TextInput(
+        field: discord.ui.TextInput[ControlModal] = discord.ui.TextInput(
             custom_id="turn", placeholder=str(shown), min_length=1, max_length=len(str(total))
         )
         label = t(lang, "replay.jump_field", total=total)

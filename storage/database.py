@@ -26,7 +26,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 from storage.session_store import BatchObserver, Durable, StoreUnavailable
 from storage.sql import Conn, Dialect, Read, Row, Write
@@ -36,7 +36,7 @@ T = TypeVar("T")
 MAX_BATCH = 512
 """Writes in one group commit at most; the rest go in the next one."""
 
-Outcome = tuple[bool, object]
+Outcome = tuple[Literal[True], object] | tuple[Literal[False], BaseException]
 """(True, result) or (False, the exception to raise in its caller)."""
 
 
@@ -139,11 +139,11 @@ class Database:
             finally:
                 self._in_flight = False
             seconds = time.perf_counter() - started
-            for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
-                if ok:
-                    future.set_result(value)
+            for (_, future), outcome in zip(batch, outcomes, strict=True):
+                if outcome[0]:
+                    future.set_result(outcome[1])
                 else:
-                    future.set_exception(value)  # type: ignore[arg-type]
+                    future.set_exception(outcome[1])
             answered = any(ok or not isinstance(v, StoreUnavailable) for ok, v in outcomes)
             if answered and self.on_commit is not None:
                 self.on_commit(len(batch), seconds)
@@ -178,7 +178,8 @@ class Database:
                 await conn.execute(self.dialect.begin_write)
                 outcomes: list[Outcome] = []
                 for write in writes:
-                    outcomes.append((True, await write(conn)))  # type: ignore[operator]
+                    assert not isinstance(write, Grouped)  # a run of plain writes (`_batch`)
+                    outcomes.append((True, await write(conn)))
                 await conn.execute("COMMIT")
                 return outcomes
             except BaseException:

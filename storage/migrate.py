@@ -28,7 +28,7 @@ import argparse
 import asyncio
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -144,11 +144,11 @@ def _converter(kind: str) -> Any:
     return lambda value: value
 
 
-def _convert(convert: list[Any], row: tuple[Any, ...]) -> tuple[Any, ...]:
+def _convert(convert: list[Any], row: Sequence[Any]) -> tuple[Any, ...]:
     return tuple(f(value) for f, value in zip(convert, row, strict=True))
 
 
-async def _chunks(cursor: aiosqlite.Cursor) -> AsyncIterator[list[tuple[Any, ...]]]:
+async def _chunks(cursor: aiosqlite.Cursor) -> AsyncIterator[list[Sequence[Any]]]:
     while rows := await cursor.fetchmany(CHUNK):
         yield list(rows)
 

@@ -294,7 +294,8 @@ class Move(Grouped):
         todo = list(range(len(writes)))
         while todo:
             seen: set[str] = set()
-            now, later = [], []
+            now: list[int] = []
+            later: list[int] = []
             for i in todo:
                 session_id = writes[i].change.after.id
                 (later if session_id in seen else now).append(i)
@@ -318,7 +319,7 @@ class Move(Grouped):
                     )
                 )
             todo = later
-        return outcomes  # type: ignore[return-value]
+        return [outcome for outcome in outcomes if outcome is not None]  # each write has one
 
     def failed(self, error: Exception) -> Exception:
         """A log row that exists already: the session moved on meanwhile."""

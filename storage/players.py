@@ -200,7 +200,8 @@ class Players:
         self, guild_id: int, user_id: int, game_id: str | None = None
     ) -> list[PlayerTally]:
         """The player's totals in this server, per game and player count (0: all counts)."""
-        where, params = "guild_id = $1 AND user_id = $2", [guild_id, user_id]
+        where = "guild_id = $1 AND user_id = $2"
+        params: list[int | str] = [guild_id, user_id]
         if game_id is not None:
             where += " AND game_id = $3"
             params.append(game_id)

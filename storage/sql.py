@@ -15,7 +15,7 @@ import json
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar, overload
 
 T = TypeVar("T")
 
@@ -23,7 +23,10 @@ T = TypeVar("T")
 class Row(Protocol):
     """A result row, by column name or position: `sqlite3.Row`, or asyncpg's `Record`."""
 
-    def __getitem__(self, key: str | int, /) -> Any: ...
+    @overload
+    def __getitem__(self, key: str, /) -> Any: ...
+    @overload
+    def __getitem__(self, key: int, /) -> Any: ...
 
 
 def dumps(value: Any) -> str:

@@ -263,7 +263,8 @@ class SqliteDatabase(Database):
         check which SQL a read runs."""
         self._trace = callback
         for conn in [self._write_conn, *self._readers]:
-            await conn.conn.set_trace_callback(callback)
+            # aiosqlite annotates the handler as a bare Callable; sqlite3 takes None to stop.
+            await conn.conn.set_trace_callback(callback)  # type: ignore[arg-type]
 
     async def _close_connections(self) -> None:
         if self._checkpoint is not None:

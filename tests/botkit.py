@@ -29,7 +29,7 @@ def settings_for(emu: Emulator, db: Path, **overrides: Any) -> Settings:
         "default_locale": "en",
         **overrides,
     }
-    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+    return Settings(_env_file=None, **values)
 
 
 BOT_LOGGERS = ("discord", "bot", "games", "storage")
@@ -106,6 +106,7 @@ async def start_game(
     for _ in range(ai):
         await host.click(table, custom_ids(table, ":addai$")[0])
     res = await host.click(table, custom_ids(table, ":start$")[0])
+    assert res.message is not None
     await host.select(res.message, custom_ids(res.message, ":first$")[0], [first])
     assert session.state is not None
     await emu.wait_for(
@@ -118,7 +119,7 @@ async def start_game(
 
 async def open_hand(user: EmuUser, table: EmuMessage) -> EmuMessage:
     res = await user.click(table, custom_ids(table, ":hand$")[0])
-    assert res.ephemeral
+    assert res.ephemeral and res.message is not None
     return res.message
 
 
@@ -147,6 +148,7 @@ async def click_play(user: EmuUser, hand: EmuMessage, play: Play) -> None:
 async def rules_page(user: EmuUser, channel: EmuChannel, game_id: str, page: str) -> str:
     """What `user` reads on one page of `/<game> rules`: the first, or one picked in its select."""
     res = await user.slash(channel, f"{game_id} rules")
+    assert res.message is not None
     if page != "intro":
         [select] = custom_ids(res.message, r":rules\.")
         await user.select(res.message, select, [page])

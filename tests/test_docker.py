@@ -78,7 +78,7 @@ def where_in_container(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> 
     """The database file the bot opens in the container given `env`: its setting, resolved
     against the working directory and through the image's links."""
     in_container(env, monkeypatch)
-    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None)
     path = image_workdir() / PurePosixPath(settings.database_path)
     for link, target in image_links().items():
         if path.is_relative_to(link):
@@ -142,9 +142,9 @@ def test_a_copy_of_env_example_leaves_the_health_endpoint_on_for_every_address(
 ) -> None:
     env = {**image_env(), **env_file(copy_of_env_example())}
     in_container(env, monkeypatch)
-    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None)
     assert (settings.metrics_port, settings.metrics_host) == (PORT, "0.0.0.0")
-    assert Endpoint(_env_file=None).url == f"http://127.0.0.1:{PORT}/healthz"  # type: ignore[call-arg]
+    assert Endpoint(_env_file=None).url == f"http://127.0.0.1:{PORT}/healthz"
     assert f"EXPOSE {PORT}" in runtime_stage()
 
 

@@ -9,8 +9,8 @@ catalogs can define one key (a test checks that too). A counted thing is one key
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from importlib import import_module
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -21,7 +21,7 @@ from games.registry import GAME_IDS
 
 log = logging.getLogger(__name__)
 
-PARTS: dict[str, dict[str, dict[str, Entry]]] = {
+PARTS: dict[str, dict[str, Mapping[str, Entry]]] = {
     "shared": {"en": en.CATALOG, "ja": ja.CATALOG},
     **{
         game_id: {
@@ -43,22 +43,23 @@ def lang_of(locale: discord.Locale | str | None) -> str:
     return "ja" if value.startswith("ja") else "en"
 
 
-def t(lang: str, key: str, count: int | None = None, **params: Any) -> str:
-    """The text of `key` in `lang` filled with `params`; for a counted thing, `count` picks
-    the form and fills `{count}`."""
+def t(lang: str, key: str, **params: object) -> str:
+    """The text of `key` in `lang` filled with `params`; for a counted thing, the int `count`
+    picks the form (and fills `{count}` like any other). Params come from errors and events
+    as well as from code, so a counted key without an int count is logged, not raised."""
     catalog = CATALOGS.get(lang, EN)
     entry = catalog.get(key) or EN.get(key)
     if entry is None:
         log.error("missing catalog key %s", key)
         return key
     if isinstance(entry, Plural):
-        if count is None:
+        count = params.get("count")
+        if not isinstance(count, int):
             log.error("catalog key %s is counted but was given no count", key)
+            count = None
         text = entry.form(count)
     else:
         text = entry
-    if count is not None:
-        params["count"] = count
     return text.format(**params) if params else text
 
 

@@ -43,7 +43,7 @@ def playground_settings(emu: Emulator, database: Path, **overrides: Any) -> Sett
         "discord_gateway_url": emu.gateway_url,
         **overrides,
     }
-    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+    return Settings(_env_file=None, **values)
 
 
 @dataclass

@@ -106,7 +106,7 @@ class Site:
         return found
 
     def message(self, message_id: object) -> EmuMessage:
-        found = self.emu.messages.get(int(message_id)) if str(message_id).isdigit() else None
+        found = self.emu.messages.get(int(str(message_id))) if str(message_id).isdigit() else None
         if found is None:
             raise BadRequest(f"no message {message_id!r}")
         return found
@@ -192,11 +192,11 @@ class Site:
         as the emulator's own objects (by id); everything else as the page typed it."""
         kind, value = option.get("type"), option.get("value")
         if kind in (6, 9) and str(value).isdigit():
-            user = self.emu.user_by_id(int(value))
+            user = self.emu.user_by_id(int(str(value)))
             if user is not None:
                 return user
         if kind == 7:
-            found = self.emu.channels.get(int(value)) if str(value).isdigit() else None
+            found = self.emu.channels.get(int(str(value))) if str(value).isdigit() else None
             return found if found is not None else value
         if kind in (8, 9):
             role = next((r for r in self.emu.guild.roles if str(r.id) == str(value)), None)

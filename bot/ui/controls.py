@@ -11,13 +11,16 @@ never shadow a shared verb. Screens make these items through `bot.ui.v2` only.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
 import discord
 
 from bot.ui.layout import GAME_NS, LOBBY, NO_SESSION
 from games.engine import SESSION_ID_PATTERN
+
+if TYPE_CHECKING:  # discord.types cannot be imported on its own at run time (circular)
+    from discord.types.interactions import ModalSubmitInteractionData
 
 __all__ = [
     "GAME_NS",
@@ -53,21 +56,25 @@ def control_id(prefix: str, sid: str, ver: int | str, act: str) -> str:
 
 
 def _handler(interaction: discord.Interaction[Any]) -> ControlHandler:
-    return interaction.client.controls  # type: ignore[no-any-return,attr-defined]
+    return interaction.client.controls
 
 
-class _Control:
+ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+
+
+class _Control(Generic[ItemT]):
     """What buttons and selects share: the parsed custom_id and the dispatch of a click."""
 
     sid: str
     ver: str
     act: str
-    item: discord.ui.Item[Any]
+    item: ItemT
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: Any, match: Any, /
     ) -> Any:
+        # cls is ControlButton or ControlSelect, whose __init__ takes these; the mixin has none.
         return cls(match["sid"], match["ver"], match["act"], item=item)  # type: ignore[call-arg]
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -78,7 +85,9 @@ class _Control:
 
 
 class ControlButton(
-    _Control, discord.ui.DynamicItem[discord.ui.Button[Any]], template="g:" + _FIELDS
+    _Control[discord.ui.Button[Any]],
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template="g:" + _FIELDS,
 ):
     def __init__(
         self,
@@ -107,7 +116,9 @@ class ControlButton(
 
 
 class ControlSelect(
-    _Control, discord.ui.DynamicItem[discord.ui.Select[Any]], template="s:" + _FIELDS
+    _Control[discord.ui.Select[Any]],
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template="s:" + _FIELDS,
 ):
     def __init__(
         self,
@@ -159,7 +170,7 @@ class ControlModal(discord.ui.Modal):
         return True  # not stored: discord.py then leaves the submission to `modal_control`
 
 
-def _texts(components: list[dict[str, Any]]) -> list[str]:
+def _texts(components: Sequence[Mapping[str, Any]]) -> list[str]:
     """The values of a submission's text inputs in order, found in rows and labels alike."""
     found: list[str] = []
     for component in components:
@@ -173,10 +184,11 @@ async def modal_control(interaction: discord.Interaction[Any]) -> None:
     every interaction; others are left alone)."""
     if interaction.type is not discord.InteractionType.modal_submit or interaction.data is None:
         return
-    match = _MODAL.fullmatch(str(interaction.data.get("custom_id", "")))
+    data = cast("ModalSubmitInteractionData", interaction.data)  # a modal_submit's, as checked
+    match = _MODAL.fullmatch(str(data.get("custom_id", "")))
     if match is None:
         return
-    values = tuple(_texts(list(interaction.data.get("components") or [])))  # type: ignore[arg-type]
+    values = tuple(_texts(list(data.get("components") or [])))
     await _handler(interaction).on_control(
         interaction, match["sid"], match["ver"], match["act"], values
     )

@@ -365,7 +365,7 @@ def _media(picture: Picture) -> str:
 
 @lru_cache(maxsize=256)
 def _emoji(emoji: str) -> Json:
-    return discord.PartialEmoji.from_str(emoji).to_dict()  # type: ignore[return-value]
+    return dict(discord.PartialEmoji.from_str(emoji).to_dict())
 
 
 def _button_json(ctl: _Button) -> Json:
@@ -481,10 +481,9 @@ def _picture_print(picture: Picture) -> tuple[str, str, str]:
 def _shown(piece: _Piece) -> tuple[Any, ...]:
     """What a piece puts on screen (pictures by digest), in a form whose repr is exact."""
     accessory = piece.accessory
-    if isinstance(accessory, Picture):
-        accessory = _picture_print(accessory)
+    shown = _picture_print(accessory) if isinstance(accessory, Picture) else accessory
     picture = None if piece.picture is None else _picture_print(piece.picture)
-    return (piece.kind, piece.text, accessory, piece.rows, picture, piece.separator)
+    return (piece.kind, piece.text, shown, piece.rows, picture, piece.separator)
 
 
 @dataclass(frozen=True)

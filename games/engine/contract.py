@@ -186,7 +186,8 @@ class Rules(ABC, Generic[C, S, A, V]):
         return self.action_adapter.validate_python(data)
 
     def dump_action(self, action: A) -> dict[str, Any]:
-        return self.action_adapter.dump_python(action, mode="json")
+        dumped: dict[str, Any] = self.action_adapter.dump_python(action, mode="json")
+        return dumped
 
     def is_over(self, state: S) -> bool:
         tm = self.to_move(state)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from games.exhaust.cards import HIGHEST, NUMBER_CARDS
 from games.exhaust.combos import REWARDS, Combo, ComboKind, canonical, iter_plays, table
@@ -189,7 +189,10 @@ class Board(NamedTuple):
         )
 
 
-def _put(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
+T = TypeVar("T")
+
+
+def _put(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
 

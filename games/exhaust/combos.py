@@ -92,7 +92,7 @@ def table(players: int) -> tuple[Combo, ...]:
         singles = ((RED, YELLOW), (BLUE, GREEN))
     else:
         singles = ((RED,), (BLUE,), (YELLOW,), (GREEN,))
-    rest = (ComboKind.PAIR, ComboKind.THREE, ComboKind.FOUR)
+    rest: tuple[ComboKind, ...] = (ComboKind.PAIR, ComboKind.THREE, ComboKind.FOUR)
     rest += (ComboKind.STRAIGHT, ComboKind.FLUSH, ComboKind.ANY)
     return tuple(Combo(kind=ComboKind.SINGLE, colours=c) for c in singles) + tuple(
         Combo(kind=k) for k in rest

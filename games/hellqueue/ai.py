@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from games.engine.contract import CHANCE
 from games.engine.errors import GameError, Reason
-from games.hellqueue.cards import NUMBERS, PAYS, SLOTS, STONES
+from games.hellqueue.cards import NUMBERS, PAYS, SLOTS, STONES, Stone
 from games.hellqueue.models import Action, Awaken, Pick, Queue, Recall, RollMarked, State, View
 from games.hellqueue.moves import legal, to_move_seat
 from games.hellqueue.rules import RULES
@@ -80,8 +80,8 @@ def pick_stone(view: View, seat: int) -> Pick:
     following = [s for s in view.payout.picks[1:] if s != seat]
     rival = view.players[following[0]].stones if following else None
 
-    def key(stone: str) -> tuple[int, int]:
-        index = STONES.index(stone)  # type: ignore[arg-type]
+    def key(stone: Stone) -> tuple[int, int]:
+        index = STONES.index(stone)
         denial = marginal(rival, index) if rival is not None else 0
         return marginal(view.players[seat].stones, index), denial
 
@@ -131,8 +131,8 @@ class Lookahead:
                 state = rules.apply(state, CHANCE, chance).state
             elif state.phase == "resolve":
                 picker = next(iter(tm.seats))
-                state = rules.apply(state, picker, pick_stone(rules.view(state, picker), picker))
-                state = state.state
+                pick = pick_stone(rules.view(state, picker), picker)
+                state = rules.apply(state, picker, pick).state
             else:
                 break
         return state
@@ -197,7 +197,7 @@ class Evaluator:
             reverse=True,
         )
         before = sum(pays[:place])
-        certainty = (self.totals[slot] / number) ** p.fill_power
+        certainty: float = (self.totals[slot] / number) ** p.fill_power
         value = sum(gains[before : before + pays[place]]) * certainty
         if self.threatened(slot, seat):
             value *= p.threat

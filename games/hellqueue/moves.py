@@ -19,6 +19,7 @@ from games.hellqueue.models import (
     Recall,
     Reroll,
     RollMarked,
+    Size,
     State,
     View,
 )
@@ -94,7 +95,7 @@ def mark_actions(table: Table, seat: int) -> list[Action]:
     """Phase `reroll`: every Mark (each kind, face and count still on the cards) and the roll."""
     player = table.players[seat]
     actions: list[Action] = []
-    places = (
+    places: tuple[tuple[Literal["active", "sleep"], Size, tuple[int, ...]], ...] = (
         ("active", "large", player.active.large),
         ("active", "small", player.active.small),
         ("active", "black", player.active.black),
@@ -103,7 +104,7 @@ def mark_actions(table: Table, seat: int) -> list[Action]:
     for where, size, faces in places:
         for face in sorted(set(faces)):
             actions += [
-                Mark(where=where, size=size, face=face, count=n)  # type: ignore[arg-type]
+                Mark(where=where, size=size, face=face, count=n)
                 for n in range(1, faces.count(face) + 1)
             ]
     actions.append(RollMarked())

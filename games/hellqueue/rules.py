@@ -12,6 +12,7 @@ face-down card ids are the game's secret cards.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from games.engine.contract import (
@@ -33,6 +34,7 @@ from games.hellqueue.cards import (
     SMALL_DICE,
     STONES,
     STONES_OF,
+    Stone,
     stone_counts,
 )
 from games.hellqueue.models import (
@@ -93,7 +95,7 @@ def rank(queue: tuple[Dice, ...]) -> tuple[tuple[int, ...], ...]:
     return _group(keys)
 
 
-def _group(keys: dict[int, tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
+def _group(keys: Mapping[int, tuple[int, ...]]) -> tuple[tuple[int, ...], ...]:
     order = sorted(keys, key=lambda seat: (tuple(-k for k in keys[seat]), seat))
     groups: list[list[int]] = []
     for seat in order:
@@ -547,13 +549,13 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             raise illegal("stone_gone", stone=action.stone)
         return self._take_stone(state, seat, action.stone, events)
 
-    def _take_stone(self, state: State, seat: int, stone: str, events: list[Event]) -> State:
+    def _take_stone(self, state: State, seat: int, stone: Stone, events: list[Event]) -> State:
         payout = state.payout
         assert payout is not None and payout.picks
         stones = list(state.card_stones[payout.slot])
         stones.remove(stone)
         player = state.players[seat]
-        index = STONES.index(stone)  # type: ignore[arg-type]
+        index = STONES.index(stone)
         player = player.model_copy(
             update={"stones": _put(player.stones, index, player.stones[index] + 1)}
         )

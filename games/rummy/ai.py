@@ -31,11 +31,14 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
+from typing import TypeVar
 
 from games.rummy.cards import COPIES, KINDS, NUMBER_KINDS, is_item, is_red, kind
 from games.rummy.models import Action, Discard, Gain, Goal, NextGame, Open, Pass, Take, View
 from games.rummy.sets import ITEM_VICTORY_SETS, big_sets_in, item_sets, run_partners, waits
 from games.rummy.shape import Shape, counts_of
+
+CardsT = TypeVar("CardsT", bound=Sequence[int])
 
 
 @dataclass(frozen=True)
@@ -203,7 +206,7 @@ class Mind:
         for trio in _one_per_kinds(big_sets_in(cards)):
             rest = [c for c in cards if c not in trio]
             score = self.after_draw(rest) + self.set_value(trio)
-            options.append((score, Open(cards=trio)))  # type: ignore[arg-type]
+            options.append((score, Open(cards=trio)))
         return options
 
     def rough_value(self, cards: Sequence[int], deficiency: int) -> float:
@@ -227,11 +230,11 @@ def _one_per_kind(cards: Sequence[int]) -> list[int]:
     return list(chosen.values())
 
 
-def _one_per_kinds(sets: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+def _one_per_kinds(sets: Sequence[CardsT]) -> list[CardsT]:
     """One of each distinct set of kinds among `sets`."""
-    chosen: dict[tuple[int, ...], tuple[int, ...]] = {}
+    chosen: dict[tuple[int, ...], CardsT] = {}
     for cards in sets:
-        chosen.setdefault(tuple(kind(c) for c in cards), tuple(cards))
+        chosen.setdefault(tuple(kind(c) for c in cards), cards)
     return list(chosen.values())
 
 

@@ -198,7 +198,8 @@ class Open(Frozen):
     @field_validator("cards")
     @classmethod
     def _sorted(cls, cards: tuple[int, int, int]) -> tuple[int, int, int]:
-        return tuple(sorted(cards))  # type: ignore[return-value]
+        low, middle, high = sorted(cards)
+        return low, middle, high
 
 
 class Discard(Frozen):
@@ -224,7 +225,8 @@ class Gain(Frozen):
     @field_validator("cards")
     @classmethod
     def _sorted(cls, cards: tuple[int, int]) -> tuple[int, int]:
-        return tuple(sorted(cards))  # type: ignore[return-value]
+        low, high = sorted(cards)
+        return low, high
 
 
 class Close(Frozen):

@@ -166,7 +166,7 @@ class RummyRules(Rules[Config, State, Action, View]):
         if state.ready[seat]:
             assert state.taken is not None
             return [*actions, Discard(card=state.taken)]
-        actions += [Open(cards=trio) for trio in big_sets_in(hand)]  # type: ignore[arg-type]
+        actions += [Open(cards=trio) for trio in big_sets_in(hand)]
         held = _flat(state.opened[seat])
         for card in hand:
             actions.append(Discard(card=card))
@@ -576,11 +576,11 @@ class RummyRules(Rules[Config, State, Action, View]):
         if state.config.advanced and result.from_seat is not None:
             loss = min(total, scores[result.from_seat])
             scores = _put(scores, result.from_seat, scores[result.from_seat] - loss)
-        result = result.model_copy(update={"total": total, "loss": loss})
-        state = state.model_copy(update={"scores": scores, "result": result})
+        scored = result.model_copy(update={"total": total, "loss": loss})
+        state = state.model_copy(update={"scores": scores, "result": scored})
         params = {"seat": result.seat, "points": total, "score": scores[result.seat]}
         events.append(Event(key="rummy.scored", params=params))
-        if loss:
+        if loss and result.from_seat is not None:
             lost = {"seat": result.from_seat, "points": loss, "score": scores[result.from_seat]}
             events.append(Event(key="rummy.lost_points", params=lost))
         return self._end_short(state, events)

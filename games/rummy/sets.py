@@ -58,7 +58,7 @@ def _remove(ks: tuple[int, ...], part: tuple[int, ...]) -> tuple[int, ...] | Non
 
 def _big_starting_at(k: int) -> list[tuple[int, ...]]:
     """The big sets whose lowest kind is `k`."""
-    melds = [(k, k, k)]
+    melds: list[tuple[int, ...]] = [(k, k, k)]
     if k < NUMBER_KINDS and k % NUMBERS <= NUMBERS - 3:
         melds.append((k, k + 1, k + 2))
     return melds
@@ -166,10 +166,10 @@ def run_partners(k: int) -> list[tuple[int, int]]:
     return pairs
 
 
-def big_sets_in(hand: Sequence[int]) -> list[tuple[int, ...]]:
+def big_sets_in(hand: Sequence[int]) -> list[tuple[int, int, int]]:
     """Every 3 cards of `hand` that make a big set (sorted card tuples)."""
     by_kind = _by_kind(hand)
-    found: list[tuple[int, ...]] = []
+    found: list[tuple[int, int, int]] = []
     for k, cards in by_kind.items():
         found += combinations(cards, 3)
         if k < NUMBER_KINDS and k % NUMBERS <= NUMBERS - 3:

@@ -402,7 +402,8 @@ class _Planner:
             play_pen[2] == play_pen[3] and jump_pen[2] == jump_pen[3] and not any(burning[2:]),
         ]
         moves: list[tuple[int, int]] = []
-        best: list[object] = [INF, (), -1]  # score, plan, length
+        best_score, best_depth = INF, -1
+        best_plan: tuple[tuple[int, int], ...] = ()
         nodes = [0]
 
         def score_of(base: float, depth: int) -> float:
@@ -417,14 +418,15 @@ class _Planner:
             return score
 
         def rec(last: int, base: float, acc: list[float], counts: list[int]) -> None:
+            nonlocal best_score, best_plan, best_depth
             depth = len(moves)
             nodes[0] += 1
             if depth >= required:
                 score = score_of(base, depth)
-                if best[2] < required or score < best[0]:  # type: ignore[operator]
-                    best[0], best[1], best[2] = score, tuple(moves), depth
-            elif depth > best[2]:  # type: ignore[operator]
-                best[0], best[1], best[2] = INF, tuple(moves), depth
+                if best_depth < required or score < best_score:
+                    best_score, best_plan, best_depth = score, tuple(moves), depth
+            elif depth > best_depth:
+                best_score, best_plan, best_depth = INF, tuple(moves), depth
             if depth >= max_depth or nodes[0] > params.max_nodes:
                 return
             extra = depth >= required
@@ -546,7 +548,7 @@ class _Planner:
                 used[i] = False
 
         rec(0, 0.0, [0.0] * n, fitcount)
-        return best[1]  # type: ignore[return-value]
+        return best_plan
 
     def _burn_chance(self, tops: list[int], pile: int, used: list[bool]) -> float:
         """Chance that the blue card left on `pile` is not covered by the end of the next turn."""
@@ -622,5 +624,5 @@ def _alt_gaps(tops: tuple[int, ...]) -> list[list[int]]:
     return [list(map(min, *(per_pile[q] for q in range(4) if q != p))) for p in range(4)]
 
 
-def _first(item: tuple) -> float:  # type: ignore[type-arg]
-    return item[0]  # type: ignore[no-any-return]
+def _first(item: tuple[float, *tuple[object, ...]]) -> float:
+    return item[0]

@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from storage.database import Database
 from storage.migrations import NewerSchema
@@ -79,7 +80,7 @@ class PgConn:
 
     dialect = POSTGRESQL
 
-    def __init__(self, conn: asyncpg.Connection) -> None:
+    def __init__(self, conn: asyncpg.Connection | PoolConnectionProxy) -> None:
         self.conn = conn
 
     async def execute(self, sql: str, *args: Any) -> int:
@@ -91,7 +92,7 @@ class PgConn:
         await self.conn.executemany(sql, rows)
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        return await self.conn.fetch(sql, *args)
+        return list(await self.conn.fetch(sql, *args))
 
     async def fetchrow(self, sql: str, *args: Any) -> Row | None:
         return await self.conn.fetchrow(sql, *args)
@@ -196,11 +197,11 @@ class PgDatabase(Database):
         conn.add_termination_listener(self._listener_lost)
         return conn
 
-    def _heard(self, conn: object, pid: int, channel: str, payload: str) -> None:
+    def _heard(self, conn: object, pid: int, channel: str, payload: object) -> None:
         if pid == self._writer_pid:
             return  # our own: this process knows what it wrote
         for callback in self._channels.get(channel, ()):
-            callback(payload)
+            callback(str(payload))  # asyncpg hands the NOTIFY's text; its stubs say object
 
     def _listener_lost(self, conn: object) -> None:
         if not self._closed:

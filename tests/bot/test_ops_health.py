@@ -69,12 +69,12 @@ async def test_a_health_probe_never_writes_to_the_store(tmp_path: Path) -> None:
         running_bot(emu, tmp_path / "db.sqlite3", **OPS) as bot,
     ):
         statements: list[str] = []
-        await bot.storage.db.trace(statements.append)  # type: ignore[union-attr]
+        await bot.storage.db.trace(statements.append)
         try:
             for _ in range(3):
                 assert (await get(bot, "/healthz"))[0] == 200
         finally:
-            await bot.storage.db.trace(None)  # type: ignore[union-attr]
+            await bot.storage.db.trace(None)
 
         assert statements, "the probe read nothing: the store went unasked"
         written = ("INSERT", "UPDATE", "DELETE", "BEGIN IMMEDIATE", "PRAGMA WAL_CHECKPOINT")

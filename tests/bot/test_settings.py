@@ -12,7 +12,7 @@ from bot.settings import Settings
 
 
 def settings(**values: Any) -> Settings:
-    return Settings(_env_file=None, discord_token="token", **values)  # type: ignore[call-arg]
+    return Settings(_env_file=None, discord_token="token", **values)
 
 
 def refusal(**values: Any) -> str:

@@ -197,7 +197,7 @@ async def test_a_process_without_shard_ids_holds_every_shard_so_no_other_runs_on
 ) -> None:
     """SHARD_COUNT=2 with SHARD_IDS unset runs both shards, so it must hold both: a process
     for shard 1 beside it is refused rather than drive shard 1's games too."""
-    settings = Settings(_env_file=None, discord_token="t", database_url=pg_url, shard_count=2)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, discord_token="t", database_url=pg_url, shard_count=2)
     every = await claim_shards(settings, lambda failure: None)
     assert every is not None and every.ids == {0, 1}
     try:

@@ -256,14 +256,14 @@ def _control(view: View, seat: int, verb: str, args: list[str], values: Sequence
         case "rc":
             return Recall()
         case "pk":
-            return TakeStone(stone=args[0])  # type: ignore[arg-type]
+            return TakeStone.model_validate({"stone": args[0]})  # a colour from the click
         case "rs" | "rd":
-            face = _reroll_face(view, args[0])
+            group = _reroll_face(view, args[0])
             picked = encode_dice([(v[0], int(v[1])) for v in values]) if verb == "rd" else ""
-            return Pick(f"{'r' if face else IN_REROLL}{face or ''}.{picked}")
+            return Pick(f"{'r' if group else IN_REROLL}{group or ''}.{picked}")
         case "rg":
-            face = _reroll_face(view, args[0])
-            return reroll_actions(face, decode_dice(args[1] if len(args) > 1 else ""))
+            group = _reroll_face(view, args[0])
+            return reroll_actions(group, decode_dice(args[1] if len(args) > 1 else ""))
     raise _bad()
 
 

@@ -261,6 +261,7 @@ class Emulator:
             async def identify_now(shard_id: int | None, *, initial: bool = False) -> None:
                 return None
 
+            # Replaced on this client only: discord.py declares the hook as a method.
             client.before_identify_hook = identify_now  # type: ignore[method-assign]
         watched = [logging.getLogger(name) for name in watch]
         for logger in watched:
@@ -290,8 +291,8 @@ class Emulator:
                 self._watchers[logger.name] -= 1
                 if not self._watchers[logger.name]:  # no other client still running
                     logger.removeHandler(self.bot_errors)
-        if task.done() and not task.cancelled() and task.exception() is not None:
-            raise task.exception()  # type: ignore[misc]
+        if task.done() and not task.cancelled() and (error := task.exception()) is not None:
+            raise error
         new_errors = self.bot_errors.records[first_error:]
         if fail_on_errors and new_errors:
             shown = BotErrors(records=new_errors)

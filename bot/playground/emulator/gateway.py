@@ -231,8 +231,8 @@ class Gateway:
                 old.alive = False
             self.shards.clear()
             self.shard_count = count
-        if (old := self.shards.get(shard)) is not None:
-            old.alive = False
+        if (replaced := self.shards.get(shard)) is not None:
+            replaced.alive = False
         self.sessions[session.id] = session
         self.shards[shard] = session
         self._attach(session, ws)

@@ -165,7 +165,7 @@ def test_a_strong_decision_searches_within_its_budget(monkeypatch: pytest.Monkey
     played: list[int] = []
     playout = SoloModel.playout
 
-    def counted(self: SoloModel, world, move, rng):  # type: ignore[no-untyped-def]
+    def counted(self: SoloModel, world, move, rng):
         played.append(1)
         return playout(self, world, move, rng)
 
@@ -236,7 +236,7 @@ def test_a_strong_decision_at_a_table_searches_within_its_budget(
     played: list[int] = []
     playout = TableModel.playout
 
-    def counted(self: TableModel, world, move, rng):  # type: ignore[no-untyped-def]
+    def counted(self: TableModel, world, move, rng):
         played.append(1)
         return playout(self, world, move, rng)
 

@@ -526,7 +526,7 @@ def next_game(state: State) -> State:
 def long_state(**kw: object) -> State:
     defaults: dict = {"stacks": {SINGLE: (played("g9"),)}, "long_game": True}
     defaults.update(kw)
-    return make(2, ("r10 g1", "b5"), **defaults)  # type: ignore[arg-type]
+    return make(2, ("r10 g1", "b5"), **defaults)
 
 
 def test_long_variant_loser_takes_a_depletion_card():

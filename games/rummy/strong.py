@@ -37,10 +37,13 @@ THOROUGH = replace(PARAMS, take_shortlist=KINDS, draw_samples=16)
 """NORMAL's weights, every field card fully looked at, 16 samples of a draw."""
 READY_MIN_OUTS = {2: 3}
 """Unseen cards a Ready declaration waits for at least, by player count (else NORMAL's)."""
-DANGER_GOAL = {(2, True): 3.0}
+DANGER_GOAL = {(2, True): 4.5}
 """What a Ready player's goal on our discard costs, in cards, by (players, advanced) (else
 NORMAL's). Two players, advanced: a Ready NORMAL takes the card safest to discard, so our
 discards are nearly its only goals, and each costs us its points as well as the short game."""
+
+READ_WAITS = True
+"""Advanced: each kind's chance of completing a Ready player's goal is read from the view."""
 
 
 def params_for(config: Config) -> Params:
@@ -49,6 +52,7 @@ def params_for(config: Config) -> Params:
         THOROUGH,
         ready_min_outs=READY_MIN_OUTS.get(config.players, PARAMS.ready_min_outs),
         danger_goal=DANGER_GOAL.get((config.players, config.advanced), PARAMS.danger_goal),
+        read_waits=READ_WAITS,
     )
 
 

@@ -14,9 +14,10 @@ How it decides (`decide`, always returning one of `view.legal`):
   the first set, which a goal needs; more for an Item-only set in the advanced rules).
 - Discards lose `danger`: the chance others use the card, by a Gain (someone holding two
   cards that make a big set with it, estimated from the unseen cards and the known ones) or
-  by a goal (a Ready player; the cards in that player's row are safe), the advanced rules
-  making a goal on our discard cost us its points too. Advanced, an Item that could give a
-  player its third Item-only set costs the match: the AI keeps it, and takes such an Item
+  by a goal (a Ready player; the cards in that player's row are safe; `read_waits`,
+  STRONG's, tells the other kinds apart), the advanced rules making a goal on our discard
+  cost us its points too. Advanced, an Item that could give a player its third Item-only
+  set costs the match: the AI keeps it, and takes such an Item
   off the field before that player can (`denial`).
 - Ready is declared with the chosen discard when the waits have at least `ready_min_outs`
   unseen cards (advanced: and none of our waits is in our own discard row).

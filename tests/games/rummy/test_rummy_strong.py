@@ -97,14 +97,14 @@ def test_four_player_strong_is_ready_as_normal_is():
 # A Ready opponent at two players, advanced ----------------------------------------------------
 
 
-def ready_opponent(advanced: bool) -> State:
-    """Seat 0 discards; seat 1 is Ready, and the Human 3 is in its row (it cannot goal on
-    one, advanced). Keeping the shield serves seat 0's hand a little better."""
+def ready_opponent(hand: str, our_row: str = "Is'", advanced: bool = True) -> State:
+    """Seat 0 discards from `hand`; seat 1 is Ready (two players), and the Human 3 and 7 are
+    in its row (it cannot goal on those, advanced)."""
     return make(
-        ["H1' H3 H6* D1'' D3* D4* D6 Ih", "A6 A6' D2'' D3 D4'' D5'' D6*"],
+        [hand, "A6 A6' D2'' D3 D4'' D5'' D6*"],
         phase="act",
         field="",
-        rows=("Is'", "H3' H7*"),
+        rows=(our_row, "H3' H7*"),
         opened=(("A7 A7' A7''",), ("H2' H3* H4",)),
         ready=(False, True),
         known=("D4* D6", "A6 A6'"),
@@ -112,17 +112,33 @@ def ready_opponent(advanced: bool) -> State:
     )
 
 
-def test_two_player_advanced_strong_discards_what_a_ready_opponent_cannot_goal_on():
-    """NORMAL risks the shield for a slightly better hand; STRONG weighs the goal it may
-    feed (the short game lost, and its points taken from us) three times as heavily."""
-    normal, strong = both(ready_opponent(advanced=True))
-    assert strong == Discard(card=c("H3"))
-    assert normal == Discard(card=c("Ih"))
+LONE_CARDS = "H1' A3 H6* D1'' D3* D4* D6 A5'"
+"""The Human 1 and the Human 6 serve this hand equally little; NORMAL discards the 1."""
+
+
+def test_two_player_advanced_strong_discards_a_kind_that_went_by_a_ready_opponent():
+    """We discarded a Human 6 before and the Ready player did not goal on it: a second one
+    is the safer discard. NORMAL sees every kind outside that player's row as equally risky."""
+    normal, strong = both(ready_opponent(LONE_CARDS, our_row="Is' H6'"))
+    assert normal == Discard(card=c("H1'"))
+    assert strong == Discard(card=c("H6*"))
+
+
+def test_two_player_advanced_strong_keeps_the_kind_no_ready_opponent_saw_go_by():
+    _, strong = both(ready_opponent(LONE_CARDS))
+    assert strong == Discard(card=c("H1'"))
+
+
+def test_two_player_advanced_strong_reads_an_item_as_a_rare_wait():
+    """An Item completes a goal only as a pair or a group, never a run."""
+    normal, strong = both(ready_opponent("H1' A3 H6* D1'' D3* D4* D6 Ih"))
+    assert normal == Discard(card=c("H1'"))
+    assert strong == Discard(card=c("Ih"))
 
 
 def test_two_player_basic_strong_weighs_a_ready_opponent_as_normal_does():
-    normal, strong = both(ready_opponent(advanced=False))
-    assert strong == normal == Discard(card=c("Ih"))
+    normal, strong = both(ready_opponent(LONE_CARDS, our_row="Is' H6'", advanced=False))
+    assert strong == normal
 
 
 # Whole matches --------------------------------------------------------------------------------

@@ -24,10 +24,6 @@ from games.hellqueue.models import Pick as TakeStone
 from games.hellqueue.scoring import marginal
 
 
-def stone_name(ctx: Context, stone: str) -> str:
-    return STONE_EMOJI[stone] + ctx.t(f"hellqueue.stone.{stone}")
-
-
 def action_text(ctx: Context, seat: int, action: Any) -> str:
     """One of `seat`'s actions in words, from that seat's view."""
     view = view_of(ctx, seat)

@@ -1,6 +1,7 @@
 """Moves through the real session service and store, over a temporary database.
 
     python bench/service.py --sessions 1000 --seconds 10 --mode closed
+    python bench/service.py --game rummy --sessions 1000 --seconds 8 --mode closed
     python bench/service.py --sessions 1000 --seconds 10 --mode open --rate 1000
     python bench/service.py ... --database-url postgresql://user@host/postgres
     python bench/service.py ... --bot-root ../old-checkout
@@ -10,18 +11,24 @@ temporary database on that server (the URL's own database is only used to create
 it, so its role needs CREATEDB) and drops it at the end. `--bot-root DIR` runs the service and
 store of another checkout (an older commit, to compare) under this bench.
 
-`sessions` games of The Game (two players each) are played with random legal moves. Closed
+`sessions` games of `--game` (The Game by default; `--players` each, by default two or the
+game's minimum) are played with random legal moves: a seat the game waits for (one at random
+when several are, as in a claim window) plays one of its `legal_actions` at random, leaving out
+free actions (signals) that a player may send at any time; a finished game is replaced by a
+rematch. Solo NPCs are the game's chance actions, which the service plays itself. Closed
 loop: one move in flight per session, the next sent as soon as the last is acknowledged. Open
 loop: moves are sent at `rate` a second to idle sessions, whatever the answers do, and each
 latency counts from the moment its move was due, so a stall shows in full. Every acknowledged
 move is checked in the database (its log row, on a connection of its own) after its answer.
-`raw_commits_per_s` is the rate, in the same run, of single-row INSERT+COMMIT transactions on
-a file with the same settings (on PostgreSQL: on one connection to the same database): the
-floor a store doing one transaction per move can reach.
+`us_per_move` is the process's CPU time (every thread: the loop, the store's, the verifier's)
+while the moves are played, over the moves committed: what a move costs, whatever else the
+machine runs. `raw_commits_per_s` is the rate, in the same run, of single-row INSERT+COMMIT
+transactions on a file with the same settings (on PostgreSQL: on one connection to the same
+database): the floor a store doing one transaction per move can reach.
 
 Prints one line:
-mode=… sessions=N moves=M moves_per_s=X p50_ms=A p99_ms=B max_ms=C synchronous=S
-raw_commits_per_s=R
+game=G mode=… sessions=N moves=M moves_per_s=X us_per_move=U p50_ms=A p99_ms=B max_ms=C
+synchronous=S raw_commits_per_s=R
 (on PostgreSQL, `backend=postgresql` is added and S is the server's synchronous_commit, with
 its fsync setting: `on/fsync=on`).
 """
@@ -30,20 +37,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import itertools
-import json
-import os
 import random
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
-
-import aiosqlite
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -59,10 +59,15 @@ def bot_root(argv: list[str]) -> Path:
 sys.path[:0] = list(dict.fromkeys([str(bot_root(sys.argv)), str(ROOT)]))
 
 from bench.figures import percentile  # noqa: E402
+from bench.service_store import (  # noqa: E402
+    Verifier,
+    pg_raw_commits_per_s,
+    pg_synchronous,
+    raw_commits_per_s,
+    temporary_database,
+)
 from games import registry  # noqa: E402
-from games.engine import Status  # noqa: E402
-from games.thegame.models import PILES, EndTurn, Play  # noqa: E402
-from games.thegame.rules import can_place  # noqa: E402
+from games.engine import GameError, Reason, Status  # noqa: E402
 from storage import Storage, open_storage  # noqa: E402
 
 # An older tree (`--bot-root`) may have its service in games.engine and no AIS: the same bench
@@ -74,7 +79,9 @@ except ImportError:
 GAMES = registry.GAMES
 AI_ARGS = (registry.AIS,) if hasattr(registry, "AIS") else ()
 
-GAME = "thegame"
+FREE = {"thegame": frozenset({"signal"})}
+"""Per game, the kinds of action any seat may send at any time (they change no turn): a random
+player would mostly send those, which players seldom do."""
 LEVELS = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}
 
 
@@ -90,155 +97,24 @@ async def synchronous_of(storage: Storage) -> str:
     return LEVELS[int(row[0])]
 
 
-async def raw_commits_per_s(directory: Path, synchronous: str, seconds: float = 2.0) -> float:
-    """Single-row INSERT+COMMIT transactions per second on a fresh file, same settings."""
-    async with aiosqlite.connect(directory / "raw.db", isolation_level=None) as conn:
-        await conn.execute("PRAGMA journal_mode = WAL")
-        await conn.execute(f"PRAGMA synchronous = {synchronous}")
-        await conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, payload TEXT)")
-        done, start = 0, time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            await conn.execute("BEGIN IMMEDIATE")
-            await conn.execute("INSERT INTO t (payload) VALUES (?)", ('{"kind":"play","card":42}',))
-            await conn.execute("COMMIT")
-            done += 1
-        return done / (time.perf_counter() - start)
-
-
-async def pg_synchronous(url: str) -> str:
-    import asyncpg
-
-    conn = await asyncpg.connect(url)
-    try:
-        commit = await conn.fetchval("SHOW synchronous_commit")
-        fsync = await conn.fetchval("SHOW fsync")
-    finally:
-        await conn.close()
-    return f"{commit}/fsync={fsync}"
-
-
-async def pg_raw_commits_per_s(url: str, seconds: float = 2.0) -> float:
-    """Single-row INSERT+COMMIT transactions per second on one connection."""
-    import asyncpg
-
-    conn = await asyncpg.connect(url)
-    try:
-        await conn.execute("CREATE TABLE raw_commits (id BIGSERIAL PRIMARY KEY, payload TEXT)")
-        done, start = 0, time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            async with conn.transaction():
-                await conn.execute(
-                    "INSERT INTO raw_commits (payload) VALUES ($1)", '{"kind":"play","card":42}'
-                )
-            done += 1
-        rate = done / (time.perf_counter() - start)
-        await conn.execute("DROP TABLE raw_commits")
-    finally:
-        await conn.close()
-    return rate
-
-
-@contextlib.asynccontextmanager
-async def temporary_database(url: str) -> AsyncIterator[str]:
-    """A new database on the server of `url` (created through the URL's own database), the
-    URL of it, dropped afterwards."""
-    import asyncpg
-
-    name = f"bench_service_{os.getpid()}"
-    parts = urlsplit(url)
-    admin = await asyncpg.connect(url)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
-    finally:
-        admin = await asyncpg.connect(url)
-        try:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await admin.close()
-
-
-class Verifier:
-    """Checks each acknowledged move's log row on a connection of its own."""
-
-    def __init__(self, location: str) -> None:
-        self.location = location
-        self.items: list[tuple[str, int, Any]] = []
-        self.wake = asyncio.Event()
-        self.done = False
-        self.checked = 0
-        self.missing: list[tuple[str, int]] = []
-        self.task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self.task = asyncio.get_running_loop().create_task(self.run())
-
-    def check(self, item: tuple[str, int, Any]) -> None:
-        self.items.append(item)
-        self.wake.set()
-
-    async def finish(self) -> None:
-        self.done = True
-        self.wake.set()
-        assert self.task is not None
-        await self.task
-
-    async def run(self) -> None:
-        postgres = self.location.startswith("postgresql://")
-        if postgres:
-            import asyncpg
-
-            conn: Any = await asyncpg.connect(self.location)
-        else:
-            conn = await aiosqlite.connect(self.location)
-        try:
-            while True:
-                await self.wake.wait()
-                self.wake.clear()
-                while self.items:
-                    items, self.items = self.items[:400], self.items[400:]
-                    keys = [i[0] for i in items], [i[1] for i in items]
-                    if postgres:
-                        rows = await conn.fetch(
-                            "SELECT a.session_id, a.seq, a.payload FROM "
-                            "unnest($1::TEXT[], $2::INTEGER[]) AS k (session_id, seq) "
-                            "JOIN actions AS a ON a.session_id = k.session_id AND a.seq = k.seq",
-                            *keys,
-                        )
-                    else:
-                        rows = await conn.execute_fetchall(
-                            "SELECT a.session_id, a.seq, a.payload FROM actions AS a JOIN "
-                            "json_each(?) AS k ON a.session_id = k.value ->> 0 "
-                            "AND a.seq = k.value ->> 1",
-                            (json.dumps(list(zip(*keys, strict=True))),),
-                        )
-                    found = {(row[0], row[1]): json.loads(row[2]) for row in rows}
-                    for session_id, seq, payload in items:
-                        if found.get((session_id, seq)) != payload:
-                            self.missing.append((session_id, seq))
-                    self.checked += len(items)
-                if self.done and not self.items:
-                    return
-        finally:
-            await conn.close()
-
-
 class Bench:
-    def __init__(self, service: SessionService, verifier: Verifier, seed: int) -> None:
+    def __init__(
+        self, service: SessionService, verifier: Verifier, game: str, players: int, seed: int
+    ) -> None:
         self.service = service
         self.verifier = verifier
+        self.game = game
+        self.players = players
         self.rng = random.Random(seed)
-        self.rules = GAMES[GAME]
+        self.rules = GAMES[game]
+        self.free = FREE.get(game, frozenset())
         self.latencies: list[float] = []
         self.ids = itertools.count(1)
 
     async def new_session(self, channel: int) -> str:
-        host, guest = next(self.ids), next(self.ids)
+        host = next(self.ids)
         lobby = await self.service.create(
-            GAME,
+            self.game,
             guild_id=1,
             channel_id=channel,
             host_id=host,
@@ -246,35 +122,33 @@ class Bench:
             locale="en",
             options={},
         )
-        await self.service.join(lobby.id, guest, f"u{guest}")
+        for _ in range(self.players - 1):
+            guest = next(self.ids)
+            await self.service.join(lobby.id, guest, f"u{guest}")
         await self.service.start(lobby.id, host, 0)
         return lobby.id
 
-    async def move(self, session_id: str) -> str:
-        """One random legal move (a finished game is replaced by a rematch); the session id."""
+    async def move(self, session_id: str) -> tuple[str, bool]:
+        """One random legal move (a finished game is replaced by a rematch): the session id,
+        and whether the move was committed (not when a timed window closed first)."""
         session = await self.service.get(session_id)
         if session.record.status is not Status.ACTIVE:
             change = await self.service.rematch(session_id, session.record.host_id)
             session = change.session
-        state, record = session.state, session.record
-        seat = state.turn
-        # The legal plays and the end of the turn, as `legal_actions` has them without its
-        # signals, but building only the chosen action: the players cost little CPU.
-        moves: list[Any] = [
-            (card, pile)
-            for card in state.hands[seat]
-            for pile in range(PILES)
-            if can_place(state, card, pile)
-        ]
-        if state.played_this_turn >= state.minimum:
-            moves.append(None)
-        choice = self.rng.choice(moves)
-        action = EndTurn() if choice is None else Play(card=choice[0], pile=choice[1])
-        user = record.seats[seat].user_id
-        version = record.version
-        await self.service.submit(session.id, user, action, version)
-        self.verifier.check((session.id, version + 1, self.rules.dump_action(action)))
-        return session.id
+        state, record, rules = session.state, session.record, self.rules
+        seat = self.rng.choice(sorted(session.waiting.seats))
+        moves = [a for a in rules.legal_actions(state, seat) if a.kind not in self.free]
+        action = self.rng.choice(moves)
+        version, user = record.version, record.seats[seat].user_id
+        assert user is not None  # every seat is a player's: no AI seats here
+        try:
+            await self.service.submit(session.id, user, action, version)
+        except GameError as error:  # the clock moved the session on (a window closed): again
+            if error.reason is not Reason.STALE_VERSION:
+                raise
+            return session.id, False
+        self.verifier.check((session.id, version + 1, rules.dump_action(action)))
+        return session.id, True
 
     async def closed(self, sessions: list[str], seconds: float) -> float:
         end = time.perf_counter() + seconds
@@ -282,8 +156,9 @@ class Bench:
         async def player(session_id: str) -> None:
             while time.perf_counter() < end:
                 sent = time.perf_counter()
-                session_id = await self.move(session_id)
-                self.latencies.append(time.perf_counter() - sent)
+                session_id, committed = await self.move(session_id)
+                if committed:
+                    self.latencies.append(time.perf_counter() - sent)
 
         start = time.perf_counter()
         await asyncio.gather(*(player(s) for s in sessions))
@@ -296,8 +171,9 @@ class Bench:
         pending: set[asyncio.Task[None]] = set()
 
         async def send(session_id: str, due: float) -> None:
-            session_id = await self.move(session_id)
-            self.latencies.append(time.perf_counter() - due)
+            session_id, committed = await self.move(session_id)
+            if committed:
+                self.latencies.append(time.perf_counter() - due)
             if backlog:  # a move waited for an idle session: it goes now, late
                 self.spawn(send(session_id, backlog.pop(0)), pending)
             else:
@@ -358,15 +234,18 @@ async def play(args: argparse.Namespace, storage: Storage, verifier: Verifier) -
     service = SessionService(
         storage.sessions, GAMES, *AI_ARGS, ai_delay=0, seed_source=lambda: next(seeds)
     )
-    bench = Bench(service, verifier, args.seed)
+    players = args.players or max(2, GAMES[args.game].min_players)
+    bench = Bench(service, verifier, args.game, players, args.seed)
     sessions: list[str] = []
     for start in range(0, args.sessions, 100):
         chunk = range(start, min(start + 100, args.sessions))
         sessions += await asyncio.gather(*(bench.new_session(10_000 + c) for c in chunk))
+    cpu = time.process_time()
     if args.mode == "closed":
         elapsed = await bench.closed(sessions, args.seconds)
     else:
         elapsed = await bench.open(sessions, args.seconds, args.rate)
+    cpu = time.process_time() - cpu
     await service.close()
     await storage.close()
     await verifier.finish()
@@ -374,14 +253,19 @@ async def play(args: argparse.Namespace, storage: Storage, verifier: Verifier) -
         raise SystemExit(f"{len(verifier.missing)} acknowledged moves not in the database")
     values = sorted(bench.latencies)
     return (
-        f"mode={args.mode} sessions={args.sessions} moves={len(values)} "
-        f"moves_per_s={len(values) / elapsed:.0f} p50_ms={percentile(values, 0.5) * 1e3:.1f} "
-        f"p99_ms={percentile(values, 0.99) * 1e3:.1f} max_ms={values[-1] * 1e3:.1f}"
+        f"game={args.game} mode={args.mode} sessions={args.sessions} moves={len(values)} "
+        f"moves_per_s={len(values) / elapsed:.0f} us_per_move={cpu / len(values) * 1e6:.0f} "
+        f"p50_ms={percentile(values, 0.5) * 1e3:.1f} p99_ms={percentile(values, 0.99) * 1e3:.1f} "
+        f"max_ms={values[-1] * 1e3:.1f}"
     )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", choices=sorted(GAMES), default="thegame")
+    parser.add_argument(
+        "--players", type=int, default=0, help="seats per session (default: 2, or the minimum)"
+    )
     parser.add_argument("--sessions", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--mode", choices=("closed", "open"), default="closed")

@@ -37,7 +37,6 @@ REPLY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0, 10.0)
 """Click → reply, seconds: fine up to Discord's 3 s, past which the click has failed."""
 
 COMMIT_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
-BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 AI_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
 
 disable_created_metrics()  # a `_created` twin of every series doubles them and says little
@@ -97,14 +96,8 @@ class Metrics:
         )
         self.commit = Histogram(
             "tablebot_store_commit_seconds",
-            "Seconds a group commit took, from BEGIN to the end of its COMMIT",
+            "Seconds a change waited for its commit: the store's group commit and its queue",
             buckets=COMMIT_BUCKETS,
-            registry=registry,
-        )
-        self.batch = Histogram(
-            "tablebot_store_commit_batch_size",
-            "Writes committed together in one group commit",
-            buckets=BATCH_BUCKETS,
             registry=registry,
         )
         self.reply = Histogram(
@@ -158,9 +151,9 @@ class Metrics:
     def decided(self, level: str, seconds: float) -> None:
         self.ai.labels(level).observe(seconds)
 
-    def committed(self, size: int, seconds: float) -> None:
+    def committed(self, seconds: float) -> None:
+        """A change the store committed (the service's `on_commit`), after `seconds`."""
         self.commit.observe(seconds)
-        self.batch.observe(size)
 
     def watch(
         self,

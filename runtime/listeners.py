@@ -77,9 +77,14 @@ class Listeners:
         """Sessions with changes being told (dropped once told)."""
 
     def subscribe(self, listener: Listener) -> None:
+        """Call `listener` with every change, after its caller has it, in order per session,
+        in a task of the session's own: it may call back into the service."""
         self._listeners.append(listener)
 
     def observe(self, observer: Observer) -> None:
+        """Call `observer` with every change once its session's lock is let go and before the
+        command that made it returns, in commit order: for in-memory bookkeeping only, no
+        I/O."""
         self._observers.append(observer)
 
     def pumps(self) -> list[asyncio.Task[None]]:

@@ -1,11 +1,11 @@
 """The bot's figures, as Prometheus reads them at /metrics.
 
 What the games do (moves, hints, turn timers, seats taken over, quarantined sessions, AI
-decisions), how the store commits, how long a click waits for its reply, how Discord answers
-(by route and status, 429s and the time spent waiting them out), and what is live now
-(sessions per game, each shard's gateway). Every label is bounded: a game, an AI level, a
-route template, a status, a shard — never a user, session, channel or guild id, so the number
-of series stays small whatever the bot serves. Each bot has a registry of its own.
+decisions), how long a change waits for its commit, how long a click waits for its reply,
+how Discord answers (by route and status, 429s and the time spent waiting them out), and
+what is live now (sessions per game, each shard's gateway). Every label is bounded: a game,
+an AI level, a route template, a status, a shard — never a user, session, channel or guild
+id, so the number of series stays small whatever the bot serves. Each bot has a registry of its own.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ class Shard:
 
 class Metrics:
     """The registry and every figure the bot counts; `on_change` observes the session
-    service, the rest is told by the store, the AI and the Discord traffic."""
+    service, the rest is told by its commits (`on_commit`), the AI and the Discord traffic."""
 
     def __init__(self, games: Iterable[str]) -> None:
         self.registry = CollectorRegistry()

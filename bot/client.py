@@ -91,6 +91,7 @@ class TableBot(commands.Bot):
             shards=settings.shards,
             ai_workers=settings.ai_workers,
             on_decision=self.metrics.decided,
+            on_commit=self.metrics.committed,
         )
         self.games: dict[str, GameUI] = {}
         self.languages = Languages(storage.prefs.guild, settings.default_locale)
@@ -125,7 +126,7 @@ class TableBot(commands.Bot):
         self.service.observe(self.hands.on_commit)
         self.service.observe(self._on_commit)
         self.service.subscribe(self._on_change)
-        self.ops = Ops(self, self.service, storage, self.metrics, settings)
+        self.ops = Ops(self, self.service, self.metrics, settings)
 
     def add_game(self, ui: GameUI) -> None:
         """Called by a game's extension: its screens and controls."""

@@ -65,8 +65,35 @@ class Play:
         act: str,
         values: tuple[str, ...],
     ) -> None:
+        """Hand a click to what its verb names; a refusal (or any error) gets its localized
+        answer, worded by the session's game when there is one."""
         try:
-            await self._dispatch(interaction, sid, ver, act, values)
+            lang = self.languages.of(interaction)
+            verb, *args = base_action(act).split(".")
+            if verb == REPLAY_VERB:  # a finished game: anyone of its server may watch
+                await self.replays.control(interaction, sid, args, values, lang)
+                return
+            if verb == RULES_VERB:  # a rules page: no session
+                await pick_page(interaction, self.games, args, values, lang)
+                return
+            session = await self.service.get(sid)
+            bind(session.record)
+            await self.service.come_back(sid, interaction.user.id)  # any control retakes a seat
+            if verb == GAME_NS and args:
+                await self._game_control(interaction, session, ver, args[0], args[1:], values)
+            elif verb in LOBBY_VERBS:
+                await self.lobby.control(interaction, session, verb, args, values)
+            elif verb == "hand":
+                await self.hands.deliver(interaction, session, dm=False)
+            elif verb == "dm":
+                await self.hands.deliver(interaction, session, dm=True)
+            elif verb == "refresh":
+                _require_seat(session, interaction.user.id)
+                await self.hands.answer(interaction, session)
+            elif verb == "rematch":
+                await self._rematch(interaction, session)
+            else:
+                raise GameError(Reason.BAD_OPTION, "control")
         except Exception as error:
             await answer_error(interaction, error, await self._game_of(sid))
 
@@ -76,41 +103,6 @@ class Play:
             return (await self.service.get(sid)).record.game_id
         except Exception:  # an unknown or unreadable session: the shared words will do
             return None
-
-    async def _dispatch(
-        self,
-        interaction: discord.Interaction[Any],
-        sid: str,
-        ver: str,
-        act: str,
-        values: Sequence[str],
-    ) -> None:
-        lang = self.languages.of(interaction)
-        verb, *args = base_action(act).split(".")
-        if verb == REPLAY_VERB:  # a finished game: anyone of its server may watch
-            await self.replays.control(interaction, sid, args, values, lang)
-            return
-        if verb == RULES_VERB:  # a rules page: no session
-            await pick_page(interaction, self.games, args, values, lang)
-            return
-        session = await self.service.get(sid)
-        bind(session.record)
-        await self.service.come_back(sid, interaction.user.id)  # any control retakes a seat
-        if verb in LOBBY_VERBS:
-            await self.lobby.control(interaction, session, verb, args, values)
-        elif verb == "hand":
-            await self.hands.deliver(interaction, session, dm=False)
-        elif verb == "dm":
-            await self.hands.deliver(interaction, session, dm=True)
-        elif verb == "refresh":
-            _require_seat(session, interaction.user.id)
-            await self.hands.answer(interaction, session)
-        elif verb == "rematch":
-            await self._rematch(interaction, session)
-        elif verb == GAME_NS and args:
-            await self._game_control(interaction, session, ver, args[0], args[1:], values)
-        else:
-            raise GameError(Reason.BAD_OPTION, "control")
 
     async def _game_control(
         self,

@@ -55,10 +55,13 @@ class Tables:
 
     def on_commit(self, change: Change) -> None:
         """Keep the table's log of recent public events (in memory, right after the commit)."""
+        public = [event for event in change.events if event.public]
+        if not public:
+            return  # (most AI and timer changes): no context to build
         session = change.session
         ctx = self.context(session)
-        for event in change.events:
-            if event.public and self.describe(event, ctx):
+        for event in public:
+            if self.describe(event, ctx):
                 self._recent[session.id].append(event)
 
     def forget_session(self, sid: str) -> None:

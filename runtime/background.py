@@ -81,11 +81,11 @@ class Timers:
     sleeping tasks. When a session's time comes, `fire(session_id)` runs as a task of its own.
     """
 
-    def __init__(
-        self, background: Background, fire: Callable[[str], Coroutine[Any, Any, None]]
-    ) -> None:
+    fire: Callable[[str], Coroutine[Any, Any, None]]
+    """What a session's wake-up runs (the deadlines' job; set as the service is wired)."""
+
+    def __init__(self, background: Background) -> None:
         self._background = background
-        self._fire = fire
         self._due: dict[str, float] = {}
         self._heap: list[tuple[float, str]] = []
         self._runner: asyncio.Task[None] | None = None
@@ -137,4 +137,4 @@ class Timers:
                 continue
             heapq.heappop(self._heap)
             del self._due[session_id]
-            self._background.spawn(self._fire(session_id))
+            self._background.spawn(self.fire(session_id))

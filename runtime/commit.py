@@ -5,6 +5,7 @@ cannot leave memory behind the store."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -30,12 +31,13 @@ more than this many actions, whatever the game's length. A snapshot is only a ca
 
 
 class Writer:
-    """`armed(session)` runs after each commit reached memory: its timer and AI follow it."""
+    armed: Callable[[Session], None]
+    """Run after each commit reached memory, so the session's timer and AI follow it (the
+    seats' `arm`; set as the service is wired)."""
 
-    def __init__(self, core: Core, cache: Cache, armed: Callable[[Session], None]) -> None:
+    def __init__(self, core: Core, cache: Cache) -> None:
         self._core = core
         self._cache = cache
-        self._armed = armed
 
     async def write(
         self,
@@ -98,6 +100,7 @@ class Writer:
         is cancelled in between (a commit may still land after a cancel, and memory must
         follow it before the session's lock is let go, or the next click at the shown version
         would be refused)."""
+        started = time.perf_counter()
         stored = asyncio.ensure_future(self._core.store.write(write))
         cancelled = await _settle(stored)
         error = stored.exception()
@@ -108,7 +111,9 @@ class Writer:
         elif error is None:
             session.record, session.state, session.deadlines = write.after, state, needed
             session.waiting = waiting
-            self._armed(session)
+            self.armed(session)
+            if self._core.on_commit is not None:
+                self._core.on_commit(time.perf_counter() - started)
         else:
             if isinstance(error, StoreUnavailable):
                 self._cache.drop(session)  # a lost COMMIT may yet have landed: reload

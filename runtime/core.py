@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.engine.ai import GameAI
@@ -20,12 +20,15 @@ from storage.session_store import RETRY_AFTER, SessionStore, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
+Committed = Callable[[float], None]
+"""Told of each change the store committed: the seconds it waited for its commit."""
+
 OUTAGE_LOG_EVERY = 30.0
 """Seconds between two warnings of a store outage (every session's retry meets it)."""
 
 
 class Core:
-    """The service's shared parts; `fire(session_id)` runs when a session's timer comes."""
+    """The service's shared parts; `on_commit` is told of every commit (`Committed`)."""
 
     def __init__(
         self,
@@ -34,7 +37,7 @@ class Core:
         ais: Mapping[str, GameAI[Any, Any]],
         clock: Clock,
         shards: Shards | None,
-        fire: Callable[[str], Coroutine[Any, Any, None]],
+        on_commit: Committed | None = None,
     ) -> None:
         self.store = store
         self.games = games
@@ -45,7 +48,8 @@ class Core:
         self.shards = shards
         self.background = Background(clock)
         self.locks = Locks()
-        self.timers = Timers(self.background, fire)
+        self.timers = Timers(self.background)
+        self.on_commit = on_commit
         self.closed = False
         self._outage_told = -math.inf
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from games.engine.contract import AiDecision, Event
 from games.engine.live import Session
 from runtime.core import Core
-from runtime.logcontext import about
+from runtime.logcontext import CURRENT, About, bind
 from storage.session_store import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -65,20 +65,26 @@ class _Outbox:
 
 
 class Listeners:
-    """`told(session_id)` runs each time a session's listeners have caught up."""
+    told: Callable[[str], None]
+    """Run each time a session's listeners have caught up (the cache's `drop_if_over`; set as
+    the service is wired)."""
 
-    def __init__(self, core: Core, told: Callable[[str], None]) -> None:
+    def __init__(self, core: Core) -> None:
         self._core = core
-        self._told = told
         self._listeners: list[Listener] = []
         self._observers: list[Observer] = []
         self.outboxes: dict[str, _Outbox] = {}
         """Sessions with changes being told (dropped once told)."""
 
     def subscribe(self, listener: Listener) -> None:
+        """Call `listener` with every change, after its caller has it, in order per session,
+        in a task of the session's own: it may call back into the service."""
         self._listeners.append(listener)
 
     def observe(self, observer: Observer) -> None:
+        """Call `observer` with every change once its session's lock is let go and before the
+        command that made it returns, in commit order: for in-memory bookkeeping only, no
+        I/O."""
         self._observers.append(observer)
 
     def pumps(self) -> list[asyncio.Task[None]]:
@@ -92,12 +98,17 @@ class Listeners:
 
     def _tell(self, change: Change) -> None:
         session_id = change.session.id
-        with about(change.session.record):
+        if self._observers:
+            token = CURRENT.set(About.of(change.session.record))  # (no context manager: per move)
             for observer in self._observers:
                 try:
                     observer(change)
                 except Exception:
                     log.exception("observer failed for session %s", session_id)
+            CURRENT.reset(token)
+        if not self._listeners:  # nobody to tell in the background: no task per move
+            self.told(session_id)
+            return
         outbox = self.outboxes.get(session_id)
         if outbox is None:
             outbox = self.outboxes[session_id] = _Outbox()
@@ -108,10 +119,10 @@ class Listeners:
     async def _deliver(self, session_id: str, outbox: _Outbox) -> None:
         while outbox.changes:
             change = outbox.changes.popleft()
-            with about(change.session.record):
-                for listener in list(self._listeners):
-                    await self._run(listener, change)
-        self._told(session_id)
+            bind(change.session.record)  # this task tells one session's changes only
+            for listener in list(self._listeners):
+                await self._run(listener, change)
+        self.told(session_id)
         if self.outboxes.get(session_id) is outbox:
             del self.outboxes[session_id]
 

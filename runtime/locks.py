@@ -65,8 +65,11 @@ class _Hold:
     async def __aexit__(self, *exc: object) -> None:
         # No await from here on: a waiter woken by the release runs only after the callbacks,
         # so they see the changes in commit order.
-        self._entry.lock.release()
-        released, self._entry.released = self._entry.released, []
+        entry = self._entry
+        entry.lock.release()
+        released = entry.released
+        if released:
+            entry.released = []
         self._leave()
         for then in released:
             then()

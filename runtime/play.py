@@ -54,6 +54,12 @@ class Play:
             change = Change(session=session, events=step.events, kind="start")
             return self._listeners.publish(change)
 
+    async def submit(
+        self, session_id: str, user_id: int, action: Any, expected_version: int
+    ) -> Change:
+        """Play `action` for `user_id`'s seat (see `submit_all`)."""
+        return await self.submit_all(session_id, user_id, (action,), expected_version)
+
     async def submit_all(
         self, session_id: str, user_id: int, actions: Sequence[Any], expected_version: int
     ) -> Change:

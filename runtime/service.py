@@ -1,6 +1,7 @@
 """The session service: the one face the bot sees of the session runtime.
 
-It wires the runtime's jobs together and hands each command to its own: the cache and
+It wires the runtime's jobs together, and each of its commands and reads is the method of the
+job that holds it, called directly (no forwarding layer between the bot and the work): the cache and
 loading (`runtime.cache`), restarts and other processes' changes (`runtime.resume`), the
 lobby's commands (`runtime.lobby`) and a game's (`runtime.play`), persistence
 (`runtime.commit`), deadlines (`runtime.deadlines`), the seats the AI plays
@@ -16,21 +17,19 @@ memory; callers get the change back at once, and the bot is told of it once the 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.engine.ai import GameAI
-from games.engine.contract import NORMAL, Rules
+from games.engine.contract import Rules
 from games.engine.errors import GameError, Reason
-from games.engine.live import Session
-from games.engine.session import SessionRecord
 from games.engine.shards import Shards
 from runtime.cache import Cache
 from runtime.clock import SYSTEM_CLOCK, Clock
 from runtime.commit import Writer
-from runtime.core import Core
+from runtime.core import Committed, Core
 from runtime.deadlines import Deadlines
-from runtime.listeners import Change, Hint, Listener, Listeners, Observer
+from runtime.listeners import Change, Listeners
 from runtime.lobby import Lobby, new_session_id
 from runtime.play import Play
 from runtime.resume import Resumer
@@ -53,147 +52,59 @@ class SessionService:
         shards: Shards | None = None,
         ai_workers: int = 1,
         on_decision: Timed | None = None,
+        on_commit: Committed | None = None,
     ) -> None:
         """`games` and `ais`: each game's rules and AI by game id (games/registry.py).
         `shards`: the shards this process runs (None: every session is its own).
         `ai_workers`: processes of the pool that makes STRONG AI decisions (started on the
         first one). `id_source`: new session ids (tests give one that clashes).
-        `on_decision`: told of every AI decision (hints too), its level and seconds."""
+        `on_decision`: told of every AI decision (hints too), its level and seconds.
+        `on_commit`: told of every change the store committed, with the seconds it waited
+        for its commit (the store's group commit included)."""
         self.store = store
         self.shards = shards
         self.games = games
         self.clock = clock
         self._seed_source = seed_source
-        core = self._core = Core(store, games, ais, clock, shards, fire=self._fire)
-        self._thinker = Thinker(ai_workers, on_decision)
-        self._listeners = Listeners(core, told=self._told)
-        self._cache = Cache(core, self._listeners)
-        self._writer = Writer(core, self._cache, armed=self._armed)
-        self._seats = Seats(
-            core, self._cache, self._writer, self._listeners, self._thinker, ai_delay
-        )
-        self._deadlines = Deadlines(core, self._cache, self._writer, self._listeners, self._seats)
-        self._resumer = Resumer(core, self._cache, self._seats)
-        self._lobby = Lobby(core, self._cache, self._writer, self._listeners, self._seed, id_source)
-        self._play = Play(core, self._cache, self._writer, self._listeners, self._thinker)
+        core = self._core = Core(store, games, ais, clock, shards, on_commit)
+        thinker = self._thinker = Thinker(ai_workers, on_decision)
+        listeners = self._listeners = Listeners(core)
+        cache = self._cache = Cache(core, listeners)
+        writer = Writer(core, cache)
+        seats = self._seats = Seats(core, cache, writer, listeners, thinker, ai_delay)
+        deadlines = Deadlines(core, cache, writer, listeners, seats)
+        resumer = Resumer(core, cache, seats)
+        # Each job made before the one it calls gets that call now (no call back up to here):
+        writer.armed = seats.arm
+        core.timers.fire = deadlines.fire
+        listeners.told = cache.drop_if_over
+        lobby = self._lobby = Lobby(core, cache, writer, listeners, self._seed, id_source)
+        play = Play(core, cache, writer, listeners, thinker)
 
-    # The wiring's late-bound calls (each job is made before the one it calls).
-
-    async def _fire(self, session_id: str) -> None:
-        await self._deadlines.fire(session_id)
-
-    def _armed(self, session: Session) -> None:
-        self._seats.arm(session)
-
-    def _told(self, session_id: str) -> None:
-        self._cache.drop_if_over(session_id)
+        # The service's face: each command and read is the job's own method, called directly.
+        self.owns = core.owns
+        self.subscribe = listeners.subscribe
+        self.observe = listeners.observe
+        self.settle = core.background.settle
+        self.get = cache.get
+        self.live_in_channel = cache.live_in_channel
+        self.live_sessions = cache.live_sessions
+        self.resume = resumer.resume
+        self.create = lobby.create
+        self.join = lobby.join
+        self.add_ai = lobby.add_ai
+        self.remove_ai = lobby.remove_ai
+        self.set_table_message = lobby.set_table_message
+        self.start = play.start
+        self.submit = play.submit
+        self.submit_all = play.submit_all
+        self.hint = play.hint
+        self.come_back = play.come_back
+        self.leave = play.leave
+        self.abandon = play.abandon
 
     def _seed(self) -> int:
-        return self._seed_source()  # read at each call: tests replace it
-
-    def owns(self, record: SessionRecord) -> bool:
-        """Whether this process drives the session's deadlines and AI seats."""
-        return self._core.owns(record)
-
-    # Listeners ------------------------------------------------------------------------------
-
-    def subscribe(self, listener: Listener) -> None:
-        """Call `listener` with every change, after its caller has it, in order per session,
-        in a task of the session's own: it may call back into the service."""
-        self._listeners.subscribe(listener)
-
-    def observe(self, observer: Observer) -> None:
-        """Call `observer` with every change once its session's lock is let go and before the
-        command that made it returns, in commit order: for in-memory bookkeeping only, no
-        I/O."""
-        self._listeners.observe(observer)
-
-    # Loading --------------------------------------------------------------------------------
-
-    async def get(self, session_id: str) -> Session:
-        """The session, loaded from the store on first touch (UNKNOWN_SESSION if there is none,
-        or it was quarantined as it loaded)."""
-        return await self._cache.get(session_id)
-
-    async def live_in_channel(self, channel_id: int) -> Session | None:
-        return await self._cache.live_in_channel(channel_id)
-
-    async def live_sessions(self, guild_id: int | None = None) -> list[Session]:
-        return await self._cache.live_sessions(guild_id)
-
-    async def resume(self) -> None:
-        """After a restart: schedule every stored deadline and resume, in the background, the
-        sessions with an AI to move or a deadline already due (of this process's shards)."""
-        await self._resumer.resume()
-
-    # Commands -------------------------------------------------------------------------------
-
-    async def create(
-        self,
-        game_id: str,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        host_id: int,
-        host_name: str,
-        locale: str,
-        options: Mapping[str, Any],
-        turn_timer: int | None = None,
-    ) -> Session:
-        """Open a lobby. `turn_timer`: seconds per turn before an AI plays it (None: off)."""
-        return await self._lobby.create(
-            game_id,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            host_name=host_name,
-            locale=locale,
-            options=options,
-            turn_timer=turn_timer,
-        )
-
-    async def join(self, session_id: str, user_id: int, name: str) -> Change:
-        return await self._lobby.join(session_id, user_id, name)
-
-    async def add_ai(self, session_id: str, by: int, level: str = NORMAL) -> Change:
-        """Seat an AI that plays at `level` (one of the levels the game's AI offers)."""
-        return await self._lobby.add_ai(session_id, by, level)
-
-    async def remove_ai(self, session_id: str, by: int) -> Change:
-        return await self._lobby.remove_ai(session_id, by)
-
-    async def set_table_message(self, session_id: str, message_id: int) -> None:
-        await self._lobby.set_table_message(session_id, message_id)
-
-    async def start(self, session_id: str, by: int, first_seat: int | None = None) -> Change:
-        return await self._play.start(session_id, by, first_seat)
-
-    async def submit(
-        self, session_id: str, user_id: int, action: Any, expected_version: int
-    ) -> Change:
-        """Play `action` for `user_id`'s seat (see `submit_all`)."""
-        return await self._play.submit_all(session_id, user_id, (action,), expected_version)
-
-    async def submit_all(
-        self, session_id: str, user_id: int, actions: Sequence[Any], expected_version: int
-    ) -> Change:
-        """Play `actions` in turn for `user_id`'s seat as one move, in one commit or none."""
-        return await self._play.submit_all(session_id, user_id, actions, expected_version)
-
-    async def hint(self, session_id: str, user_id: int, level: str | None = None) -> Hint:
-        """What the AI would play now for `user_id`'s seat (counted on the seat)."""
-        return await self._play.hint(session_id, user_id, level)
-
-    async def come_back(self, session_id: str, user_id: int) -> Change | None:
-        """Hand `user_id`'s away seat back to them; None when it is not away."""
-        return await self._play.come_back(session_id, user_id)
-
-    async def leave(self, session_id: str, user_id: int) -> Change:
-        """Leave a lobby, or hand a seat in play over to an AI."""
-        return await self._play.leave(session_id, user_id)
-
-    async def abandon(self, session_id: str, by: int, *, admin: bool = False) -> Change:
-        return await self._play.abandon(session_id, by, admin=admin)
+        return self._seed_source()  # read at each new session: tests replace it
 
     async def rematch(
         self, session_id: str, by: int, options: Mapping[str, Any] | None = None
@@ -222,11 +133,6 @@ class SessionService:
         return await self.start(session.id, by)
 
     # Lifetime -------------------------------------------------------------------------------
-
-    async def settle(self) -> None:
-        """Wait until nothing is due: no listener pending, no AI move or deadline due by the
-        clock (tests, shutdown). A deadline still ahead does not hold it up."""
-        await self._core.background.settle()
 
     async def close(self) -> None:
         """Stop timers and AI seats, and let the listeners finish what they were told."""

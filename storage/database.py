@@ -24,11 +24,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any, ClassVar, Literal, TypeVar
 
-from storage.session_store import BatchObserver, Durable, StoreUnavailable
+from storage.session_store import Durable, StoreUnavailable
 from storage.sql import Conn, Dialect, Read, Row, Write
 
 T = TypeVar("T")
@@ -66,8 +65,6 @@ class Database:
         self._flusher: asyncio.Task[None] | None = None
         self._in_flight = False
         self._closed = False
-        self.on_commit: BatchObserver | None = None
-        """Told of each batch the database answered (not one it could not be reached for)."""
 
     # What a driver provides -----------------------------------------------------------------
 
@@ -125,7 +122,6 @@ class Database:
             batch = self._queue[:MAX_BATCH]
             del self._queue[:MAX_BATCH]
             self._in_flight = True
-            started = time.perf_counter()
             try:
                 # In this task, not one of its own: every hand-over to another task costs a
                 # turn of the loop, which is long when the loop is busy. `close` lets the
@@ -138,15 +134,11 @@ class Database:
                 raise
             finally:
                 self._in_flight = False
-            seconds = time.perf_counter() - started
             for (_, future), outcome in zip(batch, outcomes, strict=True):
                 if outcome[0]:
                     future.set_result(outcome[1])
                 else:
                     future.set_exception(outcome[1])
-            answered = any(ok or not isinstance(v, StoreUnavailable) for ok, v in outcomes)
-            if answered and self.on_commit is not None:
-                self.on_commit(len(batch), seconds)
             await self._between_batches()
 
     async def _batch(self, writes: list[Write[Any] | Grouped]) -> list[Outcome]:

@@ -31,10 +31,6 @@ class StoreUnavailable(Exception):
 RETRY_AFTER = 1.0
 """Seconds background work waits after a StoreUnavailable before trying again."""
 
-BatchObserver = Callable[[int, float], None]
-"""Told of each group commit the database answered: its writes, and its seconds from BEGIN to
-the end of its COMMIT (a database's `on_commit`: the bot's metrics and health check)."""
-
 
 class SessionIdTaken(Exception):
     """A new session's id is held already (by a session or a game record): pick another."""

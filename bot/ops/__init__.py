@@ -2,8 +2,9 @@
 the HTTP endpoint serving both (`server`, on `METRICS_PORT`), and log lines that say which
 game they are about (`logs`).
 
-`Ops` hooks the counting in at a few places only: an observer of the session service, the
-store's commit callback, discord.py's HTTP trace; the rest is read when /metrics is."""
+`Ops` hooks the counting in at a few places only: an observer of the session service (each
+change it observes was committed: the store answers), the service's `on_commit` (set where the
+service is made), discord.py's HTTP trace; the rest is read when /metrics is."""
 
 from __future__ import annotations
 
@@ -20,8 +21,7 @@ from bot.ops.server import Endpoint
 from bot.ops.traffic import Traffic
 from bot.settings import Settings
 from games.engine import Status
-from runtime import SessionService
-from storage import Storage
+from runtime import Change, SessionService
 
 __all__ = ["Metrics", "Ops"]
 
@@ -61,7 +61,6 @@ class Ops:
         self,
         client: discord.Client,
         service: SessionService,
-        storage: Storage,
         metrics: Metrics,
         settings: Settings,
     ) -> None:
@@ -70,14 +69,13 @@ class Ops:
         self.health = Health(client, lambda: service.store.version(PROBE_SESSION))
         self.traffic = Traffic(metrics)
         client.http.http_trace = self.traffic.trace  # read when discord.py logs in
-        service.observe(metrics.on_change)
-        storage.db.on_commit = self._committed
+        service.observe(self._observed)
         self.live = LiveSessions(service, service.games)
         metrics.watch(self.live, lambda: _shards(client))
         self.endpoint: Endpoint | None = None
 
-    def _committed(self, size: int, seconds: float) -> None:
-        self.metrics.committed(size, seconds)
+    def _observed(self, change: Change) -> None:
+        self.metrics.on_change(change)
         self.health.committed()
 
     async def start(self) -> None:

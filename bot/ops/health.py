@@ -2,7 +2,7 @@
 supervisor's, a load balancer's): every gateway connection this process runs is open, and the
 store answered within the last `FRESH` seconds.
 
-The store's answer is its last group commit when there was one lately (a busy bot costs the
+The store's answer is its last committed change when there was one lately (a busy bot costs the
 probe nothing), else a cheap read made for the probe: one primary-key lookup, never a write,
 so a probe never costs an fsync. Probes at once share one read."""
 
@@ -58,7 +58,7 @@ class Health:
         self._reading: asyncio.Future[object] | None = None
 
     def committed(self) -> None:
-        """The store committed a batch: it answers."""
+        """The store committed a change: it answers."""
         self._answered = self._clock()
 
     async def verdict(self) -> Verdict:

@@ -1,11 +1,11 @@
 """The bot's figures, as Prometheus reads them at /metrics.
 
 What the games do (moves, hints, turn timers, seats taken over, quarantined sessions, AI
-decisions), how the store commits, how long a click waits for its reply, how Discord answers
-(by route and status, 429s and the time spent waiting them out), and what is live now
-(sessions per game, each shard's gateway). Every label is bounded: a game, an AI level, a
-route template, a status, a shard — never a user, session, channel or guild id, so the number
-of series stays small whatever the bot serves. Each bot has a registry of its own.
+decisions), how long a change waits for its commit, how long a click waits for its reply,
+how Discord answers (by route and status, 429s and the time spent waiting them out), and
+what is live now (sessions per game, each shard's gateway). Every label is bounded: a game,
+an AI level, a route template, a status, a shard — never a user, session, channel or guild
+id, so the number of series stays small whatever the bot serves. Each bot has a registry of its own.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ REPLY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 5.0, 10.0)
 """Click → reply, seconds: fine up to Discord's 3 s, past which the click has failed."""
 
 COMMIT_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
-BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 AI_BUCKETS = (0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0)
 
 disable_created_metrics()  # a `_created` twin of every series doubles them and says little
@@ -55,7 +54,7 @@ class Shard:
 
 class Metrics:
     """The registry and every figure the bot counts; `on_change` observes the session
-    service, the rest is told by the store, the AI and the Discord traffic."""
+    service, the rest is told by its commits (`on_commit`), the AI and the Discord traffic."""
 
     def __init__(self, games: Iterable[str]) -> None:
         self.registry = CollectorRegistry()
@@ -97,14 +96,8 @@ class Metrics:
         )
         self.commit = Histogram(
             "tablebot_store_commit_seconds",
-            "Seconds a group commit took, from BEGIN to the end of its COMMIT",
+            "Seconds a change waited for its commit: the store's group commit and its queue",
             buckets=COMMIT_BUCKETS,
-            registry=registry,
-        )
-        self.batch = Histogram(
-            "tablebot_store_commit_batch_size",
-            "Writes committed together in one group commit",
-            buckets=BATCH_BUCKETS,
             registry=registry,
         )
         self.reply = Histogram(
@@ -158,9 +151,9 @@ class Metrics:
     def decided(self, level: str, seconds: float) -> None:
         self.ai.labels(level).observe(seconds)
 
-    def committed(self, size: int, seconds: float) -> None:
+    def committed(self, seconds: float) -> None:
+        """A change the store committed (the service's `on_commit`), after `seconds`."""
         self.commit.observe(seconds)
-        self.batch.observe(size)
 
     def watch(
         self,

@@ -55,10 +55,6 @@ def control_id(prefix: str, sid: str, ver: int | str, act: str) -> str:
     return custom_id
 
 
-def _handler(interaction: discord.Interaction[Any]) -> ControlHandler:
-    return interaction.client.controls
-
-
 ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
 
 
@@ -81,7 +77,8 @@ class _Control(Generic[ItemT]):
         # A button carrying a select's custom_id (or the reverse) has no values: the handler
         # then refuses it like any malformed control.
         values = tuple(getattr(self.item, "values", ()) or ())
-        await _handler(interaction).on_control(interaction, self.sid, self.ver, self.act, values)
+        handler: ControlHandler = interaction.client.controls
+        await handler.on_control(interaction, self.sid, self.ver, self.act, values)
 
 
 class ControlButton(
@@ -189,6 +186,5 @@ async def modal_control(interaction: discord.Interaction[Any]) -> None:
     if match is None:
         return
     values = tuple(_texts(list(data.get("components") or [])))
-    await _handler(interaction).on_control(
-        interaction, match["sid"], match["ver"], match["act"], values
-    )
+    handler: ControlHandler = interaction.client.controls
+    await handler.on_control(interaction, match["sid"], match["ver"], match["act"], values)

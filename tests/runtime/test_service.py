@@ -587,6 +587,25 @@ async def test_ai_recovers_when_another_writer_moved_on(database: Path | str) ->
         await second.close()
 
 
+async def test_the_commit_hook_is_told_of_each_committed_change_and_not_of_a_refused_one(
+    storage: Storage,
+) -> None:
+    waited: list[float] = []
+    service = SessionService(
+        storage.sessions, GAMES, AIS, ai_delay=0, clock=ManualClock(), on_commit=waited.append
+    )
+    try:
+        session = await new_game(service, first_seat=0)  # join and start: two commits
+        assert len(waited) == 2
+        with pytest.raises(GameError):
+            await service.submit(session.id, HOST, Move(amount=1), session.record.version - 1)
+        assert len(waited) == 2
+        await service.submit(session.id, HOST, Move(amount=1), session.record.version)
+        assert len(waited) == 3 and all(seconds >= 0 for seconds in waited)
+    finally:
+        await service.close()
+
+
 # Listeners ----------------------------------------------------------------------------------
 
 

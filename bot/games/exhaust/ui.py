@@ -3,20 +3,25 @@ that job (screens, controls, words; results for the records and the solo level).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from bot.context import Context
 from bot.games.exhaust import controls, results, screens, words
 from bot.games.exhaust.prefs import DEFAULT_LEVEL
 from bot.i18n import t
-from bot.ui.layout import Block, Layout
-from games.engine import Event
+from bot.ui.layout import Layout
 
 
 class ExhaustUI(results.ExhaustRecords):
     game_id = "exhaust"
     rules_pages = ("intro", "setup", "turn", "options", "rulings")
+
+    # Hooks a module of the game answers itself: the shared code calls it directly.
+    replay_hands = staticmethod(screens.replay_hands)
+    control = staticmethod(controls.control)
+    action_text = staticmethod(words.action_text)
+    event_text = staticmethod(words.event_text)
+    private_event_text = staticmethod(words.private_event_text)
 
     def option_lines(
         self, options: dict[str, Any], lang: str, players: int | None = None
@@ -42,21 +47,3 @@ class ExhaustUI(results.ExhaustRecords):
 
     def hand(self, ctx: Context, seat: int, pick: str | None) -> Layout:
         return screens.hand(ctx, seat, pick, self._ending(ctx))
-
-    def replay_hands(self, ctx: Context) -> tuple[Block, ...]:
-        """Each seat's spell cards on one line (time cards and the NPC are on the table)."""
-        return screens.replay_hands(ctx)
-
-    def control(
-        self, ctx: Context, seat: int, verb: str, args: list[str], values: Sequence[str]
-    ) -> Any:
-        return controls.control(ctx, seat, verb, args, values)
-
-    def action_text(self, ctx: Context, seat: int, action: Any) -> str:
-        return words.action_text(ctx, seat, action)
-
-    def event_text(self, event: Event, ctx: Context) -> str | None:
-        return words.event_text(event, ctx)
-
-    def private_event_text(self, event: Event, ctx: Context) -> str | None:
-        return words.private_event_text(event, ctx)

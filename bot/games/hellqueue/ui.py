@@ -12,7 +12,7 @@ from bot.games.hellqueue.picture import table_picture
 from bot.games.hellqueue.pieces import view_of
 from bot.ui import competitive
 from bot.ui.layout import Layout
-from games.engine import Event, GameError, Reason
+from games.engine import GameError, Reason
 from games.hellqueue.moves import to_move_seat
 
 
@@ -22,6 +22,11 @@ class HellQueueUI(competitive.CompetitiveUI):
     channel_records = True
     hidden_hands = False
     """Every die and stone is on the table: a replay's public table shows it all."""
+
+    # Hooks a module of the game answers itself: the shared code calls it directly.
+    hand = staticmethod(screens.hand)
+    action_text = staticmethod(words.action_text)
+    event_text = staticmethod(words.event_text)
 
     def option_lines(
         self, options: dict[str, Any], lang: str, players: int | None = None
@@ -35,9 +40,6 @@ class HellQueueUI(competitive.CompetitiveUI):
     def table(self, ctx: Context) -> Layout:
         return screens.table(ctx, self.records_text(ctx), self.accent(ctx.session))
 
-    def hand(self, ctx: Context, seat: int, pick: str | None) -> Layout:
-        return screens.hand(ctx, seat, pick)
-
     def control(
         self, ctx: Context, seat: int, verb: str, args: list[str], values: Sequence[str]
     ) -> Any:
@@ -45,9 +47,3 @@ class HellQueueUI(competitive.CompetitiveUI):
         if to_move_seat(view) != seat:
             raise GameError(Reason.NOT_YOUR_TURN)
         return controls.control(view, seat, verb, args, values)
-
-    def action_text(self, ctx: Context, seat: int, action: Any) -> str:
-        return words.action_text(ctx, seat, action)
-
-    def event_text(self, event: Event, ctx: Context) -> str | None:
-        return words.event_text(event, ctx)

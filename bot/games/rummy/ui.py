@@ -4,7 +4,6 @@ game's, a shared win shown in gold)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from bot.context import Context
@@ -12,8 +11,8 @@ from bot.games.rummy import controls, screens, words
 from bot.games.rummy.controls import WINDOW_VERBS
 from bot.i18n import t
 from bot.ui import competitive
-from bot.ui.layout import Block, Layout
-from games.engine import Event, Session
+from bot.ui.layout import Layout
+from games.engine import Session
 
 GOLD = 0xF1C40F
 """The accent of a shared win."""
@@ -24,6 +23,14 @@ class RummyUI(competitive.CompetitiveUI):
     rules_pages = ("intro", "setup", "turn", "scoring", "options", "rulings")
     unversioned_verbs = WINDOW_VERBS
     channel_records = True
+
+    # Hooks a module of the game answers itself: the shared code calls it directly.
+    hand = staticmethod(screens.hand)
+    replay_hands = staticmethod(screens.replay_hands)
+    control = staticmethod(controls.control)
+    action_text = staticmethod(words.action_text)
+    event_text = staticmethod(words.event_text)
+    private_event_text = staticmethod(words.private_event_text)
 
     def option_lines(
         self, options: dict[str, Any], lang: str, players: int | None = None
@@ -43,27 +50,6 @@ class RummyUI(competitive.CompetitiveUI):
 
     def table(self, ctx: Context) -> Layout:
         return screens.table(ctx, self.records_text(ctx), self.accent(ctx.session))
-
-    def hand(self, ctx: Context, seat: int, pick: str | None) -> Layout:
-        return screens.hand(ctx, seat, pick)
-
-    def replay_hands(self, ctx: Context) -> tuple[Block, ...]:
-        """Each seat's hand on one line (open sets and discard rows are on the table)."""
-        return screens.replay_hands(ctx)
-
-    def control(
-        self, ctx: Context, seat: int, verb: str, args: list[str], values: Sequence[str]
-    ) -> Any:
-        return controls.control(ctx, seat, verb, args, values)
-
-    def action_text(self, ctx: Context, seat: int, action: Any) -> str:
-        return words.action_text(ctx, seat, action)
-
-    def event_text(self, event: Event, ctx: Context) -> str | None:
-        return words.event_text(event, ctx)
-
-    def private_event_text(self, event: Event, ctx: Context) -> str | None:
-        return words.private_event_text(event, ctx)
 
     def accent(self, session: Session) -> int:
         """A shared win is gold."""

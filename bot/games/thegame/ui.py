@@ -3,15 +3,13 @@ that job (screens, controls, words; results for the records)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from bot.context import Context
 from bot.games.thegame import controls, results, screens, words
 from bot.games.thegame.picture import table_picture
 from bot.i18n import t
-from bot.ui.layout import Block, Layout
-from games.engine import Event
+from bot.ui.layout import Layout
 
 
 class TheGameUI(results.TheGameRecords):
@@ -21,6 +19,14 @@ class TheGameUI(results.TheGameRecords):
     unversioned_verbs = frozenset({"sig"})
     pictures = True
     channel_records = True
+
+    # Hooks a module of the game answers itself: the shared code calls it directly.
+    hand = staticmethod(screens.hand)
+    replay_hands = staticmethod(screens.replay_hands)
+    control = staticmethod(controls.control)
+    action_text = staticmethod(words.action_text)
+    event_text = staticmethod(words.event_text)
+    private_event_text = staticmethod(words.private_event_text)
 
     def option_lines(
         self, options: dict[str, Any], lang: str, players: int | None = None
@@ -35,24 +41,3 @@ class TheGameUI(results.TheGameRecords):
     def table(self, ctx: Context) -> Layout:
         options = self.option_lines(ctx.session.record.options, ctx.lang)
         return screens.table(ctx, self.records_text(ctx), options)
-
-    def hand(self, ctx: Context, seat: int, pick: str | None) -> Layout:
-        return screens.hand(ctx, seat, pick)
-
-    def replay_hands(self, ctx: Context) -> tuple[Block, ...]:
-        """Each seat's cards on one line."""
-        return screens.replay_hands(ctx)
-
-    def control(
-        self, ctx: Context, seat: int, verb: str, args: list[str], values: Sequence[str]
-    ) -> Any:
-        return controls.control(ctx, seat, verb, args, values)
-
-    def action_text(self, ctx: Context, seat: int, action: Any) -> str:
-        return words.action_text(ctx, seat, action)
-
-    def event_text(self, event: Event, ctx: Context) -> str | None:
-        return words.event_text(event, ctx)
-
-    def private_event_text(self, event: Event, ctx: Context) -> str | None:
-        return words.private_event_text(event, ctx)

@@ -5,6 +5,7 @@ unvalidated slips through behind a validated action. For every registered game."
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -36,6 +37,33 @@ def mistyped(action: BaseModel) -> BaseModel | None:
         if isinstance(value, int) and not isinstance(value, bool):
             return type(action).model_construct(**{**action.__dict__, name: "x"})
     return None
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_no_action_model_nests_a_model(game_id: str) -> None:
+    """`Rules.checked` validates an action's fields as they are: a nested model would be
+    taken as it is, unvalidated, so no game's action may have one."""
+    schema = GAMES[game_id].action_adapter.core_schema
+    actions = [node for node in nodes(schema) if node.get("type") == "model"]
+    assert actions
+    for action in actions:
+        inner = [
+            n
+            for n in nodes(action["schema"])
+            if n.get("type") in ("model", "definitions", "definition-ref")
+        ]
+        assert not inner, f"{action['cls'].__name__} nests a model"
+
+
+def nodes(node: Any) -> Iterator[dict[str, Any]]:
+    """Every dict of a core schema, depth first."""
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from nodes(value)
+    elif isinstance(node, list | tuple):
+        for value in node:
+            yield from nodes(value)
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

@@ -1,6 +1,9 @@
 """Fixtures every test file may use: a PostgreSQL cluster for the test session, `database`,
 the location of a fresh empty database of each backend (tests that take it run once on SQLite
-and once on PostgreSQL), `storage` opened on it, and `sqlite_storage` on SQLite alone."""
+and once on PostgreSQL), `storage` opened on it, and `sqlite_storage` on SQLite alone.
+
+The whole suite runs in the engine's checked mode: every state `advance` and `replay` produce
+is validated through its game's state model, so a rule that builds an invalid state fails."""
 
 from __future__ import annotations
 
@@ -9,10 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from games.engine.step import check_states
 from storage import Storage, open_storage
 from tests.pgserver import Cluster, fresh_database
 
 BACKENDS = ("sqlite", "postgresql")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    check_states()
 
 
 @pytest.fixture(scope="session")

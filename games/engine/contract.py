@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
@@ -32,8 +33,10 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class ToMove(Frozen):
-    """Who the game waits for now.
+@dataclass(frozen=True, slots=True)
+class ToMove:
+    """Who the game waits for now (a plain dataclass: the rules build one several times a move,
+    and it is never stored).
 
     `seats` may hold several seats (simultaneous choices, claim windows). `chance` means the
     engine must pick a chance action next. `timeout` (seconds) means the service applies
@@ -83,8 +86,10 @@ class AiDecision(Frozen):
     params: dict[str, Any] = {}
 
 
-class Step(Frozen):
-    """What one applied action produced."""
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What one applied action produced (a plain dataclass: built on every move, never stored;
+    checked mode, `games.engine.step.check_states`, validates its state and events in tests)."""
 
     state: Any
     events: tuple[Event, ...] = ()
@@ -165,28 +170,41 @@ class Rules(ABC, Generic[C, S, A, V]):
 
     # Helpers shared by every game -------------------------------------------------------
 
+    _passed: Any = None
+    """The action `checked` or `parse_action` validated last: `checked` lets that very object
+    through again at once (the engine validates a move, then the game's own `apply` asks
+    again). Only an object validated here can be it, so nothing unvalidated gets by."""
+
     def checked(self, action: Any) -> A:
         """`action` as this game's own action model accepts it, or GameError.
 
         What was built without validation (`model_construct`, a field out of range), another
         game's action, None or a dict is refused here, so it can reach neither `apply`'s
-        indexing nor the log (where it would no longer replay).
+        indexing nor the log (where it would no longer replay). Actions have no nested
+        models, so validating an action's fields as they are is its logged form's round trip.
         """
+        if action is self._passed:
+            return action  # type: ignore[no-any-return]
         if not isinstance(action, BaseModel):
             raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
         try:
-            parsed = self.action_adapter.validate_python(action.model_dump(warnings=False))
-        except Exception:  # any failure to round-trip is a malformed action
+            parsed = self.action_adapter.validate_python(action.__dict__)
+        except Exception:  # any failure to validate is a malformed action
             raise GameError(Reason.ILLEGAL_MOVE, "malformed_action") from None
         if type(parsed) is not type(action):
             raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
+        self._passed = parsed
         return parsed
 
     def parse_action(self, data: Any) -> A:
-        return self.action_adapter.validate_python(data)
+        parsed = self.action_adapter.validate_python(data)
+        self._passed = parsed
+        return parsed
 
     def dump_action(self, action: A) -> dict[str, Any]:
-        dumped: dict[str, Any] = self.action_adapter.dump_python(action, mode="json")
+        """The logged (JSON) form of one of this game's actions: its own model's serializer,
+        which the action model's union would pick."""
+        dumped: dict[str, Any] = action.__pydantic_serializer__.to_python(action, mode="json")
         return dumped
 
     def is_over(self, state: S) -> bool:

@@ -1,4 +1,10 @@
-"""Applying actions with automatic chance resolution, and replaying a log."""
+"""Applying actions with automatic chance resolution, and replaying a log.
+
+What a user sends is validated here, once, through the game's own action model; what the rules
+build inside (states, events, chance actions) is trusted. Checked mode (`check_states`, on for
+the whole test suite, off in the bot) validates every state `advance` and `replay` produce, so a
+rule that builds an invalid state without validation fails the tests instead of a stored game.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +13,28 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.contract import CHANCE, Event, Frozen, Rules, ToMove
+from games.engine.contract import CHANCE, SYSTEM, Event, Frozen, Rules, ToMove
 from games.engine.errors import GameError, Reason
+
+_checking = False
+
+
+def check_states(on: bool = True) -> None:
+    """Turn checked mode on (or off): from now on, every state `advance`, `advance_all` and
+    `replay` produce, and the events and chance actions on the way, are validated through the
+    game's models, and a failure raises `InvalidState`. A test setting; it costs a round trip
+    through the state model per action."""
+    global _checking
+    _checking = on
+
+
+def checking() -> bool:
+    """Whether checked mode is on."""
+    return _checking
+
+
+class InvalidState(AssertionError):
+    """Checked mode: an action made the rules build a state (or event) their models refuse."""
 
 
 class LoggedAction(Frozen):
@@ -19,6 +45,50 @@ class LoggedAction(Frozen):
     action: dict[str, Any]
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _logged(seq: int, actor: int, action: dict[str, Any]) -> LoggedAction:
+    """A log entry built without validation (the `model_construct` pydantic would do, without
+    its per-field work): every field is the engine's own, the action already dumped from a
+    validated action."""
+    entry: LoggedAction = _new(LoggedAction)
+    _set(entry, "__dict__", {"seq": seq, "actor": actor, "action": action})
+    _set(entry, "__pydantic_fields_set__", {"seq", "actor", "action"})
+    _set(entry, "__pydantic_extra__", None)
+    _set(entry, "__pydantic_private__", None)
+    return entry
+
+
+def _check(
+    rules: Rules[Any, Any, Any, Any], state: Any, events: Iterable[Event], actor: int, action: Any
+) -> None:
+    """Checked mode: `state` (and the events) as `action` left them survive a round trip through
+    the game's models (types, field bounds, validators), or InvalidState naming the game and
+    the action."""
+    who = {CHANCE: "chance", SYSTEM: "the clock"}.get(actor, f"seat {actor}")
+    try:
+        dumped = state.model_dump_json(warnings="error")
+        back = rules.state_model.model_validate_json(dumped)
+        for event in events:
+            Event.model_validate(event.model_dump(warnings="error"))
+    except Exception as error:
+        raise InvalidState(
+            f"{rules.game_id}: {who}'s {action!r} built a state or event its model refuses: {error}"
+        ) from error
+    if back != state:
+        fields = [
+            name
+            for name in type(back).model_fields
+            if getattr(back, name) != getattr(state, name, None)
+        ]
+        raise InvalidState(
+            f"{rules.game_id}: {who}'s {action!r} built a state that does not round-trip "
+            f"through {rules.state_model.__name__} (fields {fields})"
+        )
+
+
 def chance_rng(seed: int, seq: int) -> random.Random:
     """The RNG for the chance action that will become `seq`; only needed when playing live."""
     return random.Random(f"{seed}:{seq}")
@@ -26,8 +96,7 @@ def chance_rng(seed: int, seq: int) -> random.Random:
 
 @dataclass(frozen=True, slots=True)
 class Advance:
-    """What one `advance` produced (a plain dataclass: it is built on every move, and every
-    part of it was validated already)."""
+    """What one `advance` produced (a plain dataclass: it is built on every move)."""
 
     state: Any
     events: tuple[Event, ...]
@@ -49,8 +118,9 @@ def advance(
 ) -> Advance:
     """Apply `action` (None: only resolve pending chance), then every chance action it makes due.
 
-    Every action is first validated through the game's own action model (`Rules.checked`):
-    only what replays from its logged form reaches `apply` and the log.
+    `action` is first validated through the game's own action model (`Rules.checked`): only
+    what replays from its logged form reaches `apply` and the log. The chance actions are the
+    rules' own, trusted (validated in checked mode).
     """
     events: list[Event] = []
     logged: list[LoggedAction] = []
@@ -63,19 +133,25 @@ def advance(
         action = rules.checked(action)
         step = rules.apply(state, actor, action)
         state = step.state
+        if _checking:
+            _check(rules, state, step.events, actor, action)
         events.extend(step.events)
-        logged.append(LoggedAction(seq=version + 1, actor=actor, action=rules.dump_action(action)))
+        logged.append(_logged(version + 1, actor, rules.dump_action(action)))
     while True:
         to_move = rules.to_move(state)
         left.update(waiting - to_move.seats)
         if not to_move.chance:
             break
         seq = version + len(logged) + 1
-        chance = rules.checked(rules.chance_action(state, chance_rng(seed, seq)))
+        chance = rules.chance_action(state, chance_rng(seed, seq))
+        if _checking:
+            chance = rules.checked(chance)
         step = rules.apply(state, CHANCE, chance)
         state = step.state
+        if _checking:
+            _check(rules, state, step.events, CHANCE, chance)
         events.extend(step.events)
-        logged.append(LoggedAction(seq=seq, actor=CHANCE, action=rules.dump_action(chance)))
+        logged.append(_logged(seq, CHANCE, rules.dump_action(chance)))
     return Advance(
         state=state,
         events=tuple(events),
@@ -123,5 +199,9 @@ def replay(
     """Rebuild a state from the config (or a snapshot `start`) and the log, without any RNG."""
     state = rules.setup(config) if start is None else start
     for entry in log:
-        state = rules.apply(state, entry.actor, rules.parse_action(entry.action)).state
+        action = rules.parse_action(entry.action)
+        step = rules.apply(state, entry.actor, action)
+        state = step.state
+        if _checking:
+            _check(rules, state, step.events, entry.actor, action)
     return state

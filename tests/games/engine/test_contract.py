@@ -15,7 +15,10 @@ seeds, and at every step:
   listed for another seat but not this one, small mutations of listed actions and chance actions
   are refused with GameError;
 - every logged action round-trips through JSON and `parse_action`/`dump_action`;
-- replaying the log (from the start, and from a mid-game snapshot) gives the live state.
+- replaying the log (from the start, and from a mid-game snapshot) gives the live state;
+- all of it in checked mode: every state `advance` and `replay` produce (chance's included) is
+  validated through the game's state model, so a rule that builds an invalid state without
+  validation fails here.
 
 Up to 60 seeds per game and player count (at least 10; see BUDGET).
 """
@@ -27,7 +30,7 @@ import json
 import os
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -35,7 +38,7 @@ from pydantic import ValidationError
 
 from games.engine.contract import CHANCE, SYSTEM, Event, Rules
 from games.engine.errors import GameError, Reason
-from games.engine.step import LoggedAction, advance, replay
+from games.engine.step import LoggedAction, advance, check_states, checking, replay
 from games.registry import AIS, GAMES
 
 SEEDS = 60
@@ -63,6 +66,15 @@ CASES = [
     for players in range(rules.min_players, rules.max_players + 1)
     for variant, options in enumerate(rules.variants)
 ]
+
+
+@pytest.fixture(autouse=True)
+def checked_mode() -> Iterator[None]:
+    """Checked mode for every test here, whatever the rest of the suite sets."""
+    was = checking()
+    check_states(True)
+    yield
+    check_states(was)
 
 
 def test_registry_is_not_empty_and_keyed_by_game_id():

@@ -1,0 +1,110 @@
+"""The action boundary (`Rules.checked`, `parse_action`, `dump_action`): an action is validated
+once where it comes in, the game's own `apply` asking again costs nothing, and nothing
+unvalidated slips through behind a validated action. For every registered game."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from games.engine import GameError, Reason, Rules, advance
+from games.registry import GAMES
+
+
+def some_actions(rules: Rules[Any, Any, Any, Any], seed: int = 3) -> list[BaseModel]:
+    """Legal actions of the seats to move over the first steps of a random game."""
+    rng = random.Random(seed)
+    config = rules.make_config(max(rules.min_players, 2), {})
+    state = advance(rules, rules.setup(config), 0, 0, None, seed).state
+    found: list[BaseModel] = []
+    for _ in range(8):
+        seats = sorted(rules.to_move(state).seats)
+        if not seats:
+            break
+        legal = list(rules.legal_actions(state, seats[0]))
+        found += legal
+        state = advance(rules, state, 0, seats[0], rng.choice(legal), seed).state
+    return found
+
+
+def mistyped(action: BaseModel) -> BaseModel | None:
+    """`action` rebuilt without validation with a string in its first integer field."""
+    for name, value in action.__dict__.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            return type(action).model_construct(**{**action.__dict__, name: "x"})
+    return None
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_no_action_model_nests_a_model(game_id: str) -> None:
+    """`Rules.checked` validates an action's fields as they are: a nested model would be
+    taken as it is, unvalidated, so no game's action may have one."""
+    schema = GAMES[game_id].action_adapter.core_schema
+    actions = [node for node in nodes(schema) if node.get("type") == "model"]
+    assert actions
+    for action in actions:
+        inner = [
+            n
+            for n in nodes(action["schema"])
+            if n.get("type") in ("model", "definitions", "definition-ref")
+        ]
+        assert not inner, f"{action['cls'].__name__} nests a model"
+
+
+def nodes(node: Any) -> Iterator[dict[str, Any]]:
+    """Every dict of a core schema, depth first."""
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from nodes(value)
+    elif isinstance(node, list | tuple):
+        for value in node:
+            yield from nodes(value)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_validated_action_is_let_through_again_as_it_is(game_id: str) -> None:
+    rules = GAMES[game_id]
+    action = some_actions(rules)[0]
+    validated = rules.checked(action)
+    assert validated == action
+    assert rules.checked(validated) is validated
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_an_unvalidated_action_is_refused_right_after_a_valid_one(game_id: str) -> None:
+    rules = GAMES[game_id]
+    broken = [(a, b) for a in some_actions(rules) if (b := mistyped(a)) is not None]
+    assert broken, "no action with an integer field"
+    for action, bad in broken[:5]:
+        rules.checked(action)
+        with pytest.raises(GameError) as refused:
+            rules.checked(bad)
+        assert (refused.value.reason, refused.value.detail) == (
+            Reason.ILLEGAL_MOVE,
+            "malformed_action",
+        )
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_an_unvalidated_copy_of_a_legal_action_is_validated_into_its_own_class(
+    game_id: str,
+) -> None:
+    rules = GAMES[game_id]
+    for action in some_actions(rules)[:5]:
+        copy = type(action).model_construct(**action.__dict__)
+        validated = rules.checked(copy)
+        assert validated is not copy
+        assert type(validated) is type(action)
+        assert validated == action
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_an_actions_logged_form_is_what_the_action_model_dumps(game_id: str) -> None:
+    rules = GAMES[game_id]
+    for action in some_actions(rules):
+        assert rules.dump_action(action) == rules.action_adapter.dump_python(action, mode="json")

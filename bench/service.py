@@ -20,9 +20,11 @@ loop: one move in flight per session, the next sent as soon as the last is ackno
 loop: moves are sent at `rate` a second to idle sessions, whatever the answers do, and each
 latency counts from the moment its move was due, so a stall shows in full. Every acknowledged
 move is checked in the database (its log row, on a connection of its own) after its answer.
-`us_per_move` is the process's CPU time (every thread: the loop, the store's, the verifier's)
-while the moves are played, over the moves committed: what a move costs, whatever else the
-machine runs. `raw_commits_per_s` is the rate, in the same run, of single-row INSERT+COMMIT
+`us_per_move` is the process's CPU time (every thread: the loop's, the store's) while the
+moves are played, less the bench's own choosing of moves (`legal_actions`, timed on the loop's
+thread), over the moves committed: what the service spends on a move, whatever else the machine
+runs. The verifier checks the log rows after the play, outside that time.
+`raw_commits_per_s` is the rate, in the same run, of single-row INSERT+COMMIT
 transactions on a file with the same settings (on PostgreSQL: on one connection to the same
 database): the floor a store doing one transaction per move can reach.
 
@@ -109,6 +111,8 @@ class Bench:
         self.rules = GAMES[game]
         self.free = FREE.get(game, frozenset())
         self.latencies: list[float] = []
+        self.choosing = 0.0
+        """CPU seconds the bench spent choosing moves: not the service's."""
         self.ids = itertools.count(1)
 
     async def new_session(self, channel: int) -> str:
@@ -136,9 +140,11 @@ class Bench:
             change = await self.service.rematch(session_id, session.record.host_id)
             session = change.session
         state, record, rules = session.state, session.record, self.rules
+        choosing = time.thread_time()
         seat = self.rng.choice(sorted(session.waiting.seats))
         moves = [a for a in rules.legal_actions(state, seat) if a.kind not in self.free]
         action = self.rng.choice(moves)
+        self.choosing += time.thread_time() - choosing
         version, user = record.version, record.seats[seat].user_id
         assert user is not None  # every seat is a player's: no AI seats here
         try:
@@ -213,7 +219,6 @@ async def measure(args: argparse.Namespace, directory: Path) -> str:
     synchronous = await synchronous_of(storage)
     raw = await raw_commits_per_s(directory, synchronous)
     verifier = Verifier(str(path))
-    verifier.start()
     line = await play(args, storage, verifier)
     return f"{line} synchronous={synchronous} raw_commits_per_s={raw:.0f}"
 
@@ -223,7 +228,6 @@ async def measure_postgres(args: argparse.Namespace, url: str) -> str:
     synchronous = await pg_synchronous(url)
     raw = await pg_raw_commits_per_s(url)
     verifier = Verifier(url)
-    verifier.start()
     line = await play(args, storage, verifier)
     return f"{line} synchronous={synchronous} raw_commits_per_s={raw:.0f} backend=postgresql"
 
@@ -245,9 +249,10 @@ async def play(args: argparse.Namespace, storage: Storage, verifier: Verifier) -
         elapsed = await bench.closed(sessions, args.seconds)
     else:
         elapsed = await bench.open(sessions, args.seconds, args.rate)
-    cpu = time.process_time() - cpu
+    cpu = time.process_time() - cpu - bench.choosing
     await service.close()
     await storage.close()
+    verifier.start()
     await verifier.finish()
     if verifier.missing or verifier.checked != len(bench.latencies):
         raise SystemExit(f"{len(verifier.missing)} acknowledged moves not in the database")

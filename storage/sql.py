@@ -53,6 +53,13 @@ class Dialect:
     """A statement telling the other processes, once the transaction commits, the text in
     column 1 of each row of `{rows}` kept by `{where}`, on channel `{channel}`
     (PostgreSQL's NOTIFY); empty where one process serves the file."""
+    schema_version: str
+    """Reads the version the migrations brought the database to (0: none)."""
+    set_version: str
+    """Sets it to `{}`."""
+    lock_schema: str
+    """Statements a migration's transaction starts with, so that processes migrating at once
+    take turns (and that `schema_version` can be read); empty where its BEGIN does that."""
     _rows: str
     _field: str
     _in_list: str
@@ -120,6 +127,9 @@ SQLITE = Dialect(
     begin_read="BEGIN",
     lock_rows="",
     notify="",
+    schema_version="PRAGMA user_version",
+    set_version="PRAGMA user_version = {}",
+    lock_schema="",
     _rows="json_each({source}) AS r",
     _field="r.value ->> {i}",
     _in_list="{column} IN (SELECT value FROM json_each(${p}))",

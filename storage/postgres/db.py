@@ -10,13 +10,15 @@ While the server cannot be reached (down, restarting, the network gone) every wr
 fails with the engine's `StoreUnavailable`, never a driver error. A batch that lost its
 connection is answered at once and the writer connection dropped (never reused half way
 through an error: asyncpg then refuses the next command, "another operation is in progress");
-the next batch connects anew, so writing resumes by itself once the server is back.
+the next batch connects anew, so writing resumes by itself once the server is back. At start,
+`open` waits for a server not up yet (compose starts it beside the bot, a reboot both at once).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
@@ -24,8 +26,6 @@ import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from storage.database import Database
-from storage.migrations import NewerSchema
-from storage.postgres.migrations import migrate
 from storage.session_store import StoreUnavailable
 from storage.sql import Dialect, Row
 
@@ -35,6 +35,14 @@ POSTGRESQL = Dialect(
     begin_read="BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
     lock_rows=" FOR UPDATE OF s",
     notify="SELECT pg_notify('{channel}', r.value ->> 1) FROM {rows} {where}",
+    schema_version="SELECT version FROM schema_version",
+    set_version="UPDATE schema_version SET version = {}",
+    lock_schema=(
+        f"SELECT pg_advisory_xact_lock({0x7461626C65626F74});"  # "tablebot" in ASCII
+        "CREATE TABLE IF NOT EXISTS schema_version (only_row BOOLEAN PRIMARY KEY DEFAULT TRUE "
+        "CHECK (only_row), version INTEGER NOT NULL CHECK (version >= 0));"
+        "INSERT INTO schema_version (version) VALUES (0) ON CONFLICT DO NOTHING"
+    ),
     _rows="json_array_elements({source}::JSON) AS r (value)",
     _field="(r.value ->> {i})::{kind}",
     _in_list="{column} = ANY(${p}::{kind}[])",
@@ -107,10 +115,38 @@ class PgConn:
         return [await call() for call in calls]  # one command at a time on a connection
 
 
-async def connect(url: str) -> asyncpg.Connection:
-    return await asyncpg.connect(
-        url, timeout=CONNECT_TIMEOUT, server_settings={"application_name": APPLICATION}
-    )
+NOT_UP_YET = (OSError, asyncpg.CannotConnectNowError)
+"""A server not (yet) up: refused, unreachable or timed out, a host name not resolvable yet,
+or "the database system is starting up". Anything else (a wrong password, no such database)
+will not mend by waiting."""
+
+
+async def connect(
+    url: str,
+    patience: float = 0.0,
+    on_wait: Callable[[Exception, float, float], None] | None = None,
+    **settings: str,
+) -> asyncpg.Connection:
+    """A connection (`settings`: the server's, for it); a server not up yet is tried again,
+    with backoff, for up to `patience` seconds, `on_wait(error, delay, seconds left)` told
+    before each wait; then the last error is raised."""
+    deadline = time.monotonic() + patience
+    delay = 0.5
+    while True:
+        try:
+            return await asyncpg.connect(
+                url,
+                timeout=max(1.0, min(CONNECT_TIMEOUT, deadline - time.monotonic())),
+                server_settings={"application_name": APPLICATION, **settings},
+            )
+        except NOT_UP_YET as error:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise
+            if on_wait is not None:
+                on_wait(error, min(delay, left), left)
+            await asyncio.sleep(min(delay, left))
+            delay = min(delay * 2, 10.0)
 
 
 class PgDatabase(Database):
@@ -130,15 +166,16 @@ class PgDatabase(Database):
         self._writer_pid = writer.get_server_pid()
 
     @classmethod
-    async def open(cls, url: str, *, readers: int = READERS) -> PgDatabase:
-        """Apply the pending migrations (on a connection of their own), then open the writer
-        and the readers."""
-        conn = await connect(url)
-        try:
-            await migrate(conn)
-        finally:
-            await conn.close()
-        writer = await connect(url)
+    async def open(
+        cls,
+        url: str,
+        *,
+        readers: int = READERS,
+        patience: float = 0.0,
+        on_wait: Callable[[Exception, float, float], None] | None = None,
+    ) -> PgDatabase:
+        """Open the writer (waiting for the server as `connect` does) and the readers."""
+        writer = await connect(url, patience, on_wait)
         try:
             pool = await asyncpg.create_pool(
                 url,
@@ -164,7 +201,7 @@ class PgDatabase(Database):
             yield PgConn(conn)
 
     def _unavailable(self, error: BaseException) -> StoreUnavailable | None:
-        if isinstance(error, NewerSchema) or not lost(error):
+        if not lost(error):
             return None
         return StoreUnavailable(f"PostgreSQL cannot be reached: {type(error).__name__}: {error}")
 

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import asyncpg
 
+from storage.postgres.db import connect
+
 log = logging.getLogger(__name__)
 
 SHARDS = 0x74620001
@@ -67,52 +69,51 @@ class CountConflict(Exception):
         self.others = others
 
 
-def _name(count: int, ids: Iterable[int]) -> str:
-    listed = ",".join(map(str, sorted(ids)))
-    return f"tablebot {socket.gethostname()} pid {os.getpid()} shards {listed}/{count}"[:63]
-
-
-_HOLDERS = """
-SELECT l.objid::bigint AS shard, a.application_name, host(a.client_addr) AS address,
+_OTHERS = """
+SELECT l.classid::bigint AS kind, l.objid::bigint AS key, a.application_name,
+       host(a.client_addr) AS address,
        to_char(a.backend_start AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"') AS since
 FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
-WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.pid <> pg_backend_pid()
   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-  AND l.classid = $1::bigint::oid AND l.objid = ANY($2::bigint[]::oid[])
-  AND l.pid <> pg_backend_pid()
+  AND l.classid IN ($1::bigint::oid, $2::bigint::oid)
 """
-
-_OTHER_COUNTS = """
-SELECT DISTINCT l.objid::bigint AS count FROM pg_locks l
-WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
-  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-  AND l.classid = $1::bigint::oid AND l.objid <> $2::bigint::oid
-ORDER BY 1
-"""
+"""The shard and count locks other connections hold, with who holds them."""
 
 
-async def _take(conn: asyncpg.Connection, count: int, ids: frozenset[int]) -> None:
-    """Take the count's shared lock and every id's lock on `conn`, or none of them."""
+async def _hold(url: str, count: int, ids: frozenset[int]) -> asyncpg.Connection:
+    """A connection holding the count's shared lock and every id's lock, or none of them."""
+    listed = ",".join(map(str, sorted(ids)))
+    name = f"tablebot {socket.gethostname()} pid {os.getpid()} shards {listed}/{count}"
+    conn = await connect(url, application_name=name[:63], **KEEPALIVE)
     try:
         await conn.execute("SELECT pg_try_advisory_lock_shared($1, $2)", COUNTS, count)
-        others = [r["count"] for r in await conn.fetch(_OTHER_COUNTS, COUNTS, count)]
-        if others:
-            raise CountConflict(count, others)
-        taken: list[int] = []
-        for shard in sorted(ids):
-            if not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", SHARDS, shard):
-                taken.append(shard)
+        held = "SELECT s, pg_try_advisory_lock($1, s) FROM unnest($2::INTEGER[]) AS s"
+        taken = [row[0] for row in await conn.fetch(held, SHARDS, sorted(ids)) if not row[1]]
+        others = await conn.fetch(_OTHERS, SHARDS, COUNTS)
+        if counts := sorted({r["key"] for r in others if r["kind"] == COUNTS} - {count}):
+            raise CountConflict(count, counts)
         if taken:
-            rows = await conn.fetch(_HOLDERS, SHARDS, taken)
             holders: dict[int, Holder | None] = dict.fromkeys(taken)
-            for row in rows:
-                holder = Holder(row["application_name"], row["address"], row["since"])
-                holders[row["shard"]] = holder
+            for row in others:
+                if row["kind"] == SHARDS and row["key"] in holders:
+                    holders[row["key"]] = Holder(
+                        row["application_name"], row["address"], row["since"]
+                    )
             raise ShardTaken(count, holders)
     except BaseException:
+        await _let_go(conn)
+        raise
+    return conn
+
+
+async def _let_go(conn: asyncpg.Connection) -> None:
+    """Release the locks at once (not when the server notices the closed connection)."""
+    try:
         if not conn.is_closed():
             await conn.execute("SELECT pg_advisory_unlock_all()")
-        raise
+    finally:
+        await conn.close()
 
 
 class ShardLeases:
@@ -135,11 +136,6 @@ class ShardLeases:
         self._reclaim: asyncio.Task[None] | None = None
         conn.add_termination_listener(self._dropped)
 
-    @staticmethod
-    async def _connect(url: str, count: int, ids: frozenset[int]) -> asyncpg.Connection:
-        settings = {"application_name": _name(count, ids), **KEEPALIVE}
-        return await asyncpg.connect(url, server_settings=settings)
-
     @classmethod
     async def claim(
         cls, url: str, count: int, ids: Iterable[int], on_lost: Callable[[Exception], None]
@@ -147,13 +143,7 @@ class ShardLeases:
         """Hold `ids` of `count` shards for this process; raises `ShardTaken` or
         `CountConflict` (holding nothing) when another process stands in the way."""
         shards = frozenset(ids)
-        conn = await cls._connect(url, count, shards)
-        try:
-            await _take(conn, count, shards)
-        except BaseException:
-            await conn.close()
-            raise
-        return cls(url, count, shards, conn, on_lost)
+        return cls(url, count, shards, await _hold(url, count, shards), on_lost)
 
     def _dropped(self, conn: object) -> None:
         if not self._released:
@@ -167,33 +157,23 @@ class ShardLeases:
         delay = 0.5
         while not self._released:
             try:
-                conn = await self._connect(self.url, self.count, self.ids)
+                self._conn = await _hold(self.url, self.count, self.ids)
+            except (ShardTaken, CountConflict) as error:
+                self._on_lost(error)
+                return
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 30.0)
                 continue
-            try:
-                await _take(conn, self.count, self.ids)
-            except (ShardTaken, CountConflict) as error:
-                await conn.close()
-                self._on_lost(error)
-                return
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
-                await conn.close()
-                continue
-            self._conn = conn
-            conn.add_termination_listener(self._dropped)
+            self._conn.add_termination_listener(self._dropped)
             log.info("shard leases %s held again", sorted(self.ids))
             return
 
     async def release(self) -> None:
-        """Let the shards go at once (not when the server notices the closed connection)."""
+        """Let the shards go at once."""
         self._released = True
         if self._reclaim is not None:
             self._reclaim.cancel()
         conn, self._conn = self._conn, None
-        if conn is not None and not conn.is_closed():
-            try:
-                await conn.execute("SELECT pg_advisory_unlock_all()")
-            finally:
-                await conn.close()
+        if conn is not None:
+            await _let_go(conn)

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import asyncpg
@@ -28,6 +29,8 @@ from asyncpg.pool import PoolConnectionProxy
 from storage.database import Database
 from storage.session_store import StoreUnavailable
 from storage.sql import Dialect, Row
+
+log = logging.getLogger(__name__)
 
 POSTGRESQL = Dialect(
     name="postgresql",
@@ -72,15 +75,8 @@ LOST = (
     asyncpg.InternalClientError,  # a command on a connection still failing its last one
     asyncpg.OperatorInterventionError,  # the server shutting down, starting, or crashed
 )
-"""What asyncpg raises when the server cannot be reached or the connection broke."""
-
-
-def lost(error: BaseException) -> bool:
-    """Whether `error` says the server is out of reach, rather than refusing a statement. An
-    InterfaceError is ours (a wrong argument) unless it says the connection is closed."""
-    if isinstance(error, asyncpg.InterfaceError):
-        return "closed" in str(error)
-    return isinstance(error, LOST)
+"""What asyncpg raises when the server cannot be reached or the connection broke (and an
+InterfaceError that says the connection is closed; any other is ours, a wrong argument)."""
 
 
 class PgConn:
@@ -125,7 +121,7 @@ async def connect(
     url: str,
     patience: float = 0.0,
     on_wait: Callable[[Exception, float, float], None] | None = None,
-    **settings: str,
+    settings: Mapping[str, str] | None = None,
 ) -> asyncpg.Connection:
     """A connection (`settings`: the server's, for it); a server not up yet is tried again,
     with backoff, for up to `patience` seconds, `on_wait(error, delay, seconds left)` told
@@ -137,7 +133,7 @@ async def connect(
             return await asyncpg.connect(
                 url,
                 timeout=max(1.0, min(CONNECT_TIMEOUT, deadline - time.monotonic())),
-                server_settings={"application_name": APPLICATION, **settings},
+                server_settings={"application_name": APPLICATION, **(settings or {})},
             )
         except NOT_UP_YET as error:
             left = deadline - time.monotonic()
@@ -147,6 +143,70 @@ async def connect(
                 on_wait(error, min(delay, left), left)
             await asyncio.sleep(min(delay, left))
             delay = min(delay * 2, 10.0)
+
+
+class Kept:
+    """A connection of its own, opened again (with backoff) whenever the server drops it (a
+    restart, a network cut), `setup` run on each before it counts as open: LISTENs, leases.
+    An error of `setup` that a lost server does not explain ends the retries: `on_error`."""
+
+    def __init__(
+        self,
+        url: str,
+        what: str,
+        setup: Callable[[asyncpg.Connection], Awaitable[None]],
+        on_error: Callable[[Exception], None] | None = None,
+        **settings: str,
+    ) -> None:
+        self.url, self.what, self.setup, self.on_error = url, what, setup, on_error
+        self.settings = settings
+        self.conn: asyncpg.Connection | None = None
+        self._stopped = False
+        self._again: asyncio.Task[None] | None = None
+
+    async def open(self) -> Kept:
+        conn = await connect(self.url, settings=self.settings)
+        try:
+            await self.setup(conn)
+            if self._stopped:  # while it opened
+                raise asyncio.CancelledError
+        except BaseException:
+            await conn.close()
+            raise
+        conn.add_termination_listener(self._dropped)
+        self.conn = conn
+        return self
+
+    def _dropped(self, conn: object) -> None:
+        if not self._stopped:
+            log.warning("lost the connection %s; opening it again", self.what)
+            self.conn = None
+            self._again = asyncio.get_running_loop().create_task(self._open_again())
+
+    async def _open_again(self) -> None:
+        delay = 0.1
+        while not self._stopped:
+            try:
+                await self.open()
+            except (*LOST, asyncpg.InterfaceError, asyncpg.PostgresError):
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 30.0)
+                continue
+            except Exception as error:
+                if self.on_error is None:
+                    raise
+                self.on_error(error)
+            else:
+                log.info("the connection %s is open again", self.what)
+            return
+
+    def stop(self) -> asyncpg.Connection | None:
+        """Open it no more; the connection, if open, for the caller to close."""
+        self._stopped = True
+        if self._again is not None:
+            self._again.cancel()
+        conn, self.conn = self.conn, None
+        return conn
 
 
 class PgDatabase(Database):
@@ -160,9 +220,8 @@ class PgDatabase(Database):
         self.url = url
         self._write_conn: asyncpg.Connection | None = writer
         self._pool = pool
-        self._listener: asyncpg.Connection | None = None
+        self._listener: Kept | None = None
         self._channels: dict[str, list[Callable[[str], None]]] = {}
-        self._relisten: asyncio.Task[None] | None = None
         self._writer_pid = writer.get_server_pid()
 
     @classmethod
@@ -201,7 +260,8 @@ class PgDatabase(Database):
             yield PgConn(conn)
 
     def _unavailable(self, error: BaseException) -> StoreUnavailable | None:
-        if not lost(error):
+        closed = isinstance(error, asyncpg.InterfaceError) and "closed" in str(error)
+        if not closed and not isinstance(error, LOST):
             return None
         return StoreUnavailable(f"PostgreSQL cannot be reached: {type(error).__name__}: {error}")
 
@@ -219,20 +279,13 @@ class PgDatabase(Database):
         known = channel in self._channels
         self._channels.setdefault(channel, []).append(callback)
         if self._listener is None:
-            self._listener = await self._open_listener()
-        elif not known:
-            await self._listener.add_listener(channel, self._heard)
+            self._listener = await Kept(self.url, "listening for NOTIFY", self._listen).open()
+        elif not known and self._listener.conn is not None:
+            await self._listener.conn.add_listener(channel, self._heard)
 
-    async def _open_listener(self) -> asyncpg.Connection:
-        conn = await connect(self.url)
-        try:
-            for channel in self._channels:
-                await conn.add_listener(channel, self._heard)
-        except BaseException:
-            await conn.close()
-            raise
-        conn.add_termination_listener(self._listener_lost)
-        return conn
+    async def _listen(self, conn: asyncpg.Connection) -> None:
+        for channel in self._channels:
+            await conn.add_listener(channel, self._heard)
 
     def _heard(self, conn: object, pid: int, channel: str, payload: object) -> None:
         if pid == self._writer_pid:
@@ -240,25 +293,9 @@ class PgDatabase(Database):
         for callback in self._channels.get(channel, ()):
             callback(str(payload))  # asyncpg hands the NOTIFY's text; its stubs say object
 
-    def _listener_lost(self, conn: object) -> None:
-        if not self._closed:
-            self._listener = None
-            self._relisten = asyncio.get_running_loop().create_task(self._listen_again())
-
-    async def _listen_again(self) -> None:
-        delay = 0.1
-        while not self._closed and self._listener is None:
-            try:
-                self._listener = await self._open_listener()
-            except (*LOST, asyncpg.InterfaceError, asyncpg.PostgresError):
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 30.0)
-
     async def _close_connections(self) -> None:
         await self._pool.close()
         if self._write_conn is not None:
             await self._write_conn.close(timeout=CONNECT_TIMEOUT)
-        if self._relisten is not None:
-            self._relisten.cancel()
-        if self._listener is not None:
-            await self._listener.close()
+        if self._listener is not None and (conn := self._listener.stop()) is not None:
+            await conn.close()

@@ -14,8 +14,7 @@ told, and the bot stops.
 
 from __future__ import annotations
 
-import asyncio
-import logging
+import functools
 import os
 import socket
 from collections.abc import Callable, Iterable
@@ -23,9 +22,7 @@ from dataclasses import dataclass
 
 import asyncpg
 
-from storage.postgres.db import connect
-
-log = logging.getLogger(__name__)
+from storage.postgres.db import Kept
 
 SHARDS = 0x74620001
 """The first key of a shard id's lock (the second is the id); "tb" and 1."""
@@ -81,11 +78,8 @@ WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.pid <> pg_b
 """The shard and count locks other connections hold, with who holds them."""
 
 
-async def _hold(url: str, count: int, ids: frozenset[int]) -> asyncpg.Connection:
-    """A connection holding the count's shared lock and every id's lock, or none of them."""
-    listed = ",".join(map(str, sorted(ids)))
-    name = f"tablebot {socket.gethostname()} pid {os.getpid()} shards {listed}/{count}"
-    conn = await connect(url, application_name=name[:63], **KEEPALIVE)
+async def _take(conn: asyncpg.Connection, count: int, ids: frozenset[int]) -> None:
+    """Take the count's shared lock and every id's lock on `conn`, or none of them."""
     try:
         await conn.execute("SELECT pg_try_advisory_lock_shared($1, $2)", COUNTS, count)
         held = "SELECT s, pg_try_advisory_lock($1, s) FROM unnest($2::INTEGER[]) AS s"
@@ -102,78 +96,46 @@ async def _hold(url: str, count: int, ids: frozenset[int]) -> asyncpg.Connection
                     )
             raise ShardTaken(count, holders)
     except BaseException:
-        await _let_go(conn)
-        raise
-    return conn
-
-
-async def _let_go(conn: asyncpg.Connection) -> None:
-    """Release the locks at once (not when the server notices the closed connection)."""
-    try:
         if not conn.is_closed():
             await conn.execute("SELECT pg_advisory_unlock_all()")
-    finally:
-        await conn.close()
+        raise
 
 
 class ShardLeases:
     """The leases of one process: `claim` them at start, `release` at the end."""
 
-    def __init__(
-        self,
-        url: str,
-        count: int,
-        ids: frozenset[int],
-        conn: asyncpg.Connection,
-        on_lost: Callable[[Exception], None],
-    ) -> None:
-        self.url = url
+    def __init__(self, count: int, ids: frozenset[int], kept: Kept) -> None:
         self.count = count
         self.ids = ids
-        self._conn: asyncpg.Connection | None = conn
-        self._on_lost = on_lost
-        self._released = False
-        self._reclaim: asyncio.Task[None] | None = None
-        conn.add_termination_listener(self._dropped)
+        self._kept = kept
 
     @classmethod
     async def claim(
         cls, url: str, count: int, ids: Iterable[int], on_lost: Callable[[Exception], None]
     ) -> ShardLeases:
         """Hold `ids` of `count` shards for this process; raises `ShardTaken` or
-        `CountConflict` (holding nothing) when another process stands in the way."""
+        `CountConflict` (holding nothing) when another process stands in the way. Should the
+        connection holding them drop, they are claimed again; `on_lost` hears if another
+        process took one meanwhile."""
         shards = frozenset(ids)
-        return cls(url, count, shards, await _hold(url, count, shards), on_lost)
-
-    def _dropped(self, conn: object) -> None:
-        if not self._released:
-            log.warning(
-                "lost the connection holding shard leases %s; claiming them again", sorted(self.ids)
-            )
-            self._conn = None
-            self._reclaim = asyncio.get_running_loop().create_task(self._claim_again())
-
-    async def _claim_again(self) -> None:
-        delay = 0.5
-        while not self._released:
-            try:
-                self._conn = await _hold(self.url, self.count, self.ids)
-            except (ShardTaken, CountConflict) as error:
-                self._on_lost(error)
-                return
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 30.0)
-                continue
-            self._conn.add_termination_listener(self._dropped)
-            log.info("shard leases %s held again", sorted(self.ids))
-            return
+        listed = ",".join(map(str, sorted(shards)))
+        name = f"tablebot {socket.gethostname()} pid {os.getpid()} shards {listed}/{count}"
+        kept = Kept(
+            url,
+            f"holding shard leases {sorted(shards)}",
+            functools.partial(_take, count=count, ids=shards),
+            on_lost,
+            application_name=name[:63],
+            **KEEPALIVE,
+        )
+        return cls(count, shards, await kept.open())
 
     async def release(self) -> None:
-        """Let the shards go at once."""
-        self._released = True
-        if self._reclaim is not None:
-            self._reclaim.cancel()
-        conn, self._conn = self._conn, None
+        """Let the shards go at once (not when the server notices the closed connection)."""
+        conn = self._kept.stop()
         if conn is not None:
-            await _let_go(conn)
+            try:
+                if not conn.is_closed():
+                    await conn.execute("SELECT pg_advisory_unlock_all()")
+            finally:
+                await conn.close()

@@ -167,12 +167,6 @@ class Conn(Protocol):
         """Run statements separated by semicolons, without parameters, in one call; the
         first that fails stops the rest."""
 
-    async def together(self, *calls: Callable[[], Awaitable[Any]]) -> list[Any]:
-        """Run the calls in order, each result in its place. On SQLite they are handed to the
-        connection's thread at once (one turn of the loop, not one each) and the first error
-        is raised once all ran; on PostgreSQL (one command at a time on a connection) one
-        after the other, the first error stopping the rest."""
-
 
 def clash(error: BaseException) -> Clash | None:
     """What a refused INSERT collided with (either driver's error), or None for any other

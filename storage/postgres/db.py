@@ -107,9 +107,6 @@ class PgConn:
     async def script(self, sql: str) -> None:
         await self.conn.execute(sql)  # no arguments: one simple query, every statement
 
-    async def together(self, *calls: Callable[[], Awaitable[Any]]) -> list[Any]:
-        return [await call() for call in calls]  # one command at a time on a connection
-
 
 NOT_UP_YET = (OSError, asyncpg.CannotConnectNowError)
 """A server not (yet) up: refused, unreachable or timed out, a host name not resolvable yet,

@@ -3,10 +3,11 @@
 A store's query is one string with PostgreSQL's numbered placeholders (`$1`, `$2`, …; SQLite
 reads them as `?1`, `?2`, …), run through a `Conn`: the same five calls on an aiosqlite or an
 asyncpg connection. What the two dialects spell differently is asked of `conn.dialect`, a few
-fragments: a list parameter, a test of a boolean column, the lower and higher of two values
-that may be NULL, a count kept in a JSON object, whether a JSON list holds a value. The rest —
-JSON columns (text in, text out), booleans (bound as Python bools), upserts (`ON CONFLICT …
-DO UPDATE`, the table named in front of its columns), `RETURNING` — is written the same way.
+fragments: a list parameter, a test of a boolean column, a count kept in a JSON object,
+whether a JSON list holds a value, the migrations' bookkeeping. The rest — JSON columns (text
+in, text out), booleans (bound as Python bools), upserts (`ON CONFLICT … DO UPDATE`, the table
+named in front of its columns), `RETURNING`, the lower of two values that may be NULL — is
+written the same way.
 """
 
 from __future__ import annotations
@@ -64,8 +65,6 @@ class Dialect:
     _field: str
     _in_list: str
     _true: str
-    _least: str
-    _greatest: str
     _counter: str
     _count_up: str
     _holds: str
@@ -101,13 +100,6 @@ class Dialect:
         """A boolean column is true (as the partial indexes spell it, so they apply)."""
         return self._true.format(column)
 
-    def least(self, a: str, b: str) -> str:
-        """The lower of two values, either of which may be NULL (then the other)."""
-        return self._least.format(a=a, b=b)
-
-    def greatest(self, a: str, b: str) -> str:
-        return self._greatest.format(a=a, b=b)
-
     def counter(self, key: str) -> str:
         """A new JSON object counting 1 under the text `key`."""
         return self._counter.format(key=key)
@@ -134,8 +126,6 @@ SQLITE = Dialect(
     _field="r.value ->> {i}",
     _in_list="{column} IN (SELECT value FROM json_each(${p}))",
     _true="{} = 1",
-    _least="MIN(COALESCE({a}, {b}), COALESCE({b}, {a}))",
-    _greatest="MAX(COALESCE({a}, {b}), COALESCE({b}, {a}))",
     _counter="json_object({key}, 1)",
     _count_up=(
         "json_set({column}, '$.' || json_quote({key}), "
@@ -143,6 +133,16 @@ SQLITE = Dialect(
     ),
     _holds="{value} IN (SELECT value FROM json_each({array}))",
 )
+
+
+def least(a: str, b: str) -> str:
+    """The lower of two values, either of which may be NULL (then the other): one spelling for
+    both databases (SQLite's MIN of two is NULL if either is, PostgreSQL has no such MIN)."""
+    return f"CASE WHEN {a} IS NULL OR {b} < {a} THEN {b} ELSE {a} END"
+
+
+def greatest(a: str, b: str) -> str:
+    return f"CASE WHEN {a} IS NULL OR {b} > {a} THEN {b} ELSE {a} END"
 
 
 class Conn(Protocol):

@@ -50,8 +50,6 @@ POSTGRESQL = Dialect(
     _field="(r.value ->> {i})::{kind}",
     _in_list="{column} = ANY(${p}::{kind}[])",
     _true="{}",
-    _least="LEAST({a}, {b})",
-    _greatest="GREATEST({a}, {b})",
     _counter="jsonb_build_object({key}::TEXT, 1)",
     _count_up=(
         "{column} || jsonb_build_object({key}::TEXT, "

@@ -17,8 +17,7 @@ That script expects every move to pass the version check, and fails before writi
 if one did not (`STALE`); only then is the batch written again, the refused moves left out,
 and the sessions that moved read back: a second hand-over. (Each call handed to SQLite's
 thread costs a turn of the event loop to come back, and the thread waits for the interpreter
-lock after every statement and every row it reads while the loop is busy: reading the moved
-sessions back after every batch cost the open loop's p99 about a third.)
+lock after every statement and every row it reads while the loop is busy.)
 """
 
 from __future__ import annotations

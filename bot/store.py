@@ -24,6 +24,7 @@ from bot.failures import (
 from bot.settings import Settings
 from storage import FileInUse, Storage, open_storage
 from storage.migrations import NewerSchema
+from storage.session_store import StoreUnavailable
 
 if TYPE_CHECKING:
     from storage.postgres.leases import ShardLeases
@@ -83,11 +84,8 @@ async def open_store(settings: Settings) -> Storage:
     place = postgres_place(url)
     started = time.monotonic()
     try:
-        from storage.postgres.wait import until_reachable
-
-        await until_reachable(url, settings.database_wait, _waiting(place))
-        return await open_storage(url)
-    except (ImportError, OSError, NewerSchema) as error:
+        return await open_storage(url, patience=settings.database_wait, on_wait=_waiting(place))
+    except (ImportError, OSError, NewerSchema, StoreUnavailable) as error:
         raise Failure(postgres_problem(place, error, time.monotonic() - started)) from None
     except Exception as error:
         import asyncpg

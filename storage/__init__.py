@@ -10,6 +10,7 @@ protocols in `storage.protocols` (`Stores` and the rest), which `Storage` meets.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
@@ -101,7 +102,12 @@ class Storage:
 
 
 async def open_storage(
-    location: str | Path, *, synchronous: Synchronous = "FULL", exclusive: bool = False
+    location: str | Path,
+    *,
+    synchronous: Synchronous = "FULL",
+    exclusive: bool = False,
+    patience: float = 0.0,
+    on_wait: Callable[[Exception, float, float], None] | None = None,
 ) -> Storage:
     """Open and migrate the database at `location`: a SQLite file (created with its
     directory if needed), or a `postgresql://` URL (the database must exist; its tables are
@@ -113,13 +119,16 @@ async def open_storage(
     holds the file for this process until it is closed (FileInUse if another process holds
     it), before anything is migrated. PostgreSQL keeps the server's `synchronous_commit` (on
     by default: a commit returns once flushed), and its shards are held by leases
-    (`storage.postgres.leases`).
+    (`storage.postgres.leases`); a server not up yet is waited for up to `patience` seconds,
+    `on_wait(error, delay, seconds left)` told before each wait.
     """
+    db: Database
     if is_postgres_url(location):
         from storage.postgres.db import PgDatabase
 
-        return Storage(await PgDatabase.open(str(location)))
-    db = await SqliteDatabase.open(location, synchronous=synchronous, exclusive=exclusive)
+        db = await PgDatabase.open(str(location), patience=patience, on_wait=on_wait)
+    else:
+        db = await SqliteDatabase.open(location, synchronous=synchronous, exclusive=exclusive)
     try:
         await apply_migrations(db)
     except BaseException:

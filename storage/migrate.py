@@ -40,7 +40,6 @@ from games.engine import Rules, replay
 from storage import Storage, open_storage
 from storage.migrations import MIGRATIONS
 from storage.postgres.db import connect
-from storage.postgres.migrations import migrate
 
 TABLES = (
     "sessions",
@@ -193,9 +192,10 @@ async def copy(source: Path, target: str) -> dict[str, int]:
     return read
 
 
-async def _tables_with_rows(conn: asyncpg.Connection) -> list[str]:
+async def _tables_with_rows(storage: Storage) -> list[str]:
     """The tables of the target that hold rows already."""
-    return [t for t in TABLES if await conn.fetchval(f"SELECT EXISTS (SELECT 1 FROM {t})")]
+    exists = "SELECT EXISTS (SELECT 1 FROM {})"
+    return [t for t in TABLES if await storage.db.fetchval(exists.format(t))]
 
 
 async def check(
@@ -255,18 +255,14 @@ async def migrate_to_postgres(
 async def _prepared_target(target: str) -> None:
     """Connect, bring the schema up to date, and refuse a target that holds data already."""
     try:
-        conn = await connect(target)
+        storage = await open_storage(target)
     except UNREACHABLE as error:
         raise Refusal(f"cannot connect to the target database: {error}") from None
-    try:
-        try:
-            await migrate(conn)
-        except RuntimeError as error:  # its schema is newer than this code's
-            raise Refusal(f"the target database: {error}") from None
-        if used := await _tables_with_rows(conn):
+    except RuntimeError as error:  # its schema is newer than this code's
+        raise Refusal(f"the target database: {error}") from None
+    async with storage:
+        if used := await _tables_with_rows(storage):
             raise Refusal(f"the target database is not empty ({', '.join(used)}): refusing")
-    finally:
-        await conn.close()
 
 
 async def _copy_and_check(

@@ -5,11 +5,12 @@ indexes, written once in SQLite's dialect and once in PostgreSQL's (JSON and BOO
 BIGINT for Discord ids, a trigger function), so a database of either kind at version N has one
 schema. Never edit a released migration: append a new one, in both dialects.
 
-SQLite keeps its version in `PRAGMA user_version`; each migration runs on the writer
-connection in its own transaction (a write of the group commit) together with the user_version
-bump, so a failed migration leaves the file at the previous version, and two processes opening
-the same file at once apply it once. Write one statement per paragraph (see `statements`).
-PostgreSQL keeps it in a `schema_version` table (`storage.postgres.migrations`).
+Each migration runs on the writer connection in its own transaction (a write of the group
+commit) together with the bump of the version (`Dialect.schema_version`: SQLite's
+`PRAGMA user_version`, PostgreSQL's `schema_version` table, under an advisory lock held until
+the transaction ends), so a failed migration leaves the database at the previous version (DDL
+is transactional in both), and two processes opening one database at once apply it once.
+Write one statement per paragraph (see `statements`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from storage.rating_schema import V7, V7_PG
 from storage.sql import Conn, Write
 
 if TYPE_CHECKING:
-    from storage.sqlite import SqliteDatabase
+    from storage.database import Database
 
 LIVE = "status IN ('lobby', 'active')"
 """The live-session predicate; queries repeat it verbatim so the partial indexes apply."""
@@ -506,33 +507,39 @@ def statements(script: str) -> Iterator[str]:
             yield statement
 
 
-async def _user_version(conn: Conn) -> int:
-    return int(await conn.fetchval("PRAGMA user_version"))
+async def _version(conn: Conn) -> int:
+    """The applied version (0 for a database never migrated), read under the migrations'
+    lock where the database needs one (SQLite's write transaction is one already)."""
+    if conn.dialect.lock_schema:
+        await conn.script(conn.dialect.lock_schema)
+    return int(await conn.fetchval(conn.dialect.schema_version))
 
 
-async def user_version(db: SqliteDatabase) -> int:
-    return int(await db.fetchval("PRAGMA user_version"))
+async def schema_version(db: Database) -> int:
+    return int(await db.fetchval(db.dialect.schema_version))
 
 
-def _apply(number: int, script: str) -> Write[bool]:
+def _apply(number: int, migration: Migration) -> Write[bool]:
     async def apply(conn: Conn) -> bool:
-        if await _user_version(conn) >= number:
+        if await _version(conn) >= number:
             return False  # another process applied it while we waited for the lock
-        for statement in statements(script):
+        sqlite = conn.dialect.name == "sqlite"
+        for statement in statements(migration.sqlite if sqlite else migration.postgresql):
             await conn.execute(statement)
-        await conn.execute(f"PRAGMA user_version = {number}")
+        await conn.execute(conn.dialect.set_version.format(number))
         return True
 
     return apply
 
 
-async def migrate(db: SqliteDatabase, migrations: Sequence[Migration] = MIGRATIONS) -> list[int]:
-    """Apply the migrations the file lacks; returns their numbers (empty when up to date)."""
-    current = await db.write(_user_version)
+async def migrate(db: Database, migrations: Sequence[Migration] = MIGRATIONS) -> list[int]:
+    """Apply the migrations the database lacks; returns their numbers (empty when up to
+    date)."""
+    current = await db.write(_version)
     if current > len(migrations):
         raise NewerSchema(current, len(migrations))
     applied: list[int] = []
     for number in range(current + 1, len(migrations) + 1):
-        if await db.write(_apply(number, migrations[number - 1].sqlite)):
+        if await db.write(_apply(number, migrations[number - 1])):
             applied.append(number)
     return applied

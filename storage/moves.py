@@ -13,14 +13,15 @@ impossible anyway.
 The rows of a statement travel as one JSON list of lists, which the database unpacks
 (`Dialect.rows`); the whole transaction is one script (`Conn.script`), so a batch costs one
 hand-over to SQLite's thread, or one round trip to PostgreSQL, however many moves it holds.
-Against one `executemany` per table (751b1cb, bound parameters, a call per table) on SQLite,
-bench/service.py measured the same closed-loop throughput and open-loop latency; here
-PostgreSQL gets one round trip per batch instead of one per table.
+That script expects every move to pass the version check, and fails before writing anything
+if one did not (`STALE`); only then is the batch written again, the refused moves left out,
+and the sessions that moved read back: a second hand-over. (Each call handed to SQLite's
+thread costs a turn of the event loop to come back, and the thread waits for the interpreter
+lock after every statement and every row it reads while the loop is busy.)
 """
 
 from __future__ import annotations
 
-import functools
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -105,6 +106,10 @@ KINDS = {
 MOVED = "moved_sessions"
 """A temporary table of the writer's connection: the sessions of the batch the version check
 passed."""
+
+STALE = "stale_move"
+"""The constraint of `MOVED` a batch's script breaks when a move of it failed the version
+check (it inserts an empty id)."""
 
 _ACTIONS = [("session_id", "TEXT"), ("seq", "INTEGER"), ("actor", "INTEGER"), ("payload", "JSON")]
 _SEATS = [
@@ -209,14 +214,16 @@ def _update(dialect: Dialect, changed: tuple[str, ...], source: str) -> str:
     )
 
 
-def _script(dialect: Dialect, changes: list[SessionWrite]) -> str:
+def _script(dialect: Dialect, changes: list[SessionWrite], strict: bool) -> str:
     """One transaction writing `changes` (of distinct sessions), as one script: sent at once,
     its data inline (JSON text in SQL literals), so a batch costs one hand-over to SQLite's
     thread or one round trip to PostgreSQL, however many moves it holds.
 
-    The version check comes first: the sessions still at their moves' old versions go in
-    `MOVED` (their rows locked, on PostgreSQL); every statement after it writes only theirs.
-    A statement that fails stops the script before its COMMIT.
+    The version check comes first, locking the sessions' rows on PostgreSQL. When `strict`,
+    a session not at its move's old version breaks `STALE` (and a connection without `MOVED`
+    yet fails too): the script writes every move or nothing. Otherwise the sessions at their
+    old versions go in `MOVED`, and every statement after it writes only theirs. A statement
+    that fails stops the script before its COMMIT.
     """
     now = time.time()
     rows: dict[str, list[list[Any]]] = {}
@@ -247,31 +254,42 @@ def _script(dialect: Dialect, changes: list[SessionWrite]) -> str:
     literal = dialect.literal
     f = dialect.field
     checks = literal(dumps([[c.after.id, c.before.version] for c in changes]))
-    statements = [
-        dialect.begin_write,
-        f"CREATE TEMP TABLE IF NOT EXISTS {MOVED} (id TEXT PRIMARY KEY)",
-        f"DELETE FROM {MOVED}",
-        f"INSERT INTO {MOVED} (id) SELECT s.id FROM sessions AS s, {dialect.rows(checks)} "
-        f"WHERE s.id = {f(0, 'TEXT')} AND s.version = {f(1, 'INTEGER')}{dialect.lock_rows}",
-        *(_update(dialect, changed, literal(dumps(r))) for changed, r in shapes.items()),
-    ]
+    at_version = (
+        f"SELECT s.id FROM sessions AS s, {dialect.rows(checks)} "
+        f"WHERE s.id = {f(0, 'TEXT')} AND s.version = {f(1, 'INTEGER')}{dialect.lock_rows}"
+    )
+    statements = [dialect.begin_write]
+    if strict:
+        statements.append(
+            f"INSERT INTO {MOVED} (id) SELECT '' "
+            f"WHERE (SELECT COUNT(*) FROM ({at_version}) AS c) < {len(changes)}"
+        )
+    else:
+        statements += [
+            f"CREATE TEMP TABLE IF NOT EXISTS {MOVED} "
+            f"(id TEXT PRIMARY KEY CONSTRAINT {STALE} CHECK (id <> ''))",
+            f"DELETE FROM {MOVED}",
+            f"INSERT INTO {MOVED} (id) {at_version}",
+        ]
+    checked = not strict
+    statements += (_update(dialect, c, literal(dumps(r))) for c, r in shapes.items())
     writers = {
-        "actions": lambda source: _insert(dialect, "actions", _ACTIONS, source, True),
-        "seats_past": lambda source: delete_rows(dialect, "seats", _SEAT_KEY, source, True),
-        "seats": lambda source: put_seats(dialect, source, True),
+        "actions": lambda source: _insert(dialect, "actions", _ACTIONS, source, checked),
+        "seats_past": lambda source: delete_rows(dialect, "seats", _SEAT_KEY, source, checked),
+        "seats": lambda source: put_seats(dialect, source, checked),
         "snapshots": lambda source: _insert(
             dialect,
             "snapshots",
             _SNAPSHOTS,
             source,
-            True,
+            checked,
             "ON CONFLICT (session_id) DO UPDATE SET version = excluded.version, "
             "state = excluded.state WHERE excluded.version >= snapshots.version",
         ),
-        "drops": lambda source: delete_rows(dialect, "deadlines", DEADLINE_KEY, source, True),
-        "puts": lambda source: put_deadlines(dialect, source, True),
+        "drops": lambda source: delete_rows(dialect, "deadlines", DEADLINE_KEY, source, checked),
+        "puts": lambda source: put_deadlines(dialect, source, checked),
         "notices": lambda source: dialect.notify.format(
-            channel=CHANGED, rows=dialect.rows(source), where=_moved(dialect, True)
+            channel=CHANGED, rows=dialect.rows(source), where=_moved(dialect, checked)
         ),
     }
     for name, write in writers.items():
@@ -279,6 +297,19 @@ def _script(dialect: Dialect, changes: list[SessionWrite]) -> str:
             statements.append(write(literal(dumps(rows[name]))))
     statements.append("COMMIT")
     return ";\n".join(statements) + ";"
+
+
+async def _write(conn: Conn, changes: list[SessionWrite]) -> set[str]:
+    """Commit `changes` (of distinct sessions); the ids of the sessions that moved."""
+    try:
+        await conn.script(_script(conn.dialect, changes, strict=True))
+        return {change.after.id for change in changes}
+    except Exception as error:
+        if STALE not in str(error) and MOVED not in str(error):
+            raise  # not a refused move, nor a connection yet to make its `MOVED`
+    await conn.execute("ROLLBACK")
+    await conn.script(_script(conn.dialect, changes, strict=False))
+    return {row[0] for row in await conn.fetch(f"SELECT id FROM {MOVED}")}
 
 
 @dataclass(slots=True)
@@ -301,12 +332,7 @@ class Move(Grouped):
                 (later if session_id in seen else now).append(i)
                 seen.add(session_id)
             changes = [writes[i].change for i in now]
-            script = _script(conn.dialect, changes)
-            _, rows = await conn.together(
-                functools.partial(conn.script, script),
-                functools.partial(conn.fetch, f"SELECT id FROM {MOVED}"),
-            )
-            moved = {row[0] for row in rows}
+            moved = await _write(conn, changes)
             for i, change in zip(now, changes, strict=True):
                 outcomes[i] = (
                     (True, None)

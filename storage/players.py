@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from storage.sql import Conn, Dialect, Row
+from storage.sql import Conn, Dialect, Row, greatest, least
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -107,10 +107,10 @@ VALUES ($1, $2, $3, $4, 1, $5, $6, $7, {dialect.counter("$8")}, $9)
 ON CONFLICT (guild_id, user_id, game_id, players) DO UPDATE SET
     games = player_totals.games + 1,
     wins = player_totals.wins + excluded.wins,
-    best_win = {dialect.least("player_totals.best_win", "excluded.best_win")},
-    best_loss = {dialect.least("player_totals.best_loss", "excluded.best_loss")},
+    best_win = {least("player_totals.best_win", "excluded.best_win")},
+    best_loss = {least("player_totals.best_loss", "excluded.best_loss")},
     results = {dialect.count_up("player_totals.results", "$8")},
-    last_at = {dialect.greatest("player_totals.last_at", "excluded.last_at")}
+    last_at = {greatest("player_totals.last_at", "excluded.last_at")}
 """
 
 

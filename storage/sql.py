@@ -3,10 +3,11 @@
 A store's query is one string with PostgreSQL's numbered placeholders (`$1`, `$2`, …; SQLite
 reads them as `?1`, `?2`, …), run through a `Conn`: the same five calls on an aiosqlite or an
 asyncpg connection. What the two dialects spell differently is asked of `conn.dialect`, a few
-fragments: a list parameter, a test of a boolean column, the lower and higher of two values
-that may be NULL, a count kept in a JSON object, whether a JSON list holds a value. The rest —
-JSON columns (text in, text out), booleans (bound as Python bools), upserts (`ON CONFLICT …
-DO UPDATE`, the table named in front of its columns), `RETURNING` — is written the same way.
+fragments: a list parameter, a test of a boolean column, a count kept in a JSON object,
+whether a JSON list holds a value, the migrations' bookkeeping. The rest — JSON columns (text
+in, text out), booleans (bound as Python bools), upserts (`ON CONFLICT … DO UPDATE`, the table
+named in front of its columns), `RETURNING`, the lower of two values that may be NULL — is
+written the same way.
 """
 
 from __future__ import annotations
@@ -53,12 +54,17 @@ class Dialect:
     """A statement telling the other processes, once the transaction commits, the text in
     column 1 of each row of `{rows}` kept by `{where}`, on channel `{channel}`
     (PostgreSQL's NOTIFY); empty where one process serves the file."""
+    schema_version: str
+    """Reads the version the migrations brought the database to (0: none)."""
+    set_version: str
+    """Sets it to `{}`."""
+    lock_schema: str
+    """Statements a migration's transaction starts with, so that processes migrating at once
+    take turns (and that `schema_version` can be read); empty where its BEGIN does that."""
     _rows: str
     _field: str
     _in_list: str
     _true: str
-    _least: str
-    _greatest: str
     _counter: str
     _count_up: str
     _holds: str
@@ -94,13 +100,6 @@ class Dialect:
         """A boolean column is true (as the partial indexes spell it, so they apply)."""
         return self._true.format(column)
 
-    def least(self, a: str, b: str) -> str:
-        """The lower of two values, either of which may be NULL (then the other)."""
-        return self._least.format(a=a, b=b)
-
-    def greatest(self, a: str, b: str) -> str:
-        return self._greatest.format(a=a, b=b)
-
     def counter(self, key: str) -> str:
         """A new JSON object counting 1 under the text `key`."""
         return self._counter.format(key=key)
@@ -120,12 +119,13 @@ SQLITE = Dialect(
     begin_read="BEGIN",
     lock_rows="",
     notify="",
+    schema_version="PRAGMA user_version",
+    set_version="PRAGMA user_version = {}",
+    lock_schema="",
     _rows="json_each({source}) AS r",
     _field="r.value ->> {i}",
     _in_list="{column} IN (SELECT value FROM json_each(${p}))",
     _true="{} = 1",
-    _least="MIN(COALESCE({a}, {b}), COALESCE({b}, {a}))",
-    _greatest="MAX(COALESCE({a}, {b}), COALESCE({b}, {a}))",
     _counter="json_object({key}, 1)",
     _count_up=(
         "json_set({column}, '$.' || json_quote({key}), "
@@ -133,6 +133,16 @@ SQLITE = Dialect(
     ),
     _holds="{value} IN (SELECT value FROM json_each({array}))",
 )
+
+
+def least(a: str, b: str) -> str:
+    """The lower of two values, either of which may be NULL (then the other): one spelling for
+    both databases (SQLite's MIN of two is NULL if either is, PostgreSQL has no such MIN)."""
+    return f"CASE WHEN {a} IS NULL OR {b} < {a} THEN {b} ELSE {a} END"
+
+
+def greatest(a: str, b: str) -> str:
+    return f"CASE WHEN {a} IS NULL OR {b} > {a} THEN {b} ELSE {a} END"
 
 
 class Conn(Protocol):
@@ -156,12 +166,6 @@ class Conn(Protocol):
     async def script(self, sql: str) -> None:
         """Run statements separated by semicolons, without parameters, in one call; the
         first that fails stops the rest."""
-
-    async def together(self, *calls: Callable[[], Awaitable[Any]]) -> list[Any]:
-        """Run the calls in order, each result in its place. On SQLite they are handed to the
-        connection's thread at once (one turn of the loop, not one each) and the first error
-        is raised once all ran; on PostgreSQL (one command at a time on a connection) one
-        after the other, the first error stopping the rest."""
 
 
 def clash(error: BaseException) -> Clash | None:

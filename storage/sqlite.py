@@ -1,8 +1,8 @@
 """The SQLite file, through aiosqlite: one writer connection, readers, and the WAL kept small.
 
 The group commit is `storage.database`'s; here are its connections. Each aiosqlite connection
-runs its statements on a thread of its own, in the order they were handed to it, so calls
-handed over together (`SqliteConn.together`) cost one wake-up of the loop, not one each.
+runs its statements on a thread of its own, in the order they were handed to it; each call
+costs a turn of the event loop to come back (see `storage.moves`).
 
 `synchronous=FULL` (the default) makes a COMMIT wait until the WAL is on stable storage: an
 acknowledged write survives power loss. `NORMAL` syncs only at checkpoints: faster, still safe
@@ -29,7 +29,7 @@ import fcntl
 import logging
 import os
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -100,14 +100,6 @@ class SqliteConn:
 
     async def script(self, sql: str) -> None:
         await self.conn.executescript(sql)
-
-    async def together(self, *calls: Callable[[], Awaitable[Any]]) -> list[Any]:
-        # gather starts them in order, so they reach the connection's thread in order.
-        results = await asyncio.gather(*(call() for call in calls), return_exceptions=True)
-        for result in results:
-            if isinstance(result, BaseException):
-                raise result
-        return results
 
 
 async def connect(path: str | Path, synchronous: Synchronous = "FULL") -> aiosqlite.Connection:

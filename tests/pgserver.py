@@ -25,7 +25,7 @@ from typing import Any
 
 import asyncpg
 
-from storage.postgres.migrations import migrate
+from storage import open_storage
 
 DEBIAN_BINARIES = Path("/usr/lib/postgresql")
 UNPRIVILEGED = "nobody"
@@ -160,11 +160,8 @@ async def fresh_database(cluster: Cluster, *, migrated: bool = False) -> AsyncIt
     try:
         if migrated and not cluster.migrated:
             await _create(admin, MIGRATED, "template0")
-            conn = await asyncpg.connect(cluster.url(MIGRATED))
-            try:
-                await migrate(conn)
-            finally:
-                await conn.close()
+            storage = await open_storage(cluster.url(MIGRATED))
+            await storage.close()
             cluster.migrated = True
         await _create(admin, name, MIGRATED if migrated else "template0")
     finally:

@@ -14,8 +14,7 @@ told, and the bot stops.
 
 from __future__ import annotations
 
-import asyncio
-import logging
+import functools
 import os
 import socket
 from collections.abc import Callable, Iterable
@@ -23,7 +22,7 @@ from dataclasses import dataclass
 
 import asyncpg
 
-log = logging.getLogger(__name__)
+from storage.postgres.db import Kept
 
 SHARDS = 0x74620001
 """The first key of a shard id's lock (the second is the id); "tb" and 1."""
@@ -67,47 +66,34 @@ class CountConflict(Exception):
         self.others = others
 
 
-def _name(count: int, ids: Iterable[int]) -> str:
-    listed = ",".join(map(str, sorted(ids)))
-    return f"tablebot {socket.gethostname()} pid {os.getpid()} shards {listed}/{count}"[:63]
-
-
-_HOLDERS = """
-SELECT l.objid::bigint AS shard, a.application_name, host(a.client_addr) AS address,
+_OTHERS = """
+SELECT l.classid::bigint AS kind, l.objid::bigint AS key, a.application_name,
+       host(a.client_addr) AS address,
        to_char(a.backend_start AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"') AS since
 FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
-WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 AND l.pid <> pg_backend_pid()
   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-  AND l.classid = $1::bigint::oid AND l.objid = ANY($2::bigint[]::oid[])
-  AND l.pid <> pg_backend_pid()
+  AND l.classid IN ($1::bigint::oid, $2::bigint::oid)
 """
-
-_OTHER_COUNTS = """
-SELECT DISTINCT l.objid::bigint AS count FROM pg_locks l
-WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
-  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-  AND l.classid = $1::bigint::oid AND l.objid <> $2::bigint::oid
-ORDER BY 1
-"""
+"""The shard and count locks other connections hold, with who holds them."""
 
 
 async def _take(conn: asyncpg.Connection, count: int, ids: frozenset[int]) -> None:
     """Take the count's shared lock and every id's lock on `conn`, or none of them."""
     try:
         await conn.execute("SELECT pg_try_advisory_lock_shared($1, $2)", COUNTS, count)
-        others = [r["count"] for r in await conn.fetch(_OTHER_COUNTS, COUNTS, count)]
-        if others:
-            raise CountConflict(count, others)
-        taken: list[int] = []
-        for shard in sorted(ids):
-            if not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", SHARDS, shard):
-                taken.append(shard)
+        held = "SELECT s, pg_try_advisory_lock($1, s) FROM unnest($2::INTEGER[]) AS s"
+        taken = [row[0] for row in await conn.fetch(held, SHARDS, sorted(ids)) if not row[1]]
+        others = await conn.fetch(_OTHERS, SHARDS, COUNTS)
+        if counts := sorted({r["key"] for r in others if r["kind"] == COUNTS} - {count}):
+            raise CountConflict(count, counts)
         if taken:
-            rows = await conn.fetch(_HOLDERS, SHARDS, taken)
             holders: dict[int, Holder | None] = dict.fromkeys(taken)
-            for row in rows:
-                holder = Holder(row["application_name"], row["address"], row["since"])
-                holders[row["shard"]] = holder
+            for row in others:
+                if row["kind"] == SHARDS and row["key"] in holders:
+                    holders[row["key"]] = Holder(
+                        row["application_name"], row["address"], row["since"]
+                    )
             raise ShardTaken(count, holders)
     except BaseException:
         if not conn.is_closed():
@@ -118,82 +104,38 @@ async def _take(conn: asyncpg.Connection, count: int, ids: frozenset[int]) -> No
 class ShardLeases:
     """The leases of one process: `claim` them at start, `release` at the end."""
 
-    def __init__(
-        self,
-        url: str,
-        count: int,
-        ids: frozenset[int],
-        conn: asyncpg.Connection,
-        on_lost: Callable[[Exception], None],
-    ) -> None:
-        self.url = url
+    def __init__(self, count: int, ids: frozenset[int], kept: Kept) -> None:
         self.count = count
         self.ids = ids
-        self._conn: asyncpg.Connection | None = conn
-        self._on_lost = on_lost
-        self._released = False
-        self._reclaim: asyncio.Task[None] | None = None
-        conn.add_termination_listener(self._dropped)
-
-    @staticmethod
-    async def _connect(url: str, count: int, ids: frozenset[int]) -> asyncpg.Connection:
-        settings = {"application_name": _name(count, ids), **KEEPALIVE}
-        return await asyncpg.connect(url, server_settings=settings)
+        self._kept = kept
 
     @classmethod
     async def claim(
         cls, url: str, count: int, ids: Iterable[int], on_lost: Callable[[Exception], None]
     ) -> ShardLeases:
         """Hold `ids` of `count` shards for this process; raises `ShardTaken` or
-        `CountConflict` (holding nothing) when another process stands in the way."""
+        `CountConflict` (holding nothing) when another process stands in the way. Should the
+        connection holding them drop, they are claimed again; `on_lost` hears if another
+        process took one meanwhile."""
         shards = frozenset(ids)
-        conn = await cls._connect(url, count, shards)
-        try:
-            await _take(conn, count, shards)
-        except BaseException:
-            await conn.close()
-            raise
-        return cls(url, count, shards, conn, on_lost)
-
-    def _dropped(self, conn: object) -> None:
-        if not self._released:
-            log.warning(
-                "lost the connection holding shard leases %s; claiming them again", sorted(self.ids)
-            )
-            self._conn = None
-            self._reclaim = asyncio.get_running_loop().create_task(self._claim_again())
-
-    async def _claim_again(self) -> None:
-        delay = 0.5
-        while not self._released:
-            try:
-                conn = await self._connect(self.url, self.count, self.ids)
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 30.0)
-                continue
-            try:
-                await _take(conn, self.count, self.ids)
-            except (ShardTaken, CountConflict) as error:
-                await conn.close()
-                self._on_lost(error)
-                return
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError):
-                await conn.close()
-                continue
-            self._conn = conn
-            conn.add_termination_listener(self._dropped)
-            log.info("shard leases %s held again", sorted(self.ids))
-            return
+        listed = ",".join(map(str, sorted(shards)))
+        name = f"tablebot {socket.gethostname()} pid {os.getpid()} shards {listed}/{count}"
+        kept = Kept(
+            url,
+            f"holding shard leases {sorted(shards)}",
+            functools.partial(_take, count=count, ids=shards),
+            on_lost,
+            application_name=name[:63],
+            **KEEPALIVE,
+        )
+        return cls(count, shards, await kept.open())
 
     async def release(self) -> None:
         """Let the shards go at once (not when the server notices the closed connection)."""
-        self._released = True
-        if self._reclaim is not None:
-            self._reclaim.cancel()
-        conn, self._conn = self._conn, None
-        if conn is not None and not conn.is_closed():
+        conn = self._kept.stop()
+        if conn is not None:
             try:
-                await conn.execute("SELECT pg_advisory_unlock_all()")
+                if not conn.is_closed():
+                    await conn.execute("SELECT pg_advisory_unlock_all()")
             finally:
                 await conn.close()

@@ -1,12 +1,13 @@
 """Storage: migrations, the session store's log/snapshot/concurrency rules, and the bot tables.
 
 The store tests run on both backends (the `database` fixture: a SQLite file, then a fresh
-PostgreSQL database); the migration tests come in a twin for each backend's bookkeeping."""
+PostgreSQL database); so do the migration tests (the `empty` fixture: never migrated)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +38,13 @@ from storage import (
     Stores,
     open_storage,
 )
-from storage.migrations import MIGRATIONS, Migration, migrate, statements, user_version
-from storage.postgres import migrations as pg_migrations
+from storage.database import Database
+from storage.migrations import MIGRATIONS, Migration, migrate, schema_version, statements
+from storage.postgres.db import PgDatabase
 from storage.session_store import SessionStore, SessionWrite, Snapshot, VersionConflict
 from storage.sql import Conn
 from storage.sqlite import SqliteDatabase
+from tests.pgserver import fresh_database
 from tests.stores import INTEGRITY_ERRORS, REFUSED_UPDATE, execute, scalar
 
 TABLES = {
@@ -133,43 +136,66 @@ async def test_open_empty_file_migrates_and_sets_pragmas(tmp_path: Path) -> None
         assert await execute(storage, "PRAGMA synchronous") == [(1,)]
 
 
-async def test_reopen_applies_nothing_twice(tmp_path: Path) -> None:
-    path = tmp_path / "bot.db"
-    async with await open_storage(path) as storage:
-        await storage.prefs.user.set(1, "locale", "ja")
-    db = await SqliteDatabase.open(path)
+@pytest.fixture(params=("sqlite", "postgresql"))
+async def empty(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Path | str]:
+    """An empty database of each backend, never migrated: a SQLite path, a PostgreSQL URL."""
+    if request.param == "sqlite":
+        yield tmp_path / "bot.db"
+        return
+    async with fresh_database(request.getfixturevalue("pg_cluster")) as url:
+        yield url
+
+
+@contextlib.asynccontextmanager
+async def opened(location: Path | str) -> AsyncIterator[Database]:
+    """The database at `location`, opened but not migrated."""
+    db = await (PgDatabase.open if isinstance(location, str) else SqliteDatabase.open)(location)
     try:
+        yield db
+    finally:
+        await db.close()
+
+
+async def tables(db: Database) -> set[str]:
+    if db.backend == "sqlite":
+        sql = "SELECT name FROM sqlite_master WHERE type = 'table'"
+    else:
+        sql = "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+    return {row[0] for row in await db.fetch(sql)}
+
+
+async def test_reopen_applies_nothing_twice(empty: Path | str) -> None:
+    async with await open_storage(empty) as storage:
+        await storage.prefs.user.set(1, "locale", "ja")
+    async with opened(empty) as db:
         assert await migrate(db) == []
         extra = (*MIGRATIONS, Migration(EXTRA, EXTRA))
         assert await migrate(db, extra) == [len(extra)]
         assert await migrate(db, extra) == []
-        assert await user_version(db) == len(extra)
+        assert await schema_version(db) == len(extra)
         with pytest.raises(RuntimeError, match="newer"):
-            await migrate(db)  # code older than the file: refuse rather than guess
-    finally:
-        await db.close()
-    async with await open_storage(tmp_path / "other.db") as storage:
-        assert await storage.prefs.user.get(1, "locale") is None
-    db = await SqliteDatabase.open(path)
-    try:
+            await migrate(db)  # code older than the database: refuse rather than guess
         rows = await db.fetch("SELECT value FROM user_prefs")
         assert [row[0] for row in rows] == ["ja"]  # data survived the migrations
-    finally:
-        await db.close()
 
 
-async def test_failed_migration_leaves_previous_version(tmp_path: Path) -> None:
-    db = await SqliteDatabase.open(tmp_path / "bot.db")
-    try:
+async def test_failed_migration_leaves_previous_version(empty: Path | str) -> None:
+    async with opened(empty) as db:
         broken = (*MIGRATIONS, Migration(BROKEN, BROKEN))
-        with pytest.raises(aiosqlite.OperationalError):
+        with pytest.raises((aiosqlite.OperationalError, asyncpg.DuplicateTableError)):
             await migrate(db, broken)
-        assert await user_version(db) == len(MIGRATIONS)
-        sql = "SELECT name FROM sqlite_master WHERE name='half'"
-        assert await db.fetch(sql) == []
+        assert await schema_version(db) == len(MIGRATIONS)
+        assert "half" not in await tables(db)
         assert await db.write(lambda conn: conn.fetchval("SELECT 1")) == 1
-    finally:
-        await db.close()
+
+
+async def test_processes_starting_at_once_apply_each_migration_once(empty: Path | str) -> None:
+    async with opened(empty) as a, opened(empty) as b, opened(empty) as c:
+        applied = await asyncio.gather(migrate(a), migrate(b), migrate(c))
+        assert sorted(n for numbers in applied for n in numbers) == list(
+            range(1, len(MIGRATIONS) + 1)
+        )
+        assert await schema_version(a) == len(MIGRATIONS)
 
 
 def test_statements_split_triggers_whole() -> None:
@@ -180,9 +206,10 @@ def test_statements_split_triggers_whole() -> None:
         list(statements("CREATE TABLE t (x INTEGER)"))
 
 
-async def test_migrating_a_v1_file_keeps_its_data_and_marks_old_wins(tmp_path: Path) -> None:
-    db = await SqliteDatabase.open(tmp_path / "bot.db")
-    try:
+async def test_migrating_a_v1_database_keeps_its_data_and_marks_old_wins(
+    empty: Path | str,
+) -> None:
+    async with opened(empty) as db:
         await migrate(db, MIGRATIONS[:1])
 
         async def fill(conn: Conn) -> None:
@@ -203,19 +230,14 @@ async def test_migrating_a_v1_file_keeps_its_data_and_marks_old_wins(tmp_path: P
 
         await db.write(fill)
         assert await migrate(db) == list(range(2, len(MIGRATIONS) + 1))
-        sql = "SELECT result, won FROM records ORDER BY id"
-        rows = await db.fetch(sql)
-        assert [(r[0], r[1]) for r in rows] == [
-            ("perfect", 1),
-            ("win", 1),
-            ("loss", 0),
-            ("burned", 0),
+        rows = await db.fetch("SELECT result, won FROM records ORDER BY id")
+        assert [(r[0], bool(r[1])) for r in rows] == [
+            ("perfect", True),
+            ("win", True),
+            ("loss", False),
+            ("burned", False),
         ]
-        sql = "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'"
-        names = {row[0] for row in await db.fetch(sql)}
-        assert "records_guild_game_channel_best" in names and "records_guild_game" not in names
-        sql = "SELECT result, games, wins FROM record_totals ORDER BY result"
-        totals = await db.fetch(sql)
+        totals = await db.fetch("SELECT result, games, wins FROM record_totals ORDER BY result")
         # the records kept before migration 4 are counted in its totals
         assert [tuple(row) for row in totals] == [
             ("burned", 1, 0),
@@ -223,13 +245,19 @@ async def test_migrating_a_v1_file_keeps_its_data_and_marks_old_wins(tmp_path: P
             ("perfect", 1, 1),
             ("win", 1, 1),
         ]
-    finally:
-        await db.close()
-    async with await open_storage(tmp_path / "bot.db") as storage:
+    async with await open_storage(empty) as storage:
         loaded = await storage.sessions.load("s1")
         assert loaded is not None and loaded.record.turn_timer is None
         assert loaded.record.to_move is None and loaded.record.quarantine is None
         assert loaded.record.seats == (Seat(user_id=100, name="Alice"),)
+
+
+async def test_migration_4_replaces_the_records_index_on_sqlite(tmp_path: Path) -> None:
+    async with opened(tmp_path / "bot.db") as db:
+        await migrate(db)
+        sql = "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'"
+        names = {row[0] for row in await db.fetch(sql)}
+        assert "records_guild_game_channel_best" in names and "records_guild_game" not in names
 
 
 V5_SEAT = (
@@ -252,10 +280,9 @@ V6_HINTS = (
 
 
 async def test_migration_6_counts_no_hints_before_it_and_keeps_the_ai_levels(
-    tmp_path: Path,
+    empty: Path | str,
 ) -> None:
-    db = await SqliteDatabase.open(tmp_path / "bot.db")
-    try:
+    async with opened(empty) as db:
         await migrate(db, MIGRATIONS[:5])
 
         async def fill(conn: Conn) -> None:
@@ -270,138 +297,7 @@ async def test_migration_6_counts_no_hints_before_it_and_keeps_the_ai_levels(
         await db.write(fill)
         assert await migrate(db, MIGRATIONS[:6]) == [6]
         assert await db.fetchval(V6_HINTS) == 0
-    finally:
-        await db.close()
-    async with await open_storage(tmp_path / "bot.db") as storage:
-        loaded = await storage.sessions.load("s1")
-        assert loaded is not None
-        assert [(s.ai_level, s.hints) for s in loaded.record.seats] == [
-            ("normal", 0),
-            ("strong", 0),
-        ]
-        [entry] = await storage.records.history(1)
-        assert entry.record.hints == 0 and [s.hints for s in entry.seats] == [0]
-
-
-# The same migrations on PostgreSQL: `schema_version`, one transaction each, an advisory lock.
-
-
-async def pg_tables(conn: asyncpg.Connection) -> set[str]:
-    rows = await conn.fetch(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
-    )
-    return {row[0] for row in rows}
-
-
-async def test_postgres_migrates_an_empty_database_and_keeps_its_version(pg_url: str) -> None:
-    async with await open_storage(pg_url) as storage:
-        assert storage.backend == "postgresql"
-        await storage.prefs.user.set(1, "locale", "ja")
-    conn = await asyncpg.connect(pg_url)
-    try:
-        assert await pg_tables(conn) >= TABLES | {"schema_version"}
-        assert await pg_migrations.schema_version(conn) == len(MIGRATIONS)
-        assert await pg_migrations.migrate(conn) == []
-        extra = (*MIGRATIONS, Migration(EXTRA, EXTRA))
-        assert await pg_migrations.migrate(conn, extra) == [len(extra)]
-        assert await pg_migrations.migrate(conn, extra) == []
-        assert await pg_migrations.schema_version(conn) == len(extra)
-        with pytest.raises(RuntimeError, match="newer"):
-            await pg_migrations.migrate(conn)  # code older than the database: refuse
-        assert await conn.fetchval("SELECT value FROM user_prefs") == "ja"
-    finally:
-        await conn.close()
-
-
-async def test_postgres_failed_migration_leaves_previous_version(pg_url: str) -> None:
-    conn = await asyncpg.connect(pg_url)
-    try:
-        assert await pg_migrations.migrate(conn) == list(range(1, len(MIGRATIONS) + 1))
-        with pytest.raises(asyncpg.DuplicateTableError):
-            await pg_migrations.migrate(conn, (*MIGRATIONS, Migration(BROKEN, BROKEN)))
-        assert await pg_migrations.schema_version(conn) == len(MIGRATIONS)
-        assert "half" not in await pg_tables(conn)
-    finally:
-        await conn.close()
-
-
-async def test_postgres_processes_starting_at_once_apply_each_migration_once(
-    pg_url: str,
-) -> None:
-    conns = [await asyncpg.connect(pg_url) for _ in range(3)]
-    try:
-        applied = await asyncio.gather(*(pg_migrations.migrate(conn) for conn in conns))
-        assert sorted(n for numbers in applied for n in numbers) == list(
-            range(1, len(MIGRATIONS) + 1)
-        )
-        assert await pg_migrations.schema_version(conns[0]) == len(MIGRATIONS)
-    finally:
-        for conn in conns:
-            await conn.close()
-
-
-async def test_postgres_migrating_a_v1_database_keeps_its_data_and_marks_old_wins(
-    pg_url: str,
-) -> None:
-    conn = await asyncpg.connect(pg_url)
-    try:
-        assert await pg_migrations.migrate(conn, MIGRATIONS[:1]) == [1]
-        await conn.execute(
-            "INSERT INTO sessions (id, game_id, rules_version, channel_id, host_id, locale, "
-            "options, seed, status, created_at, updated_at) "
-            "VALUES ('s1', 'thegame', 1, 10, 100, 'en', '{}', 1, 'active', 0, 0)"
-        )
-        await conn.execute(
-            "INSERT INTO seats (session_id, seat, user_id, name) VALUES ('s1', 0, 100, 'Alice')"
-        )
-        for result in ("perfect", "win", "loss", "burned"):
-            await conn.execute(
-                "INSERT INTO records (guild_id, channel_id, game_id, session_id, result, "
-                "score, players, finished_at) VALUES (1, 10, 'thegame', $1, $1, 3, 1, 0)",
-                result,
-            )
-        assert await pg_migrations.migrate(conn) == list(range(2, len(MIGRATIONS) + 1))
-        rows = await conn.fetch("SELECT result, won FROM records ORDER BY id")
-        assert [tuple(r) for r in rows] == [
-            ("perfect", True),
-            ("win", True),
-            ("loss", False),
-            ("burned", False),
-        ]
-        totals = await conn.fetch("SELECT result, games, wins FROM record_totals ORDER BY result")
-        assert [tuple(row) for row in totals] == [
-            ("burned", 1, 0),
-            ("loss", 1, 0),
-            ("perfect", 1, 1),
-            ("win", 1, 1),
-        ]
-    finally:
-        await conn.close()
-    async with await open_storage(pg_url) as storage:
-        loaded = await storage.sessions.load("s1")
-        assert loaded is not None and loaded.record.turn_timer is None
-        assert loaded.record.to_move is None and loaded.record.quarantine is None
-        assert loaded.record.seats == (Seat(user_id=100, name="Alice"),)
-
-
-async def test_postgres_migration_6_counts_no_hints_before_it_and_keeps_the_ai_levels(
-    pg_url: str,
-) -> None:
-    conn = await asyncpg.connect(pg_url)
-    try:
-        assert await pg_migrations.migrate(conn, MIGRATIONS[:5]) == [1, 2, 3, 4, 5]
-        await conn.execute(
-            "INSERT INTO sessions (id, game_id, rules_version, channel_id, host_id, locale, "
-            "options, seed, status, created_at, updated_at) "
-            "VALUES ('s1', 'thegame', 1, 10, 100, 'en', '{}', 1, 'lobby', 0, 0)"
-        )
-        for sql in (V5_SEAT, V5_RECORD, V5_SEAT_RESULT):
-            await conn.execute(sql)
-        assert await pg_migrations.migrate(conn, MIGRATIONS[:6]) == [6]
-        assert await conn.fetchval(V6_HINTS) == 0
-    finally:
-        await conn.close()
-    async with await open_storage(pg_url) as storage:
+    async with await open_storage(empty) as storage:
         loaded = await storage.sessions.load("s1")
         assert loaded is not None
         assert [(s.ai_level, s.hints) for s in loaded.record.seats] == [

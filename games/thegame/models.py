@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
-from typing import Annotated, Literal
+from functools import cached_property
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import Field, TypeAdapter
 
 from games.engine.contract import Frozen
+from games.thegame.unchecked import construct
 
 CARDS = tuple(range(2, 100))
 BLUE_NUMBERS = frozenset({22, 33, 44, 55, 66, 77})
@@ -18,6 +21,13 @@ ASCENDING = (True, True, False, False)
 
 def base_of(pile: int) -> int:
     return 1 if ASCENDING[pile] else 100
+
+
+def fits(top: int, card: int, ascending: bool) -> bool:
+    """The placement rule, with the exact ±10 trick."""
+    if ascending:
+        return card > top or card == top - 10
+    return card < top or card == top + 10
 
 
 class SignalKind(StrEnum):
@@ -96,6 +106,17 @@ class Signal(Frozen):
 TheGameAction = Annotated[Deal | ChooseFirst | Play | EndTurn | Signal, Field(discriminator="kind")]
 ACTION_ADAPTER: TypeAdapter[TheGameAction] = TypeAdapter(TheGameAction)
 
+PLAYS = {(card, pile): Play(card=card, pile=pile) for card in CARDS for pile in range(PILES)}
+END_TURN = EndTurn()
+SIGNALS = {
+    (pile, kind, on): Signal(pile=pile, signal=kind, on=on)
+    for pile in range(PILES)
+    for kind in SignalKind
+    for on in (True, False)
+}
+"""Every play, end of turn and signal, built once: actions are frozen, so `legal_actions`
+hands out these instead of validating new ones on every call."""
+
 
 # State ---------------------------------------------------------------------------------------
 
@@ -128,9 +149,55 @@ class TheGameState(Frozen):
             return 1
         return 3 if self.config.min_three else 2
 
-    @property
+    @cached_property
     def cards_left(self) -> int:
+        """Cards not played yet (kept with the state; the rules carry it from one to the next)."""
         return len(self.draw) + sum(len(hand) for hand in self.hands)
+
+    @cached_property
+    def moves(self) -> tuple[Play | EndTurn, ...]:
+        """What the player to move may do besides signals: each play that fits, then the end
+        of the turn once the minimum is met (kept with the state: asked more than once)."""
+        if self.phase is not Phase.PLAY:
+            return ()
+        piles = self.piles
+        tops = [cards[-1] if cards else base_of(pile) for pile, cards in enumerate(piles)]
+        moves: list[Play | EndTurn] = [
+            PLAYS[card, pile]
+            for card in self.hands[self.turn]
+            for pile in range(PILES)
+            if fits(tops[pile], card, ASCENDING[pile])
+        ]
+        if self.played_this_turn >= self.minimum:
+            moves.append(END_TURN)
+        return tuple(moves)
+
+    def evolve(self, **changes: Any) -> TheGameState:
+        """This state with `changes`, not validated again: the rules' own transitions, whose
+        every value is valid by construction (the engine's checked mode re-validates them in
+        the tests). A derived value stays only while none of the fields it reads change; a
+        change may also carry one the transition knows (`cards_left`)."""
+        fields = self.__dict__.copy()
+        for name, reads in DERIVED.items():
+            if name in fields and name not in changes and not reads.isdisjoint(changes):
+                del fields[name]
+        fields.update(changes)
+        fields_set = self.__pydantic_fields_set__.union(changes.keys() - DERIVED.keys())
+        return construct(TheGameState, fields, fields_set)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """pydantic's copy, without the derived values (they may not fit the update)."""
+        copied = super().model_copy(update=update, deep=deep)
+        for name in DERIVED:
+            copied.__dict__.pop(name, None)
+        return copied
+
+
+DERIVED = {
+    "cards_left": frozenset({"draw", "hands"}),
+    "moves": frozenset({"config", "phase", "draw", "hands", "piles", "turn", "played_this_turn"}),
+}
+"""The state's cached values and the fields each is computed from."""
 
 
 # Views ---------------------------------------------------------------------------------------

@@ -172,17 +172,32 @@ class TheGameState(Frozen):
             moves.append(END_TURN)
         return tuple(moves)
 
+    @cached_property
+    def signal_moves(self) -> tuple[Signal, ...]:
+        """The signals any player may send now: each one set or cleared, whichever it is not
+        (none when the table plays without signals)."""
+        if self.phase is not Phase.PLAY or not self.config.signals:
+            return ()
+        return tuple(
+            SIGNALS[pile, kind, kind not in self.signals[pile]]
+            for pile in range(PILES)
+            for kind in SignalKind
+        )
+
     def evolve(self, **changes: Any) -> TheGameState:
         """This state with `changes`, not validated again: the rules' own transitions, whose
         every value is valid by construction (the engine's checked mode re-validates them in
         the tests). A derived value stays only while none of the fields it reads change; a
         change may also carry one the transition knows (`cards_left`)."""
         fields = self.__dict__.copy()
-        for name, reads in DERIVED.items():
-            if name in fields and name not in changes and not reads.isdisjoint(changes):
-                del fields[name]
+        if len(fields) > len(FIELDS):  # some derived value is kept
+            for name, reads in DERIVED.items():
+                if name in fields and name not in changes and not reads.isdisjoint(changes):
+                    del fields[name]
         fields.update(changes)
-        fields_set = self.__pydantic_fields_set__.union(changes.keys() - DERIVED.keys())
+        fields_set = self.__pydantic_fields_set__
+        if not fields_set.issuperset(changes):  # as pydantic's model_copy counts them
+            fields_set = fields_set.union(FIELDS.intersection(changes))
         return construct(TheGameState, fields, fields_set)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
@@ -193,9 +208,11 @@ class TheGameState(Frozen):
         return copied
 
 
+FIELDS = frozenset(TheGameState.model_fields)
 DERIVED = {
     "cards_left": frozenset({"draw", "hands"}),
     "moves": frozenset({"config", "phase", "draw", "hands", "piles", "turn", "played_this_turn"}),
+    "signal_moves": frozenset({"config", "phase", "signals"}),
 }
 """The state's cached values and the fields each is computed from."""
 

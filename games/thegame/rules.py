@@ -19,6 +19,7 @@ from games.engine.options import config_from_options
 from games.thegame.models import (
     ACTION_ADAPTER,
     ASCENDING,
+    BLUE_NUMBERS,
     CARDS,
     END_TURN,
     PILES,
@@ -58,10 +59,12 @@ def placeable(state: TheGameState, hand: Sequence[int]) -> bool:
     down pile, or exactly 10 off a top the other way."""
     if not hand:
         return False
-    up1, up2, down1, down2 = (state.top(pile) for pile in range(PILES))
-    if max(hand) > min(up1, up2) or min(hand) < max(down1, down2):
+    pile1, pile2, pile3, pile4 = state.piles
+    up = (pile1[-1] if pile1 else 1, pile2[-1] if pile2 else 1)
+    down = (pile3[-1] if pile3 else 100, pile4[-1] if pile4 else 100)
+    if max(hand) > min(up) or min(hand) < max(down):
         return True
-    return any(card + 10 in (up1, up2) or card - 10 in (down1, down2) for card in hand)
+    return any(card + 10 in up or card - 10 in down for card in hand)
 
 
 def _burns(state: TheGameState, pile: int) -> bool:
@@ -110,37 +113,28 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         return ChooseFirst(seat=rng.randrange(state.config.players))
 
     def legal_actions(self, state: TheGameState, seat: int) -> list[TheGameAction]:
-        if state.phase is not Phase.PLAY:
-            return []
-        actions: list[TheGameAction] = list(state.moves) if seat == state.turn else []
-        if not state.config.signals:
-            return actions
-        actions += [
-            SIGNALS[pile, kind, kind not in state.signals[pile]]
-            for pile in range(PILES)
-            for kind in SignalKind
-        ]
-        return actions
+        if seat == state.turn:
+            return [*state.moves, *state.signal_moves]
+        return list(state.signal_moves)
 
     def apply(self, state: TheGameState, actor: int, action: TheGameAction) -> Step:
         action = self._known(action)  # a foreign or unvalidated action never gets further
         if state.phase is Phase.OVER:
             raise GameError(Reason.GAME_OVER)
-        match action:
-            case Deal() | ChooseFirst() if actor != CHANCE:
+        if isinstance(action, (Deal, ChooseFirst)):
+            if actor != CHANCE:
                 raise illegal("chance_only")
-            case Deal():
+            if isinstance(action, Deal):
                 return self._deal(state, action)
-            case ChooseFirst():
-                return self._choose_first(state, action)
-            case _ if state.phase is not Phase.PLAY or not 0 <= actor < state.config.players:
-                raise illegal("not_now")
-            case Signal():
-                return self._signal(state, actor, action)
-            case Play():
-                return self._play(state, actor, action)
-            case EndTurn():
-                return self._end_turn(state, actor)
+            return self._choose_first(state, action)
+        if state.phase is not Phase.PLAY or not 0 <= actor < state.config.players:
+            raise illegal("not_now")
+        if isinstance(action, Play):
+            return self._play(state, actor, action)
+        if isinstance(action, EndTurn):
+            return self._end_turn(state, actor)
+        if isinstance(action, Signal):
+            return self._signal(state, actor, action)
         raise illegal("unknown_action")
 
     def _known(self, action: Any) -> TheGameAction:
@@ -235,7 +229,8 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             raise GameError(Reason.NOT_YOUR_TURN)
 
     def _play(self, state: TheGameState, seat: int, play: Play) -> Step:
-        self._require_turn(state, seat)
+        if seat != state.turn:
+            raise GameError(Reason.NOT_YOUR_TURN)
         hand = state.hands[seat]
         card, pile = play.card, play.pile
         if card not in hand:
@@ -256,10 +251,10 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             "cards_left": left,
         }
         since = state.blue_since[pile]
-        if not state.config.is_blue(card):
-            covered = None
-        else:
+        if state.config.on_fire and card in BLUE_NUMBERS:
             covered = state.turn_number if since is None else since
+        else:
+            covered = None
         if covered != since:
             blue_since = list(state.blue_since)
             blue_since[pile] = covered

@@ -21,14 +21,19 @@ _new = object.__new__
 _set = object.__setattr__
 
 
-def construct(cls: type[M], fields: dict[str, Any], fields_set: Iterable[str] | None = None) -> M:
-    """An instance of `cls` holding `fields` (every field of it, each already valid)."""
+def construct(cls: type[M], fields: dict[str, Any], fields_set: set[str] | None = None) -> M:
+    """An instance of `cls` holding `fields` (every field of it, each already valid);
+    `fields_set` (what pydantic counts as given) is all of them unless told."""
     model: M = _new(cls)
     _set(model, "__dict__", fields)
-    _set(model, "__pydantic_fields_set__", set(fields if fields_set is None else fields_set))
+    _set(model, "__pydantic_fields_set__", set(fields) if fields_set is None else fields_set)
     _set(model, "__pydantic_extra__", None)
     _set(model, "__pydantic_private__", None)
     return model
+
+
+_EVENT_FIELDS = frozenset(Event.model_fields)
+_STEP_FIELDS = frozenset(Step.model_fields)
 
 
 def event(
@@ -37,8 +42,9 @@ def event(
     audience: tuple[int, ...] | None = None,
     cards: tuple[int, ...] = (),
 ) -> Event:
-    return construct(Event, {"key": key, "params": params, "audience": audience, "cards": cards})
+    fields = {"key": key, "params": params, "audience": audience, "cards": cards}
+    return construct(Event, fields, set(_EVENT_FIELDS))
 
 
 def step(state: Any, events: Iterable[Event]) -> Step:
-    return construct(Step, {"state": state, "events": tuple(events)})
+    return construct(Step, {"state": state, "events": tuple(events)}, set(_STEP_FIELDS))

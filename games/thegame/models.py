@@ -106,7 +106,8 @@ class Signal(Frozen):
 TheGameAction = Annotated[Deal | ChooseFirst | Play | EndTurn | Signal, Field(discriminator="kind")]
 ACTION_ADAPTER: TypeAdapter[TheGameAction] = TypeAdapter(TheGameAction)
 
-PLAYS = {(card, pile): Play(card=card, pile=pile) for card in CARDS for pile in range(PILES)}
+PLAYS_OF = {card: tuple(Play(card=card, pile=pile) for pile in range(PILES)) for card in CARDS}
+PLAYS = {(card, pile): PLAYS_OF[card][pile] for card in CARDS for pile in range(PILES)}
 END_TURN = EndTurn()
 SIGNALS = {
     (pile, kind, on): Signal(pile=pile, signal=kind, on=on)
@@ -160,14 +161,20 @@ class TheGameState(Frozen):
         of the turn once the minimum is met (kept with the state: asked more than once)."""
         if self.phase is not Phase.PLAY:
             return ()
-        piles = self.piles
-        tops = [cards[-1] if cards else base_of(pile) for pile, cards in enumerate(piles)]
-        moves: list[Play | EndTurn] = [
-            PLAYS[card, pile]
-            for card in self.hands[self.turn]
-            for pile in range(PILES)
-            if fits(tops[pile], card, ASCENDING[pile])
-        ]
+        pile1, pile2, pile3, pile4 = self.piles
+        up1, up2 = pile1[-1] if pile1 else 1, pile2[-1] if pile2 else 1
+        down1, down2 = pile3[-1] if pile3 else 100, pile4[-1] if pile4 else 100
+        moves: list[Play | EndTurn] = []
+        for card in self.hands[self.turn]:  # `fits`, written out: this runs on every move
+            plays = PLAYS_OF[card]
+            if card > up1 or card == up1 - 10:
+                moves.append(plays[0])
+            if card > up2 or card == up2 - 10:
+                moves.append(plays[1])
+            if card < down1 or card == down1 + 10:
+                moves.append(plays[2])
+            if card < down2 or card == down2 + 10:
+                moves.append(plays[3])
         if self.played_this_turn >= self.minimum:
             moves.append(END_TURN)
         return tuple(moves)
@@ -184,20 +191,22 @@ class TheGameState(Frozen):
             for kind in SignalKind
         )
 
-    def evolve(self, **changes: Any) -> TheGameState:
+    def evolve(self, changes: dict[str, Any], cards_left: int | None = None) -> TheGameState:
         """This state with `changes`, not validated again: the rules' own transitions, whose
         every value is valid by construction (the engine's checked mode re-validates them in
-        the tests). A derived value stays only while none of the fields it reads change; a
-        change may also carry one the transition knows (`cards_left`)."""
+        the tests). A derived value stays only while none of the fields it reads change;
+        `cards_left` gives the count when the transition knows it."""
         fields = self.__dict__.copy()
+        fields.update(changes)
         if len(fields) > len(FIELDS):  # some derived value is kept
             for name, reads in DERIVED.items():
-                if name in fields and name not in changes and not reads.isdisjoint(changes):
+                if name in fields and not reads.isdisjoint(changes):
                     del fields[name]
-        fields.update(changes)
-        fields_set = self.__pydantic_fields_set__
+        if cards_left is not None:
+            fields["cards_left"] = cards_left
+        fields_set = self.__pydantic_fields_set__  # shared: pydantic copies it to change it
         if not fields_set.issuperset(changes):  # as pydantic's model_copy counts them
-            fields_set = fields_set.union(FIELDS.intersection(changes))
+            fields_set = fields_set.union(changes)
         return construct(TheGameState, fields, fields_set)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:

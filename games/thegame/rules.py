@@ -165,7 +165,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             raise illegal("bad_deal")
         size, players = state.config.hand_size, state.config.players
         hands = tuple(tuple(sorted(deal.order[i * size : (i + 1) * size])) for i in range(players))
-        state = state.evolve(hands=hands, draw=deal.order[players * size :], cards_left=len(CARDS))
+        state = state.evolve({"hands": hands, "draw": deal.order[players * size :]}, len(CARDS))
         events = [event("thegame.dealt", {"size": size})]
         events += [
             event("thegame.your_hand", {}, audience=(seat,), cards=hand)
@@ -173,7 +173,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         ]
         first = state.config.first_player
         if first is None:
-            return step(state.evolve(phase=Phase.CHOOSE_FIRST), events)
+            return step(state.evolve({"phase": Phase.CHOOSE_FIRST}), events)
         return self._begin(state, first, events)
 
     def _choose_first(self, state: TheGameState, choice: ChooseFirst) -> Step:
@@ -183,16 +183,17 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
 
     def _begin(self, state: TheGameState, first: int, events: list[Event]) -> Step:
         events.append(event("thegame.first_player", {"seat": first}))
-        return self._start_turn(state, first, events, phase=Phase.PLAY)
+        return self._start_turn(state, first, events, {"phase": Phase.PLAY})
 
     # Turns ----------------------------------------------------------------------------------
 
     def _start_turn(
-        self, state: TheGameState, seat: int, events: list[Event], **changes: Any
+        self, state: TheGameState, seat: int, events: list[Event], changes: dict[str, Any]
     ) -> Step:
         """Give the turn to `seat` or the next seat holding cards; end the game if stuck.
 
-        `changes` (what the step changed before) go into the same new state."""
+        `changes` (what the step changed before, keeping the cards left) go into the same new
+        state."""
         players, hands = state.config.players, changes.get("hands", state.hands)
         for offset in range(players):
             candidate = (seat + offset) % players
@@ -200,10 +201,9 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
                 break
             events.append(event("thegame.skipped", {"seat": candidate}))
         else:
-            return self._finish(state, EndReason.ALL_PLAYED, events, **changes)
-        state = state.evolve(
-            turn=candidate, turn_number=state.turn_number + 1, played_this_turn=0, **changes
-        )
+            return self._finish(state, EndReason.ALL_PLAYED, events, changes)
+        changes.update(turn=candidate, turn_number=state.turn_number + 1, played_this_turn=0)
+        state = state.evolve(changes, state.cards_left)
         events.append(event("thegame.turn", {"seat": candidate}))
         return self._check_stuck(state, events)
 
@@ -211,22 +211,20 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         """(R) The engine ends the game when the player to move cannot reach the minimum."""
         if state.played_this_turn < state.minimum and not placeable(state, state.hands[state.turn]):
             events.append(event("thegame.stuck", {"seat": state.turn}))
-            return self._finish(state, EndReason.STUCK, events)
+            return self._finish(state, EndReason.STUCK, events, {})
         return step(state, events)
 
     def _finish(
-        self, state: TheGameState, reason: EndReason, events: list[Event], **changes: Any
+        self, state: TheGameState, reason: EndReason, events: list[Event], changes: dict[str, Any]
     ) -> Step:
-        state = state.evolve(**{**changes, "phase": Phase.OVER, "end_reason": reason})
+        """End the game (with `changes`, which keep the cards left, in the same new state)."""
+        changes.update(phase=Phase.OVER, end_reason=reason)
+        state = state.evolve(changes, state.cards_left)
         left = state.cards_left
         events.append(
             event("thegame.over", {"result": result_of(left, reason), "cards_left": left})
         )
         return step(state, events)
-
-    def _require_turn(self, state: TheGameState, seat: int) -> None:
-        if seat != state.turn:
-            raise GameError(Reason.NOT_YOUR_TURN)
 
     def _play(self, state: TheGameState, seat: int, play: Play) -> Step:
         if seat != state.turn:
@@ -248,7 +246,6 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             "piles": tuple(piles),
             "hands": tuple(hands),
             "played_this_turn": state.played_this_turn + 1,
-            "cards_left": left,
         }
         since = state.blue_since[pile]
         if state.config.on_fire and card in BLUE_NUMBERS:
@@ -259,7 +256,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             blue_since = list(state.blue_since)
             blue_since[pile] = covered
             changes["blue_since"] = tuple(blue_since)
-        state = state.evolve(**changes)
+        state = state.evolve(changes, left)
         events = [
             event("thegame.played", {"seat": seat, "card": card, "pile": pile}, cards=(card,))
         ]
@@ -268,7 +265,8 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         return self._check_stuck(state, events)
 
     def _end_turn(self, state: TheGameState, seat: int, events: list[Event] | None = None) -> Step:
-        self._require_turn(state, seat)
+        if seat != state.turn:
+            raise GameError(Reason.NOT_YOUR_TURN)
         events = events or []
         if state.played_this_turn < state.minimum:
             raise illegal("minimum_not_met", count=state.minimum)
@@ -282,7 +280,6 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             hands = list(state.hands)
             hands[seat] = refilled
             changes = {"hands": tuple(hands), "draw": state.draw[need:]}
-            changes["cards_left"] = state.cards_left
         events.append(event("thegame.turn_ended", {"seat": seat, "drew": len(drawn)}))
         if drawn:
             events.append(event("thegame.you_drew", {}, audience=(seat,), cards=drawn))
@@ -295,10 +292,10 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         if burning:
             for pile in burning:
                 events.append(event("thegame.burned", {"pile": pile, "card": state.top(pile)}))
-            return self._finish(state, EndReason.BURNED, events, **changes)
+            return self._finish(state, EndReason.BURNED, events, changes)
         if state.cards_left == 0:
-            return self._finish(state, EndReason.ALL_PLAYED, events, **changes)
-        return self._start_turn(state, (seat + 1) % config.players, events, **changes)
+            return self._finish(state, EndReason.ALL_PLAYED, events, changes)
+        return self._start_turn(state, (seat + 1) % config.players, events, changes)
 
     def _signal(self, state: TheGameState, seat: int, signal: Signal) -> Step:
         if not state.config.signals:
@@ -319,7 +316,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             "signal": signal.signal.value,
             "on": signal.on,
         }
-        return step(state.evolve(signals=tuple(signals)), [event("thegame.signal", params)])
+        return step(state.evolve({"signals": tuple(signals)}), [event("thegame.signal", params)])
 
     # Views and results ----------------------------------------------------------------------
 
@@ -378,7 +375,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         for i in others:
             size = len(hands[i])
             hands[i], pool = tuple(sorted(pool[:size])), pool[size:]
-        return state.evolve(hands=tuple(hands), draw=tuple(pool), cards_left=state.cards_left)
+        return state.evolve({"hands": tuple(hands), "draw": tuple(pool)}, state.cards_left)
 
     def sample_state(self, view: TheGameView, rng: random.Random) -> TheGameState:
         """The table of `view` with what it does not show drawn at random.

@@ -49,6 +49,11 @@ CHANCE_TO_MOVE, NOBODY_TO_MOVE = ToMove(chance=True), ToMove()
 SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({seat})) for seat in range(5))
 """`to_move`'s answers, built once (they are frozen)."""
 
+BUILT: tuple[TheGameAction, ...] = (*PLAYS.values(), END_TURN, *SIGNALS.values())
+DUMPS = {id(action): (action, ACTION_ADAPTER.dump_python(action, mode="json")) for action in BUILT}
+"""The logged form of each action built in advance, by identity (they live as long as the
+module, so an id stays theirs)."""
+
 
 def can_place(state: TheGameState, card: int, pile: int) -> bool:
     return fits(state.top(pile), card, ASCENDING[pile])
@@ -118,7 +123,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         return list(state.signal_moves)
 
     def apply(self, state: TheGameState, actor: int, action: TheGameAction) -> Step:
-        action = self._known(action)  # a foreign or unvalidated action never gets further
+        action = self.checked(action)  # a foreign or unvalidated action never gets further
         if state.phase is Phase.OVER:
             raise GameError(Reason.GAME_OVER)
         if isinstance(action, (Deal, ChooseFirst)):
@@ -137,8 +142,8 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             return self._signal(state, actor, action)
         raise illegal("unknown_action")
 
-    def _known(self, action: Any) -> TheGameAction:
-        """`checked(action)`, without its round trip through pydantic for the common moves: a
+    def checked(self, action: Any) -> TheGameAction:
+        """The engine's check, without its round trip through pydantic for the common moves: a
         play, end of turn or signal of exactly this game's classes whose fields are exactly
         those of the one built in advance (`PLAYS`, `SIGNALS`) is that one."""
         kind = type(action)
@@ -156,7 +161,14 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
                 known = SIGNALS.get((pile, signal, on))
         if known is not None and fields == known.__dict__:
             return known
-        return self.checked(action)
+        return super().checked(action)
+
+    def dump_action(self, action: TheGameAction) -> dict[str, Any]:
+        """The engine's dump; that of an action built in advance is kept with it."""
+        known = DUMPS.get(id(action))
+        if known is not None and known[0] is action:
+            return dict(known[1])
+        return super().dump_action(action)
 
     # Chance ---------------------------------------------------------------------------------
 

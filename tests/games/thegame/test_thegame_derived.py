@@ -17,6 +17,7 @@ from games.engine.errors import GameError
 from games.engine.step import advance
 from games.thegame import AI, RULES
 from games.thegame.models import (
+    ACTION_ADAPTER,
     ASCENDING,
     CARDS,
     PILES,
@@ -30,7 +31,7 @@ from games.thegame.models import (
     TheGameState,
     TheGameView,
 )
-from games.thegame.rules import fits
+from games.thegame.rules import BUILT, fits
 
 
 def unvalidated(cls: type[BaseModel], **fields: Any) -> BaseModel:
@@ -194,3 +195,23 @@ def test_a_validated_play_of_a_number_never_dealt_is_refused_as_not_in_hand() ->
     with pytest.raises(GameError) as info:
         RULES.apply(state, 0, Play(card=150, pile=0))
     assert info.value.detail == "not_in_hand"
+
+
+def test_the_kept_dump_of_each_built_action_is_the_adapters() -> None:
+    for action in BUILT:
+        assert RULES.dump_action(action) == ACTION_ADAPTER.dump_python(action, mode="json")
+
+
+def test_a_dump_handed_out_is_the_callers_own() -> None:
+    action = BUILT[0]
+    RULES.dump_action(action)["kind"] = "changed"
+    assert RULES.dump_action(action)["kind"] == action.kind
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_checked_gives_each_legal_action_back_equal_and_of_its_own_class(seed: int) -> None:
+    for state, _ in playout(seed):
+        for action in RULES.legal_actions(state, state.turn):
+            parsed = ACTION_ADAPTER.validate_python(RULES.dump_action(action))
+            assert RULES.checked(parsed) == action
+            assert type(RULES.checked(parsed)) is type(action)

@@ -46,7 +46,7 @@ from games.thegame.unchecked import construct, event, step
 PERFECT, WIN, LOSS, BURNED = "perfect", "win", "loss", "burned"
 
 CHANCE_TO_MOVE, NOBODY_TO_MOVE = ToMove(chance=True), ToMove()
-SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({seat})) for seat in range(5))
+SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({seat})) for seat in range(5))  # up to 5 players
 """`to_move`'s answers, built once (they are frozen)."""
 
 BUILT: tuple[TheGameAction, ...] = (*PLAYS.values(), END_TURN, *SIGNALS.values())
@@ -105,7 +105,10 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
     def to_move(self, state: TheGameState) -> ToMove:
         phase = state.phase
         if phase is Phase.PLAY:
-            return SEAT_TO_MOVE[state.turn]
+            turn = state.turn
+            if 0 <= turn < len(SEAT_TO_MOVE):
+                return SEAT_TO_MOVE[turn]
+            return ToMove(seats=frozenset({turn}))
         if phase is Phase.OVER:
             return NOBODY_TO_MOVE
         return CHANCE_TO_MOVE

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
-from typing import Annotated, Literal
+from functools import cached_property
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import Field, TypeAdapter
 
 from games.engine.contract import Frozen
+from games.thegame.unchecked import construct
 
 CARDS = tuple(range(2, 100))
 BLUE_NUMBERS = frozenset({22, 33, 44, 55, 66, 77})
@@ -18,6 +21,13 @@ ASCENDING = (True, True, False, False)
 
 def base_of(pile: int) -> int:
     return 1 if ASCENDING[pile] else 100
+
+
+def fits(top: int, card: int, ascending: bool) -> bool:
+    """The placement rule, with the exact ±10 trick."""
+    if ascending:
+        return card > top or card == top - 10
+    return card < top or card == top + 10
 
 
 class SignalKind(StrEnum):
@@ -96,6 +106,18 @@ class Signal(Frozen):
 TheGameAction = Annotated[Deal | ChooseFirst | Play | EndTurn | Signal, Field(discriminator="kind")]
 ACTION_ADAPTER: TypeAdapter[TheGameAction] = TypeAdapter(TheGameAction)
 
+PLAYS_OF = {card: tuple(Play(card=card, pile=pile) for pile in range(PILES)) for card in CARDS}
+PLAYS = {(card, pile): PLAYS_OF[card][pile] for card in CARDS for pile in range(PILES)}
+END_TURN = EndTurn()
+SIGNALS = {
+    (pile, kind, on): Signal(pile=pile, signal=kind, on=on)
+    for pile in range(PILES)
+    for kind in SignalKind
+    for on in (True, False)
+}
+"""Every play, end of turn and signal, built once: actions are frozen, so `legal_actions`
+hands out these instead of validating new ones on every call."""
+
 
 # State ---------------------------------------------------------------------------------------
 
@@ -128,9 +150,80 @@ class TheGameState(Frozen):
             return 1
         return 3 if self.config.min_three else 2
 
-    @property
+    @cached_property
     def cards_left(self) -> int:
+        """Cards not played yet (kept with the state; the rules carry it from one to the next)."""
         return len(self.draw) + sum(len(hand) for hand in self.hands)
+
+    @cached_property
+    def moves(self) -> tuple[Play | EndTurn, ...]:
+        """What the player to move may do besides signals: each play that fits, then the end
+        of the turn once the minimum is met (kept with the state: asked more than once)."""
+        if self.phase is not Phase.PLAY:
+            return ()
+        pile1, pile2, pile3, pile4 = self.piles
+        up1, up2 = pile1[-1] if pile1 else 1, pile2[-1] if pile2 else 1
+        down1, down2 = pile3[-1] if pile3 else 100, pile4[-1] if pile4 else 100
+        moves: list[Play | EndTurn] = []
+        for card in self.hands[self.turn]:  # `fits`, written out: this runs on every move
+            plays = PLAYS_OF[card]
+            if card > up1 or card == up1 - 10:
+                moves.append(plays[0])
+            if card > up2 or card == up2 - 10:
+                moves.append(plays[1])
+            if card < down1 or card == down1 + 10:
+                moves.append(plays[2])
+            if card < down2 or card == down2 + 10:
+                moves.append(plays[3])
+        if self.played_this_turn >= self.minimum:
+            moves.append(END_TURN)
+        return tuple(moves)
+
+    @cached_property
+    def signal_moves(self) -> tuple[Signal, ...]:
+        """The signals any player may send now: each one set or cleared, whichever it is not
+        (none when the table plays without signals)."""
+        if self.phase is not Phase.PLAY or not self.config.signals:
+            return ()
+        return tuple(
+            SIGNALS[pile, kind, kind not in self.signals[pile]]
+            for pile in range(PILES)
+            for kind in SignalKind
+        )
+
+    def evolve(self, changes: dict[str, Any], cards_left: int | None = None) -> TheGameState:
+        """This state with `changes`, not validated again: the rules' own transitions, whose
+        every value is valid by construction (the engine's checked mode re-validates them in
+        the tests). A derived value stays only while none of the fields it reads change;
+        `cards_left` gives the count when the transition knows it."""
+        fields = self.__dict__.copy()
+        fields.update(changes)
+        if len(fields) > len(FIELDS):  # some derived value is kept
+            for name, reads in DERIVED.items():
+                if name in fields and not reads.isdisjoint(changes):
+                    del fields[name]
+        if cards_left is not None:
+            fields["cards_left"] = cards_left
+        fields_set = self.__pydantic_fields_set__  # shared: pydantic copies it to change it
+        if not fields_set.issuperset(changes):  # as pydantic's model_copy counts them
+            fields_set = fields_set.union(changes)
+        return construct(TheGameState, fields, fields_set)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """pydantic's copy, without the derived values (they may not fit the update)."""
+        copied = super().model_copy(update=update, deep=deep)
+        for name in DERIVED:
+            copied.__dict__.pop(name, None)
+        return copied
+
+
+FIELDS = frozenset(TheGameState.model_fields)
+DERIVED = {
+    "cards_left": frozenset({"draw", "hands"}),
+    "moves": frozenset({"config", "phase", "draw", "hands", "piles", "turn", "played_this_turn"}),
+    "signal_moves": frozenset({"config", "phase", "signals"}),
+}
+"""The state's cached values and the fields each is computed from."""
 
 
 # Views ---------------------------------------------------------------------------------------

@@ -19,8 +19,12 @@ from games.engine.options import config_from_options
 from games.thegame.models import (
     ACTION_ADAPTER,
     ASCENDING,
+    BLUE_NUMBERS,
     CARDS,
+    END_TURN,
     PILES,
+    PLAYS,
+    SIGNALS,
     ChooseFirst,
     Deal,
     EndReason,
@@ -34,16 +38,21 @@ from games.thegame.models import (
     TheGameConfig,
     TheGameState,
     TheGameView,
+    base_of,
 )
+from games.thegame.models import fits as fits  # the placement rule, where it was defined first
+from games.thegame.unchecked import construct, event, step
 
 PERFECT, WIN, LOSS, BURNED = "perfect", "win", "loss", "burned"
 
+CHANCE_TO_MOVE, NOBODY_TO_MOVE = ToMove(chance=True), ToMove()
+SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({seat})) for seat in range(5))  # up to 5 players
+"""`to_move`'s answers, built once (they are frozen)."""
 
-def fits(top: int, card: int, ascending: bool) -> bool:
-    """The placement rule, with the exact ±10 trick."""
-    if ascending:
-        return card > top or card == top - 10
-    return card < top or card == top + 10
+BUILT: tuple[TheGameAction, ...] = (*PLAYS.values(), END_TURN, *SIGNALS.values())
+DUMPS = {id(action): (action, ACTION_ADAPTER.dump_python(action, mode="json")) for action in BUILT}
+"""The logged form of each action built in advance, by identity (they live as long as the
+module, so an id stays theirs)."""
 
 
 def can_place(state: TheGameState, card: int, pile: int) -> bool:
@@ -51,7 +60,16 @@ def can_place(state: TheGameState, card: int, pile: int) -> bool:
 
 
 def placeable(state: TheGameState, hand: Sequence[int]) -> bool:
-    return any(can_place(state, card, pile) for card in hand for pile in range(PILES))
+    """Whether any card of `hand` fits any pile: above the lower up pile, below the higher
+    down pile, or exactly 10 off a top the other way."""
+    if not hand:
+        return False
+    pile1, pile2, pile3, pile4 = state.piles
+    up = (pile1[-1] if pile1 else 1, pile2[-1] if pile2 else 1)
+    down = (pile3[-1] if pile3 else 100, pile4[-1] if pile4 else 100)
+    if max(hand) > min(up) or min(hand) < max(down):
+        return True
+    return any(card + 10 in up or card - 10 in down for card in hand)
 
 
 def _burns(state: TheGameState, pile: int) -> bool:
@@ -85,11 +103,15 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         return TheGameState(config=config)
 
     def to_move(self, state: TheGameState) -> ToMove:
-        if state.phase in (Phase.DEAL, Phase.CHOOSE_FIRST):
-            return ToMove(chance=True)
-        if state.phase is Phase.PLAY:
-            return ToMove(seats=frozenset({state.turn}))
-        return ToMove()
+        phase = state.phase
+        if phase is Phase.PLAY:
+            turn = state.turn
+            if 0 <= turn < len(SEAT_TO_MOVE):
+                return SEAT_TO_MOVE[turn]
+            return ToMove(seats=frozenset({turn}))
+        if phase is Phase.OVER:
+            return NOBODY_TO_MOVE
+        return CHANCE_TO_MOVE
 
     def chance_action(self, state: TheGameState, rng: random.Random) -> TheGameAction:
         if state.phase is Phase.DEAL:
@@ -99,47 +121,57 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         return ChooseFirst(seat=rng.randrange(state.config.players))
 
     def legal_actions(self, state: TheGameState, seat: int) -> list[TheGameAction]:
-        if state.phase is not Phase.PLAY:
-            return []
-        actions: list[TheGameAction] = []
         if seat == state.turn:
-            actions += [
-                Play(card=card, pile=pile)
-                for card in state.hands[seat]
-                for pile in range(PILES)
-                if can_place(state, card, pile)
-            ]
-            if state.played_this_turn >= state.minimum:
-                actions.append(EndTurn())
-        if not state.config.signals:
-            return actions
-        actions += [
-            Signal(pile=pile, signal=kind, on=kind not in state.signals[pile])
-            for pile in range(PILES)
-            for kind in SignalKind
-        ]
-        return actions
+            return [*state.moves, *state.signal_moves]
+        return list(state.signal_moves)
 
     def apply(self, state: TheGameState, actor: int, action: TheGameAction) -> Step:
         action = self.checked(action)  # a foreign or unvalidated action never gets further
         if state.phase is Phase.OVER:
             raise GameError(Reason.GAME_OVER)
-        match action:
-            case Deal() | ChooseFirst() if actor != CHANCE:
+        if isinstance(action, (Deal, ChooseFirst)):
+            if actor != CHANCE:
                 raise illegal("chance_only")
-            case Deal():
+            if isinstance(action, Deal):
                 return self._deal(state, action)
-            case ChooseFirst():
-                return self._choose_first(state, action)
-            case _ if state.phase is not Phase.PLAY or not 0 <= actor < state.config.players:
-                raise illegal("not_now")
-            case Signal():
-                return self._signal(state, actor, action)
-            case Play():
-                return self._play(state, actor, action)
-            case EndTurn():
-                return self._end_turn(state, actor)
+            return self._choose_first(state, action)
+        if state.phase is not Phase.PLAY or not 0 <= actor < state.config.players:
+            raise illegal("not_now")
+        if isinstance(action, Play):
+            return self._play(state, actor, action)
+        if isinstance(action, EndTurn):
+            return self._end_turn(state, actor)
+        if isinstance(action, Signal):
+            return self._signal(state, actor, action)
         raise illegal("unknown_action")
+
+    def checked(self, action: Any) -> TheGameAction:
+        """The engine's check, without its round trip through pydantic for the common moves: a
+        play, end of turn or signal of exactly this game's classes whose fields are exactly
+        those of the one built in advance (`PLAYS`, `SIGNALS`) is that one."""
+        kind = type(action)
+        known: TheGameAction | None = None
+        fields = action.__dict__ if kind in (Play, EndTurn, Signal) else {}
+        if kind is Play:
+            card, pile = fields.get("card"), fields.get("pile")
+            if type(card) is int and type(pile) is int:
+                known = PLAYS.get((card, pile))
+        elif kind is EndTurn:
+            known = END_TURN
+        elif kind is Signal:
+            pile, signal, on = fields.get("pile"), fields.get("signal"), fields.get("on")
+            if type(pile) is int and type(signal) is SignalKind and type(on) is bool:
+                known = SIGNALS.get((pile, signal, on))
+        if known is not None and fields == known.__dict__:
+            return known
+        return super().checked(action)
+
+    def dump_action(self, action: TheGameAction) -> dict[str, Any]:
+        """The engine's dump; that of an action built in advance is kept with it."""
+        known = DUMPS.get(id(action))
+        if known is not None and known[0] is action:
+            return dict(known[1])
+        return super().dump_action(action)
 
     # Chance ---------------------------------------------------------------------------------
 
@@ -148,17 +180,15 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             raise illegal("bad_deal")
         size, players = state.config.hand_size, state.config.players
         hands = tuple(tuple(sorted(deal.order[i * size : (i + 1) * size])) for i in range(players))
-        state = state.model_copy(update={"hands": hands, "draw": deal.order[players * size :]})
-        events = [Event(key="thegame.dealt", params={"size": size})]
+        state = state.evolve({"hands": hands, "draw": deal.order[players * size :]}, len(CARDS))
+        events = [event("thegame.dealt", {"size": size})]
         events += [
-            Event(key="thegame.your_hand", audience=(seat,), cards=hand)
+            event("thegame.your_hand", {}, audience=(seat,), cards=hand)
             for seat, hand in enumerate(hands)
         ]
         first = state.config.first_player
         if first is None:
-            return Step(
-                state=state.model_copy(update={"phase": Phase.CHOOSE_FIRST}), events=tuple(events)
-            )
+            return step(state.evolve({"phase": Phase.CHOOSE_FIRST}), events)
         return self._begin(state, first, events)
 
     def _choose_first(self, state: TheGameState, choice: ChooseFirst) -> Step:
@@ -167,115 +197,120 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         return self._begin(state, choice.seat, [])
 
     def _begin(self, state: TheGameState, first: int, events: list[Event]) -> Step:
-        events.append(Event(key="thegame.first_player", params={"seat": first}))
-        state = state.model_copy(update={"phase": Phase.PLAY})
-        return self._start_turn(state, first, events)
+        events.append(event("thegame.first_player", {"seat": first}))
+        return self._start_turn(state, first, events, {"phase": Phase.PLAY})
 
     # Turns ----------------------------------------------------------------------------------
 
-    def _start_turn(self, state: TheGameState, seat: int, events: list[Event]) -> Step:
-        """Give the turn to `seat` or the next seat holding cards; end the game if stuck."""
-        players = state.config.players
+    def _start_turn(
+        self, state: TheGameState, seat: int, events: list[Event], changes: dict[str, Any]
+    ) -> Step:
+        """Give the turn to `seat` or the next seat holding cards; end the game if stuck.
+
+        `changes` (what the step changed before, keeping the cards left) go into the same new
+        state."""
+        players, hands = state.config.players, changes.get("hands", state.hands)
         for offset in range(players):
             candidate = (seat + offset) % players
-            if state.hands[candidate]:
+            if hands[candidate]:
                 break
-            events.append(Event(key="thegame.skipped", params={"seat": candidate}))
+            events.append(event("thegame.skipped", {"seat": candidate}))
         else:
-            return self._finish(state, EndReason.ALL_PLAYED, events)
-        state = state.model_copy(
-            update={
-                "turn": candidate,
-                "turn_number": state.turn_number + 1,
-                "played_this_turn": 0,
-            }
-        )
-        events.append(Event(key="thegame.turn", params={"seat": candidate}))
+            return self._finish(state, EndReason.ALL_PLAYED, events, changes)
+        changes.update(turn=candidate, turn_number=state.turn_number + 1, played_this_turn=0)
+        state = state.evolve(changes, state.cards_left)
+        events.append(event("thegame.turn", {"seat": candidate}))
         return self._check_stuck(state, events)
 
     def _check_stuck(self, state: TheGameState, events: list[Event]) -> Step:
         """(R) The engine ends the game when the player to move cannot reach the minimum."""
         if state.played_this_turn < state.minimum and not placeable(state, state.hands[state.turn]):
-            events.append(Event(key="thegame.stuck", params={"seat": state.turn}))
-            return self._finish(state, EndReason.STUCK, events)
-        return Step(state=state, events=tuple(events))
+            events.append(event("thegame.stuck", {"seat": state.turn}))
+            return self._finish(state, EndReason.STUCK, events, {})
+        return step(state, events)
 
-    def _finish(self, state: TheGameState, reason: EndReason, events: list[Event]) -> Step:
-        state = state.model_copy(update={"phase": Phase.OVER, "end_reason": reason})
+    def _finish(
+        self, state: TheGameState, reason: EndReason, events: list[Event], changes: dict[str, Any]
+    ) -> Step:
+        """End the game (with `changes`, which keep the cards left, in the same new state)."""
+        changes.update(phase=Phase.OVER, end_reason=reason)
+        state = state.evolve(changes, state.cards_left)
+        left = state.cards_left
         events.append(
-            Event(
-                key="thegame.over",
-                params={
-                    "result": result_of(state.cards_left, reason),
-                    "cards_left": state.cards_left,
-                },
-            )
+            event("thegame.over", {"result": result_of(left, reason), "cards_left": left})
         )
-        return Step(state=state, events=tuple(events))
-
-    def _require_turn(self, state: TheGameState, seat: int) -> None:
-        if seat != state.turn:
-            raise GameError(Reason.NOT_YOUR_TURN)
+        return step(state, events)
 
     def _play(self, state: TheGameState, seat: int, play: Play) -> Step:
-        self._require_turn(state, seat)
+        if seat != state.turn:
+            raise GameError(Reason.NOT_YOUR_TURN)
         hand = state.hands[seat]
-        if play.card not in hand:
+        card, pile = play.card, play.pile
+        if card not in hand:
             raise illegal("not_in_hand")
-        if not can_place(state, play.card, play.pile):
-            raise illegal("cannot_place", card=play.card, pile=play.pile)
+        on_pile = state.piles[pile]
+        if not fits(on_pile[-1] if on_pile else base_of(pile), card, ASCENDING[pile]):
+            raise illegal("cannot_place", card=card, pile=pile)
         piles = list(state.piles)
-        piles[play.pile] = (*piles[play.pile], play.card)
-        blue_since = list(state.blue_since)
-        if not state.config.is_blue(play.card):
-            blue_since[play.pile] = None
-        elif blue_since[play.pile] is None:
-            blue_since[play.pile] = state.turn_number
+        piles[pile] = (*on_pile, card)
         hands = list(state.hands)
-        hands[seat] = tuple(c for c in hand if c != play.card)
-        state = state.model_copy(
-            update={
-                "piles": tuple(piles),
-                "blue_since": tuple(blue_since),
-                "hands": tuple(hands),
-                "played_this_turn": state.played_this_turn + 1,
-            }
-        )
+        at = hand.index(card)
+        hands[seat] = hand[:at] + hand[at + 1 :]
+        left = state.cards_left - 1
+        changes: dict[str, Any] = {
+            "piles": tuple(piles),
+            "hands": tuple(hands),
+            "played_this_turn": state.played_this_turn + 1,
+        }
+        since = state.blue_since[pile]
+        if state.config.on_fire and card in BLUE_NUMBERS:
+            covered = state.turn_number if since is None else since
+        else:
+            covered = None
+        if covered != since:
+            blue_since = list(state.blue_since)
+            blue_since[pile] = covered
+            changes["blue_since"] = tuple(blue_since)
+        state = state.evolve(changes, left)
         events = [
-            Event(
-                key="thegame.played",
-                params={"seat": seat, "card": play.card, "pile": play.pile},
-                cards=(play.card,),
-            )
+            event("thegame.played", {"seat": seat, "card": card, "pile": pile}, cards=(card,))
         ]
-        if state.cards_left == 0:
+        if left == 0:
             return self._end_turn(state, seat, events)
         return self._check_stuck(state, events)
 
     def _end_turn(self, state: TheGameState, seat: int, events: list[Event] | None = None) -> Step:
-        self._require_turn(state, seat)
+        if seat != state.turn:
+            raise GameError(Reason.NOT_YOUR_TURN)
         events = events or []
         if state.played_this_turn < state.minimum:
             raise illegal("minimum_not_met", count=state.minimum)
         config = state.config
-        need = max(0, config.hand_size - len(state.hands[seat]))
-        drawn, draw = state.draw[:need], state.draw[need:]
-        hands = list(state.hands)
-        hands[seat] = tuple(sorted((*state.hands[seat], *drawn)))
-        state = state.model_copy(update={"hands": tuple(hands), "draw": draw})
-        events.append(Event(key="thegame.turn_ended", params={"seat": seat, "drew": len(drawn)}))
+        hand = state.hands[seat]
+        need = max(0, config.hand_size - len(hand))
+        drawn = state.draw[:need]
+        changes: dict[str, Any] = {}
+        refilled = tuple(sorted((*hand, *drawn)))
+        if refilled != hand:
+            hands = list(state.hands)
+            hands[seat] = refilled
+            changes = {"hands": tuple(hands), "draw": state.draw[need:]}
+        events.append(event("thegame.turn_ended", {"seat": seat, "drew": len(drawn)}))
         if drawn:
-            events.append(Event(key="thegame.you_drew", audience=(seat,), cards=drawn))
-        burning = [pile for pile in range(PILES) if _burns(state, pile)]
+            events.append(event("thegame.you_drew", {}, audience=(seat,), cards=drawn))
+        turn_number, blue_since = state.turn_number, state.blue_since
+        burning = [
+            pile
+            for pile in range(PILES)
+            if (since := blue_since[pile]) is not None and since < turn_number
+        ]
         if burning:
             for pile in burning:
-                events.append(
-                    Event(key="thegame.burned", params={"pile": pile, "card": state.top(pile)})
-                )
-            return self._finish(state, EndReason.BURNED, events)
+                events.append(event("thegame.burned", {"pile": pile, "card": state.top(pile)}))
+            return self._finish(state, EndReason.BURNED, events, changes)
         if state.cards_left == 0:
-            return self._finish(state, EndReason.ALL_PLAYED, events)
-        return self._start_turn(state, (seat + 1) % config.players, events)
+            return self._finish(state, EndReason.ALL_PLAYED, events, changes)
+        return self._start_turn(state, (seat + 1) % config.players, events, changes)
 
     def _signal(self, state: TheGameState, seat: int, signal: Signal) -> Step:
         if not state.config.signals:
@@ -290,48 +325,48 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         )
         signals = list(state.signals)
         signals[signal.pile] = updated
-        event = Event(
-            key="thegame.signal",
-            params={
-                "seat": seat,
-                "pile": signal.pile,
-                "signal": signal.signal.value,
-                "on": signal.on,
-            },
-        )
-        return Step(state=state.model_copy(update={"signals": tuple(signals)}), events=(event,))
+        params = {
+            "seat": seat,
+            "pile": signal.pile,
+            "signal": signal.signal.value,
+            "on": signal.on,
+        }
+        return step(state.evolve({"signals": tuple(signals)}), [event("thegame.signal", params)])
 
     # Views and results ----------------------------------------------------------------------
 
     def view(self, state: TheGameState, seat: int | None) -> TheGameView:
+        """Built without validation: every value comes from the (valid) state."""
         config = state.config
-        piles = tuple(
-            PileView(
-                ascending=ASCENDING[pile],
-                top=state.top(pile),
-                count=len(state.piles[pile]),
-                top_blue=config.is_blue(state.top(pile)),
-                burns_at_turn_end=_burns(state, pile),
-                signals=state.signals[pile],
-            )
-            for pile in range(PILES)
-        )
+        piles = []
+        for pile in range(PILES):
+            top = state.top(pile)
+            fields = {
+                "ascending": ASCENDING[pile],
+                "top": top,
+                "count": len(state.piles[pile]),
+                "top_blue": config.is_blue(top),
+                "burns_at_turn_end": _burns(state, pile),
+                "signals": state.signals[pile],
+            }
+            piles.append(construct(PileView, fields))
         own = seat is not None and 0 <= seat < len(state.hands)
-        return TheGameView(
-            seat=seat,
-            config=config,
-            phase=state.phase,
-            piles=piles,
-            draw_count=len(state.draw),
-            hand_sizes=tuple(len(hand) for hand in state.hands),
-            hand=state.hands[seat] if own and seat is not None else None,
-            turn=state.turn,
-            turn_number=state.turn_number,
-            played_this_turn=state.played_this_turn,
-            minimum=state.minimum,
-            cards_left=state.cards_left,
-            end_reason=state.end_reason,
-        )
+        fields = {
+            "seat": seat,
+            "config": config,
+            "phase": state.phase,
+            "piles": tuple(piles),
+            "draw_count": len(state.draw),
+            "hand_sizes": tuple(len(hand) for hand in state.hands),
+            "hand": state.hands[seat] if own and seat is not None else None,
+            "turn": state.turn,
+            "turn_number": state.turn_number,
+            "played_this_turn": state.played_this_turn,
+            "minimum": state.minimum,
+            "cards_left": state.cards_left,
+            "end_reason": state.end_reason,
+        }
+        return construct(TheGameView, fields)
 
     def outcome(self, state: TheGameState) -> Outcome | None:
         if state.phase is not Phase.OVER:
@@ -355,7 +390,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         for i in others:
             size = len(hands[i])
             hands[i], pool = tuple(sorted(pool[:size])), pool[size:]
-        return state.model_copy(update={"hands": tuple(hands), "draw": tuple(pool)})
+        return state.evolve({"hands": tuple(hands), "draw": tuple(pool)}, state.cards_left)
 
     def sample_state(self, view: TheGameView, rng: random.Random) -> TheGameState:
         """The table of `view` with what it does not show drawn at random.

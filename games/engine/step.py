@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.engine.built import built
 from games.engine.contract import CHANCE, SYSTEM, Event, Frozen, Rules, ToMove
 from games.engine.errors import GameError, Reason
 
@@ -45,20 +46,10 @@ class LoggedAction(Frozen):
     action: dict[str, Any]
 
 
-_new = object.__new__
-_set = object.__setattr__
-
-
 def _logged(seq: int, actor: int, action: dict[str, Any]) -> LoggedAction:
-    """A log entry built without validation (the `model_construct` pydantic would do, without
-    its per-field work): every field is the engine's own, the action already dumped from a
-    validated action."""
-    entry: LoggedAction = _new(LoggedAction)
-    _set(entry, "__dict__", {"seq": seq, "actor": actor, "action": action})
-    _set(entry, "__pydantic_fields_set__", {"seq", "actor", "action"})
-    _set(entry, "__pydantic_extra__", None)
-    _set(entry, "__pydantic_private__", None)
-    return entry
+    """A log entry, not validated: every field is the engine's own, the action already dumped
+    from a validated action."""
+    return built(LoggedAction, {"seq": seq, "actor": actor, "action": action})
 
 
 def _check(

@@ -9,8 +9,8 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import Field, TypeAdapter
 
+from games.engine.built import built
 from games.engine.contract import Frozen
-from games.thegame.unchecked import construct
 
 CARDS = tuple(range(2, 100))
 BLUE_NUMBERS = frozenset({22, 33, 44, 55, 66, 77})
@@ -207,7 +207,7 @@ class TheGameState(Frozen):
         fields_set = self.__pydantic_fields_set__  # shared: pydantic copies it to change it
         if not fields_set.issuperset(changes):  # as pydantic's model_copy counts them
             fields_set = fields_set.union(changes)
-        return construct(TheGameState, fields, fields_set)
+        return built(TheGameState, fields, fields_set)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """pydantic's copy, without the derived values (they may not fit the update)."""

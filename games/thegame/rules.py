@@ -6,6 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from games.engine.built import built, event
 from games.engine.contract import (
     CHANCE,
     Event,
@@ -41,7 +42,6 @@ from games.thegame.models import (
     base_of,
 )
 from games.thegame.models import fits as fits  # the placement rule, where it was defined first
-from games.thegame.unchecked import construct, event, step
 
 PERFECT, WIN, LOSS, BURNED = "perfect", "win", "loss", "burned"
 
@@ -188,7 +188,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         ]
         first = state.config.first_player
         if first is None:
-            return step(state.evolve({"phase": Phase.CHOOSE_FIRST}), events)
+            return Step(state.evolve({"phase": Phase.CHOOSE_FIRST}), tuple(events))
         return self._begin(state, first, events)
 
     def _choose_first(self, state: TheGameState, choice: ChooseFirst) -> Step:
@@ -227,7 +227,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         if state.played_this_turn < state.minimum and not placeable(state, state.hands[state.turn]):
             events.append(event("thegame.stuck", {"seat": state.turn}))
             return self._finish(state, EndReason.STUCK, events, {})
-        return step(state, events)
+        return Step(state, tuple(events))
 
     def _finish(
         self, state: TheGameState, reason: EndReason, events: list[Event], changes: dict[str, Any]
@@ -239,7 +239,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         events.append(
             event("thegame.over", {"result": result_of(left, reason), "cards_left": left})
         )
-        return step(state, events)
+        return Step(state, tuple(events))
 
     def _play(self, state: TheGameState, seat: int, play: Play) -> Step:
         if seat != state.turn:
@@ -331,7 +331,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             "signal": signal.signal.value,
             "on": signal.on,
         }
-        return step(state.evolve({"signals": tuple(signals)}), [event("thegame.signal", params)])
+        return Step(state.evolve({"signals": tuple(signals)}), (event("thegame.signal", params),))
 
     # Views and results ----------------------------------------------------------------------
 
@@ -349,7 +349,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
                 "burns_at_turn_end": _burns(state, pile),
                 "signals": state.signals[pile],
             }
-            piles.append(construct(PileView, fields))
+            piles.append(built(PileView, fields))
         own = seat is not None and 0 <= seat < len(state.hands)
         fields = {
             "seat": seat,
@@ -366,7 +366,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             "cards_left": state.cards_left,
             "end_reason": state.end_reason,
         }
-        return construct(TheGameView, fields)
+        return built(TheGameView, fields)
 
     def outcome(self, state: TheGameState) -> Outcome | None:
         if state.phase is not Phase.OVER:

@@ -35,7 +35,7 @@ from runtime.lobby import Lobby, new_session_id
 from runtime.play import Play
 from runtime.resume import Resumer
 from runtime.seats import Seats
-from runtime.thinking import Thinker, Timed
+from runtime.thinking import SEAT_NICENESS, Thinker, Timed
 from storage.session_store import SessionStore
 
 
@@ -56,8 +56,9 @@ class SessionService:
     ) -> None:
         """`games` and `ais`: each game's rules and AI by game id (games/registry.py).
         `shards`: the shards this process runs (None: every session is its own).
-        `ai_workers`: processes of the pool that makes STRONG AI decisions (started on the
-        first one). `id_source`: new session ids (tests give one that clashes).
+        `ai_workers`: processes of the pool that makes the AI seats' STRONG decisions (started
+        on the first one); hints have a process of their own. `id_source`: new session ids
+        (tests give one that clashes).
         `on_decision`: told of every AI decision (hints too), its level and seconds."""
         self.store = store
         self.shards = shards
@@ -65,7 +66,8 @@ class SessionService:
         self.clock = clock
         self._seed_source = seed_source
         core = self._core = Core(store, games, ais, clock, shards, fire=self._fire)
-        self._thinker = Thinker(ai_workers, on_decision)
+        self._thinker = Thinker(ai_workers, on_decision, niceness=SEAT_NICENESS)
+        self._hinter = Thinker(1, on_decision)  # a hint never queues behind AI seats
         self._listeners = Listeners(core, told=self._told)
         self._cache = Cache(core, self._listeners)
         self._writer = Writer(core, self._cache, armed=self._armed)
@@ -75,7 +77,7 @@ class SessionService:
         self._deadlines = Deadlines(core, self._cache, self._writer, self._listeners, self._seats)
         self._resumer = Resumer(core, self._cache, self._seats)
         self._lobby = Lobby(core, self._cache, self._writer, self._listeners, self._seed, id_source)
-        self._play = Play(core, self._cache, self._writer, self._listeners, self._thinker)
+        self._play = Play(core, self._cache, self._writer, self._listeners, self._hinter)
 
     # The wiring's late-bound calls (each job is made before the one it calls).
 
@@ -234,3 +236,4 @@ class SessionService:
         self._core.timers.closed = True
         await self._core.background.stop(keep=self._listeners.pumps())
         await self._thinker.close()
+        await self._hinter.close()

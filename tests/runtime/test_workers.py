@@ -43,7 +43,7 @@ def test_a_worker_exits_once_its_parent_was_killed() -> None:
     assert not _alive(worker)
 
 
-def test_a_pools_workers_run_its_niceness_below_this_process() -> None:
+def test_a_pools_workers_run_niceness_steps_below_this_process() -> None:
     pool = process_pool(1, niceness=3)
     try:
         assert pool.submit(os.nice, 0).result(timeout=120) == min(os.nice(0) + 3, 19)

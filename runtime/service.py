@@ -34,7 +34,7 @@ from runtime.lobby import Lobby, new_session_id
 from runtime.play import Play
 from runtime.resume import Resumer
 from runtime.seats import Seats
-from runtime.thinking import Thinker, Timed
+from runtime.thinking import SEAT_NICENESS, Thinker, Timed
 from storage.session_store import SessionStore
 
 
@@ -56,8 +56,9 @@ class SessionService:
     ) -> None:
         """`games` and `ais`: each game's rules and AI by game id (games/registry.py).
         `shards`: the shards this process runs (None: every session is its own).
-        `ai_workers`: processes of the pool that makes STRONG AI decisions (started on the
-        first one). `id_source`: new session ids (tests give one that clashes).
+        `ai_workers`: processes of the pool that makes the AI seats' STRONG decisions (started
+        on the first one); hints have a process of their own. `id_source`: new session ids
+        (tests give one that clashes).
         `on_decision`: told of every AI decision (hints too), its level and seconds.
         `on_commit`: told of every change the store committed, with the seconds it waited
         for its commit (the store's group commit included)."""
@@ -67,7 +68,8 @@ class SessionService:
         self.clock = clock
         self._seed_source = seed_source
         core = self._core = Core(store, games, ais, clock, shards, on_commit)
-        thinker = self._thinker = Thinker(ai_workers, on_decision)
+        thinker = self._thinker = Thinker(ai_workers, on_decision, niceness=SEAT_NICENESS)
+        self._hinter = Thinker(1, on_decision)  # a hint never queues behind AI seats
         listeners = self._listeners = Listeners(core)
         cache = self._cache = Cache(core, listeners)
         writer = Writer(core, cache)
@@ -79,7 +81,7 @@ class SessionService:
         core.timers.fire = deadlines.fire
         listeners.told = cache.drop_if_over
         lobby = self._lobby = Lobby(core, cache, writer, listeners, self._seed, id_source)
-        play = Play(core, cache, writer, listeners, thinker)
+        play = Play(core, cache, writer, listeners, self._hinter)
 
         # The service's face: each command and read is the job's own method, called directly.
         self.owns = core.owns
@@ -140,3 +142,4 @@ class SessionService:
         self._core.timers.closed = True
         await self._core.background.stop(keep=self._listeners.pumps())
         await self._thinker.close()
+        await self._hinter.close()

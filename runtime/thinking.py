@@ -9,9 +9,12 @@ asks the AI, so the decision is the same as in process for the same seed, and a 
 the same move.
 
 The pool (`runtime.workers`) starts on the first STRONG decision: a bot whose tables play
-NORMAL never starts one. If the pool cannot take or finish a job (a worker died, the job would
-not pickle), that decision falls back to NORMAL in process, logged, and a broken pool is
-replaced on the next STRONG decision.
+NORMAL never starts one. The service keeps two: one for the AI seats, whose workers run at a
+lower priority (`SEAT_NICENESS`: a seat's move is paced by the AI delay anyway), and one of
+its own for /hint, so a player waiting for a hint never queues behind tables of STRONG seats
+thinking, nor shares the CPU with them on equal terms. If a pool cannot take or finish a job
+(a worker died, the job would not pickle), that decision falls back to NORMAL in process,
+logged, and a broken pool is replaced on the next STRONG decision.
 """
 
 from __future__ import annotations
@@ -33,6 +36,10 @@ log = logging.getLogger(__name__)
 
 Decided = tuple[dict[str, Any], str, dict[str, Any]]
 """A worker's answer: the action dumped as JSON, the reason code and its params."""
+
+SEAT_NICENESS = 5
+"""How far below the bot the AI seats' workers run: on a busy machine the event loop and the
+hints' worker get the CPU first."""
 
 Timed = Callable[[str, float], None]
 """Told of each decision made: its level and the seconds it took (a STRONG one's wait for a
@@ -60,12 +67,14 @@ def decide(
 
 
 class Thinker:
-    """Makes AI decisions: NORMAL in place, STRONG in a process pool of `workers`."""
+    """Makes AI decisions: NORMAL in place, STRONG in a process pool of `workers` (run
+    `niceness` steps below this process)."""
 
-    def __init__(self, workers: int = 1, timed: Timed | None = None) -> None:
+    def __init__(self, workers: int = 1, timed: Timed | None = None, niceness: int = 0) -> None:
         if workers < 1:
             raise ValueError("an AI pool needs at least one worker")
         self.workers = workers
+        self.niceness = niceness
         self._timed = timed
         self._pool: Executor | None = None
 
@@ -111,7 +120,7 @@ class Thinker:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            self._pool = process_pool(self.workers)
+            self._pool = process_pool(self.workers, self.niceness)
         return self._pool
 
     async def close(self) -> None:

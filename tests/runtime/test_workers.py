@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+from runtime.workers import process_pool
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PARENT = """
@@ -39,3 +41,11 @@ def test_a_worker_exits_once_its_parent_was_killed() -> None:
     while _alive(worker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _alive(worker)
+
+
+def test_a_pools_workers_run_niceness_steps_below_this_process() -> None:
+    pool = process_pool(1, niceness=3)
+    try:
+        assert pool.submit(os.nice, 0).result(timeout=120) == min(os.nice(0) + 3, 19)
+    finally:
+        pool.shutdown()

@@ -1,0 +1,112 @@
+"""Resident memory of the session service while games are played: does it stay flat?
+
+    python bench/memory.py --sessions 10000 50000
+    python bench/memory.py --sessions 10000 --bot-root ../old-checkout
+
+For each size, a fresh service over a temporary SQLite store opens that many games of The Game
+(two players each, as bench/service.py does) and plays them in a closed loop (one random legal
+move in flight per session; a finished game is replaced by a rematch) for `--seconds`. The
+process's resident set is read after `--early` seconds of play and at the end: once every
+session is loaded and has moved a few times the service should hold what it holds, so the
+later figure should be within a few percent of the earlier. Each size runs in a process of its
+own (one size's heap never counts in the next). The loop keeps nothing per move (no latencies,
+no verification: bench/service.py measures those), so what grows is the service's.
+`--bot-root DIR` runs the service and store of another checkout (an older commit, to compare).
+
+Prints one line per size:
+memory sessions=N rss_mb_5s=A rss_mb_60s=B growth_pct=G moves=M
+(the labels follow `--early` and `--seconds`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.service import AI_ARGS, GAMES, Bench, SessionService  # noqa: E402
+from storage import open_storage  # noqa: E402
+
+
+class Unchecked:
+    """Bench's verifier, keeping nothing: this bench measures memory, not durability."""
+
+    def check(self, item: tuple[str, int, object]) -> None:
+        pass
+
+
+def rss_mb() -> float:
+    """This process's resident set now, in MB (Linux)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS in /proc/self/status")
+
+
+async def measure(sessions: int, early: float, seconds: float, directory: Path) -> str:
+    storage = await open_storage(directory / "bench.db")
+    seeds = itertools.count(1)
+    service = SessionService(
+        storage.sessions, GAMES, *AI_ARGS, ai_delay=0, seed_source=lambda: next(seeds)
+    )
+    bench = Bench(service, Unchecked(), "thegame", 2, 1)  # type: ignore[arg-type]
+    ids: list[str] = []
+    for start in range(0, sessions, 100):
+        chunk = range(start, min(start + 100, sessions))
+        ids += await asyncio.gather(*(bench.new_session(10_000 + c) for c in chunk))
+    moves = 0
+    end = time.perf_counter() + seconds
+
+    async def player(session_id: str) -> None:
+        nonlocal moves
+        while time.perf_counter() < end:
+            session_id, committed = await bench.move(session_id)
+            moves += committed
+
+    players = asyncio.gather(*(player(s) for s in ids))
+    await asyncio.sleep(early)
+    first = rss_mb()
+    await players
+    last = rss_mb()
+    await service.close()
+    await storage.close()
+    growth = (last - first) / first * 100
+    return (
+        f"memory sessions={sessions} rss_mb_{early:g}s={first:.0f} "
+        f"rss_mb_{seconds:g}s={last:.0f} growth_pct={growth:.1f} moves={moves}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=int, nargs="+", default=[10_000, 50_000])
+    parser.add_argument("--early", type=float, default=5.0, help="seconds of play, first figure")
+    parser.add_argument("--seconds", type=float, default=60.0, help="seconds of play in all")
+    parser.add_argument("--dir", default=None, help="where the temporary database goes")
+    parser.add_argument("--bot-root", type=Path, default=ROOT, help="checkout whose code runs")
+    parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:  # one size, in this process
+        with tempfile.TemporaryDirectory(prefix="bench-memory-", dir=args.dir) as tmp:
+            line = asyncio.run(measure(args.sessions[0], args.early, args.seconds, Path(tmp)))
+        print(line, flush=True)
+        return
+    for sessions in args.sessions:
+        command = [sys.executable, __file__, "--one", "--sessions", str(sessions)]
+        command += ["--early", str(args.early), "--seconds", str(args.seconds)]
+        command += ["--bot-root", str(args.bot_root)]
+        if args.dir is not None:
+            command += ["--dir", args.dir]
+        subprocess.run(command, check=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -67,4 +67,4 @@ def card_id(attr: int, card_title: int | str, copy: int) -> int:
 
 def kinds_of(cards: Iterable[int]) -> tuple[int, ...]:
     """The sorted kinds of `cards`: all a set or a goal form depends on."""
-    return tuple(sorted(kind(c) for c in cards))
+    return tuple(sorted([c // COPIES for c in cards]))

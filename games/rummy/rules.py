@@ -33,7 +33,19 @@ from games.engine.contract import (
 )
 from games.engine.errors import GameError, Reason, illegal
 from games.engine.options import config_from_options
-from games.rummy.cards import CARDS
+from games.rummy.actions import (
+    DISCARDS,
+    GOAL,
+    NEXT_GAME,
+    PASS,
+    READY_DISCARDS,
+    TAKES,
+    gain_action,
+    open_action,
+    well_formed,
+)
+from games.rummy.built import built, evolve
+from games.rummy.cards import CARDS, kind
 from games.rummy.models import (
     ACTION_ADAPTER,
     ACTION_TYPES,
@@ -66,6 +78,7 @@ from games.rummy.scoring import bonus_points, score_goal
 from games.rummy.sets import (
     ITEM_VICTORY_SETS,
     big_sets_in,
+    can_gain,
     gains_with,
     is_big,
     is_goal_form,
@@ -74,6 +87,7 @@ from games.rummy.sets import (
 )
 
 DRAW_AFTER_OPEN = 2
+MAX_PLAYERS = 4
 
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -81,8 +95,25 @@ def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 
 
 def _without(cards: Sequence[int], gone: Sequence[int]) -> tuple[int, ...]:
-    drop = set(gone)
-    return tuple(c for c in cards if c not in drop)
+    return tuple([c for c in cards if c not in gone])
+
+
+def _event(
+    key: str,
+    params: dict[str, Any] | None = None,
+    audience: tuple[int, ...] | None = None,
+    cards: tuple[int, ...] = (),
+) -> Event:
+    values = {"key": key, "params": {} if params is None else params}
+    return built(Event, {**values, "audience": audience, "cards": cards})
+
+
+_CHANCE_DUE = ToMove(chance=True)
+_NOBODY = ToMove()
+_SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({s})) for s in range(MAX_PLAYERS))
+"""What `to_move` answers outside claim windows, built once."""
+_PASS_ANSWER = Answer(choice="pass")
+_GOAL_ANSWER = Answer(choice="goal")
 
 
 def _flat(sets: Sequence[Sequence[int]]) -> tuple[int, ...]:
@@ -100,7 +131,7 @@ class RummyRules(Rules[Config, State, Action, View]):
     rules_version = 2
     older_versions = frozenset({1})
     min_players = 2
-    max_players = 4
+    max_players = MAX_PLAYERS
     variants = ({"match_games": 1}, {"match_games": 1, "advanced": True})
     config_model = Config
     state_model = State
@@ -134,55 +165,69 @@ class RummyRules(Rules[Config, State, Action, View]):
     def to_move(self, state: State) -> ToMove:
         phase = state.phase
         if phase in ("deal", "first", "bonus"):
-            return ToMove(chance=True)
+            return _CHANCE_DUE
         if phase in ("take", "act"):
-            return ToMove(seats=frozenset({state.turn}))
+            return _SEAT_TO_MOVE[state.turn]
         if phase == "window" and state.window is not None:
             window = state.window
             waiting = frozenset(s for s in window.asked if window.answers[s] is None)
-            return ToMove(seats=waiting, timeout=float(state.config.claim_seconds))
+            timeout = float(state.config.claim_seconds)
+            return built(ToMove, {"seats": waiting, "chance": False, "timeout": timeout})
         if phase == "ended":
-            return ToMove(seats=frozenset({self._next_first(state)}))
-        return ToMove()
+            return _SEAT_TO_MOVE[self._next_first(state)]
+        return _NOBODY
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         if seat not in self.to_move(state).seats:
             return []
         phase = state.phase
         if phase == "take":
-            return [Take(card=c) for c in state.field]
+            return [TAKES[c] for c in state.field]
         if phase == "act":
             return self._turn_actions(state, seat)
         if phase == "window":
             assert state.window is not None
             return self._claims(state, seat, state.window.card)
-        return [NextGame()]
+        return [NEXT_GAME]
 
     def _turn_actions(self, state: State, seat: int) -> list[Action]:
         hand = state.hands[seat]
+        opened = state.opened[seat]
         actions: list[Action] = []
-        if state.opened[seat] and is_goal_form(hand):
-            actions.append(Goal())
+        if opened and is_goal_form(hand):
+            actions.append(GOAL)
         if state.ready[seat]:
             assert state.taken is not None
-            return [*actions, Discard(card=state.taken)]
-        actions += [Open(cards=trio) for trio in big_sets_in(hand)]
-        held = _flat(state.opened[seat])
-        for card in hand:
-            actions.append(Discard(card=card))
-            if state.opened[seat] and waits(_without(hand, (card,)), held):
-                actions.append(Discard(card=card, ready=True))
+            return [*actions, DISCARDS[state.taken]]
+        actions += [open_action(trio) for trio in big_sets_in(hand)]
+        held = _flat(opened)
+        ready_by_kind: dict[int, bool] = {}
+        for i, card in enumerate(hand):
+            actions.append(DISCARDS[card])
+            if opened:
+                # Cards of one kind leave hands of the same kinds: one look per kind.
+                k = kind(card)
+                if k not in ready_by_kind:
+                    ready_by_kind[k] = bool(waits((*hand[:i], *hand[i + 1 :]), held))
+                if ready_by_kind[k]:
+                    actions.append(READY_DISCARDS[card])
         return actions
 
     def _claims(self, state: State, seat: int, card: int) -> list[Action]:
         """Pass, and the claims `seat` can make on `card`: a goal when Ready, else Gains."""
-        actions: list[Action] = [Pass()]
+        actions: list[Action] = [PASS]
         if state.ready[seat]:
             if self._can_goal_on(state, seat, card):
-                actions.append(Goal())
+                actions.append(GOAL)
         else:
-            actions += [Gain(cards=pair) for pair in gains_with(state.hands[seat], card)]
+            actions += [gain_action(pair) for pair in gains_with(state.hands[seat], card)]
         return actions
+
+    def _can_claim(self, state: State, seat: int, card: int) -> bool:
+        """Whether `_claims` offers `seat` more than Pass (without listing the Gains)."""
+        if state.ready[seat]:
+            return self._can_goal_on(state, seat, card)
+        return can_gain(state.hands[seat], card)
 
     def _asked(self, state: State, discarder: int, card: int) -> tuple[int, ...]:
         """The seats a window on `card` asks: those who can goal or gain with it (version 1:
@@ -190,7 +235,7 @@ class RummyRules(Rules[Config, State, Action, View]):
         others = [s for s in range(state.config.players) if s != discarder]
         if state.config.claim_asks == "everyone":
             return tuple(others)
-        return tuple(s for s in others if len(self._claims(state, s, card)) > 1)
+        return tuple(s for s in others if self._can_claim(state, s, card))
 
     def _can_goal_on(self, state: State, seat: int, card: int) -> bool:
         if not state.ready[seat] or not state.opened[seat]:
@@ -218,10 +263,11 @@ class RummyRules(Rules[Config, State, Action, View]):
     def apply(self, state: State, actor: int, action: Action) -> Step:
         if not isinstance(action, ACTION_TYPES):
             raise illegal("unknown_action")
-        try:
-            action = ACTION_ADAPTER.validate_python(dict(action))
-        except ValidationError:
-            raise illegal("malformed_action") from None
+        if not well_formed(action):
+            try:
+                action = ACTION_ADAPTER.validate_python(dict(action))
+            except ValidationError:
+                raise illegal("malformed_action") from None
         if state.phase == "over":
             raise GameError(Reason.GAME_OVER)
         to_move = self.to_move(state)
@@ -235,7 +281,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             raise GameError(Reason.NOT_YOUR_TURN)
         events: list[Event] = []
         state = self._dispatch(state, actor, action, events)
-        return Step(state=state, events=tuple(events))
+        return built(Step, {"state": state, "events": tuple(events)})
 
     def _dispatch(self, state: State, actor: int, action: Action, events: list[Event]) -> State:
         phase = state.phase
@@ -262,8 +308,8 @@ class RummyRules(Rules[Config, State, Action, View]):
                 return self._close(state, events)
             case NextGame() if phase == "ended":
                 game = state.game_no + 1
-                events.append(Event(key="rummy.next_game", params={"seat": actor, "game": game}))
-                return state.model_copy(update={"phase": "deal"})
+                events.append(_event(key="rummy.next_game", params={"seat": actor, "game": game}))
+                return evolve(state, phase="deal")
         raise illegal("not_now")
 
     # Dealing and turns ----------------------------------------------------------------------
@@ -275,36 +321,37 @@ class RummyRules(Rules[Config, State, Action, View]):
         hands = tuple(tuple(sorted(deal.order[i * DEAL : (i + 1) * DEAL])) for i in range(n))
         field = deal.order[n * DEAL : n * DEAL + cfg.field_size]
         deck = deal.order[n * DEAL + cfg.field_size :]
-        state = state.model_copy(
-            update={
-                "game_no": state.game_no + 1,
-                "deck": deck,
-                "field": field,
-                "hands": hands,
-                "known": ((),) * n,
-                "rows": ((),) * n,
-                "opened": ((),) * n,
-                "ready": (False,) * n,
-                "taken": None,
-                "window": None,
-                "out": (),
-            }
+        state = evolve(
+            state,
+            game_no=state.game_no + 1,
+            deck=deck,
+            field=field,
+            hands=hands,
+            known=((),) * n,
+            rows=((),) * n,
+            opened=((),) * n,
+            ready=(False,) * n,
+            taken=None,
+            window=None,
+            out=(),
         )
         params = {"game": state.game_no, "hand": DEAL, "deck": len(deck)}
-        events.append(Event(key="rummy.dealt", params=params, cards=field))
+        events.append(_event(key="rummy.dealt", params=params, cards=field))
         for seat, hand in enumerate(hands):
             events.append(
-                Event(key="rummy.hand", params={"seat": seat}, audience=(seat,), cards=hand)
+                _event(key="rummy.hand", params={"seat": seat}, audience=(seat,), cards=hand)
             )
         if state.game_no > 1:
             return self._begin(state, (state.first + 1) % n, events)
         if cfg.first_player is not None:
             return self._begin(state, cfg.first_player, events)
-        return state.model_copy(update={"phase": "first"})
+        return evolve(state, phase="first")
 
     def _begin(self, state: State, seat: int, events: list[Event]) -> State:
-        events.append(Event(key="rummy.first_player", params={"seat": seat, "game": state.game_no}))
-        return self._start_turn(state.model_copy(update={"first": seat}), seat, events)
+        events.append(
+            _event(key="rummy.first_player", params={"seat": seat, "game": state.game_no})
+        )
+        return self._start_turn(evolve(state, first=seat), seat, events)
 
     @staticmethod
     def _next_first(state: State) -> int:
@@ -312,32 +359,29 @@ class RummyRules(Rules[Config, State, Action, View]):
 
     def _start_turn(self, state: State, seat: int, events: list[Event]) -> State:
         """Give `seat` the turn; an empty field is turned up anew, or the deck is out."""
-        state = state.model_copy(
-            update={"turn": seat, "taken": None, "window": None, "phase": "take"}
-        )
+        state = evolve(state, turn=seat, taken=None, window=None, phase="take")
         if state.field:
             return state
         size = state.config.field_size
         if len(state.deck) < size:
             return self._deck_out(state, events)
         field, deck = state.deck[:size], state.deck[size:]
-        events.append(Event(key="rummy.field", params={"count": size}, cards=field))
-        return state.model_copy(update={"field": field, "deck": deck})
+        events.append(_event(key="rummy.field", params={"count": size}, cards=field))
+        return evolve(state, field=field, deck=deck)
 
     def _take(self, state: State, seat: int, card: int, events: list[Event]) -> State:
         if card not in state.field:
             raise illegal("not_in_field")
         hand = tuple(sorted((*state.hands[seat], card)))
-        state = state.model_copy(
-            update={
-                "field": _without(state.field, (card,)),
-                "hands": _put(state.hands, seat, hand),
-                "known": _put(state.known, seat, (*state.known[seat], card)),
-                "taken": card,
-                "phase": "act",
-            }
+        state = evolve(
+            state,
+            field=_without(state.field, (card,)),
+            hands=_put(state.hands, seat, hand),
+            known=_put(state.known, seat, (*state.known[seat], card)),
+            taken=card,
+            phase="act",
         )
-        events.append(Event(key="rummy.took", params={"seat": seat}, cards=(card,)))
+        events.append(_event(key="rummy.took", params={"seat": seat}, cards=(card,)))
         return state
 
     def _goal_on_take(self, state: State, seat: int, events: list[Event]) -> State:
@@ -359,17 +403,16 @@ class RummyRules(Rules[Config, State, Action, View]):
         if not is_big(cards):
             raise illegal("not_a_big_set")
         state = self._lay(state, seat, cards)
-        events.append(Event(key="rummy.opened", params={"seat": seat}, cards=cards))
+        events.append(_event(key="rummy.opened", params={"seat": seat}, cards=cards))
         return self._after_opening(state, seat, (seat + 1) % state.config.players, events)
 
     def _lay(self, state: State, seat: int, cards: tuple[int, ...]) -> State:
         """Move `cards` (from the hand, and the discard being gained) to a new open set."""
-        return state.model_copy(
-            update={
-                "hands": _put(state.hands, seat, _without(state.hands[seat], cards)),
-                "known": _put(state.known, seat, _without(state.known[seat], cards)),
-                "opened": _put(state.opened, seat, (*state.opened[seat], tuple(sorted(cards)))),
-            }
+        return evolve(
+            state,
+            hands=_put(state.hands, seat, _without(state.hands[seat], cards)),
+            known=_put(state.known, seat, _without(state.known[seat], cards)),
+            opened=_put(state.opened, seat, (*state.opened[seat], tuple(sorted(cards)))),
         )
 
     def _after_opening(self, state: State, seat: int, next_seat: int, events: list[Event]) -> State:
@@ -380,10 +423,10 @@ class RummyRules(Rules[Config, State, Action, View]):
             return self._deck_out(state, events)
         drawn, deck = state.deck[:DRAW_AFTER_OPEN], state.deck[DRAW_AFTER_OPEN:]
         hand = tuple(sorted((*state.hands[seat], *drawn)))
-        state = state.model_copy(update={"deck": deck, "hands": _put(state.hands, seat, hand)})
-        events.append(Event(key="rummy.drew", params={"seat": seat, "count": len(drawn)}))
+        state = evolve(state, deck=deck, hands=_put(state.hands, seat, hand))
+        events.append(_event(key="rummy.drew", params={"seat": seat, "count": len(drawn)}))
         events.append(
-            Event(key="rummy.drew_cards", params={"seat": seat}, audience=(seat,), cards=drawn)
+            _event(key="rummy.drew_cards", params={"seat": seat}, audience=(seat,), cards=drawn)
         )
         return self._start_turn(state, next_seat, events)
 
@@ -402,25 +445,26 @@ class RummyRules(Rules[Config, State, Action, View]):
             if not waits(rest, _flat(state.opened[seat])):
                 raise illegal("not_ready_form")
         n = state.config.players
-        state = state.model_copy(
-            update={
-                "hands": _put(state.hands, seat, rest),
-                "known": _put(state.known, seat, _without(state.known[seat], (card,))),
-                "rows": _put(state.rows, seat, (*state.rows[seat], card)),
-                "ready": _put(state.ready, seat, state.ready[seat] or action.ready),
-            }
+        state = evolve(
+            state,
+            hands=_put(state.hands, seat, rest),
+            known=_put(state.known, seat, _without(state.known[seat], (card,))),
+            rows=_put(state.rows, seat, (*state.rows[seat], card)),
+            ready=_put(state.ready, seat, state.ready[seat] or action.ready),
         )
-        events.append(Event(key="rummy.discarded", params={"seat": seat}, cards=(card,)))
+        events.append(_event(key="rummy.discarded", params={"seat": seat}, cards=(card,)))
         if action.ready:
-            events.append(Event(key="rummy.ready", params={"seat": seat}))
+            events.append(_event(key="rummy.ready", params={"seat": seat}))
         asked = self._asked(state, seat, card)
         if not asked:
-            events.append(Event(key="rummy.no_claim", params={"seat": seat}, cards=(card,)))
+            events.append(_event(key="rummy.no_claim", params={"seat": seat}, cards=(card,)))
             return self._start_turn(state, (seat + 1) % n, events)
-        window = Window(discarder=seat, card=card, asked=asked, answers=(None,) * n)
-        state = state.model_copy(update={"window": window, "phase": "window"})
+        window = built(
+            Window, {"discarder": seat, "card": card, "asked": asked, "answers": (None,) * n}
+        )
+        state = evolve(state, window=window, phase="window")
         params = {"seat": seat, "seconds": state.config.claim_seconds}
-        events.append(Event(key="rummy.window", params=params, cards=(card,)))
+        events.append(_event(key="rummy.window", params=params, cards=(card,)))
         return state
 
     @staticmethod
@@ -441,20 +485,20 @@ class RummyRules(Rules[Config, State, Action, View]):
             self._check_goal(state, seat, (*state.hands[seat], window.card))
             if state.config.advanced and goal_on_discard_blocked(state, seat):
                 raise illegal("own_discard_completes")
-            answer = Answer(choice="goal")
+            answer = _GOAL_ANSWER
         elif isinstance(action, Gain):
             if state.ready[seat]:
                 raise illegal("ready_cannot_gain")
             self._require_in_hand(state, seat, action.cards)
             if not is_big((*action.cards, window.card)):
                 raise illegal("not_a_big_set")
-            answer = Answer(choice="gain", cards=action.cards)
+            answer = built(Answer, {"choice": "gain", "cards": action.cards})
         else:
-            answer = Answer(choice="pass")
-        window = window.model_copy(update={"answers": _put(window.answers, seat, answer)})
-        state = state.model_copy(update={"window": window})
+            answer = _PASS_ANSWER
+        window = evolve(window, answers=_put(window.answers, seat, answer))
+        state = evolve(state, window=window)
         events.append(
-            Event(
+            _event(
                 key="rummy.answer",
                 params={"seat": seat, "choice": answer.choice},
                 audience=(seat,),
@@ -463,15 +507,15 @@ class RummyRules(Rules[Config, State, Action, View]):
         )
         if any(window.answers[s] is None for s in window.asked):
             return state
-        events.append(Event(key="rummy.window_closed", params={"deadline": False}))
+        events.append(_event(key="rummy.window_closed", params={"deadline": False}))
         return self._resolve(state, events)
 
     def _close(self, state: State, events: list[Event]) -> State:
         window = state.window
         assert window is not None
-        answers = tuple(a or Answer(choice="pass") for a in window.answers)
-        state = state.model_copy(update={"window": window.model_copy(update={"answers": answers})})
-        events.append(Event(key="rummy.window_closed", params={"deadline": True}))
+        answers = tuple(a or _PASS_ANSWER for a in window.answers)
+        state = evolve(state, window=evolve(window, answers=answers))
+        events.append(_event(key="rummy.window_closed", params={"deadline": True}))
         return self._resolve(state, events)
 
     def _resolve(self, state: State, events: list[Event]) -> State:
@@ -486,25 +530,25 @@ class RummyRules(Rules[Config, State, Action, View]):
         for seat, answer in claims:
             if answer and answer.choice != "pass" and (winner is None or seat != winner[0]):
                 events.append(
-                    Event(key="rummy.claim_lost", params={"seat": seat}, audience=(seat,))
+                    _event(key="rummy.claim_lost", params={"seat": seat}, audience=(seat,))
                 )
-        state = state.model_copy(update={"window": None})
+        state = evolve(state, window=None)
         if winner is None:
-            events.append(Event(key="rummy.no_claim", params={"seat": discarder}, cards=(card,)))
+            events.append(_event(key="rummy.no_claim", params={"seat": discarder}, cards=(card,)))
             return self._start_turn(state, (discarder + 1) % n, events)
         seat, answer = winner
         rows = _put(state.rows, discarder, state.rows[discarder][:-1])
-        state = state.model_copy(update={"rows": rows})
+        state = evolve(state, rows=rows)
         if answer.choice == "goal":
             hand = tuple(sorted((*state.hands[seat], card)))
-            state = state.model_copy(update={"hands": _put(state.hands, seat, hand)})
+            state = evolve(state, hands=_put(state.hands, seat, hand))
             return self._goal(state, seat, discarder, card, events)
         hand = tuple(sorted((*state.hands[seat], card)))
-        state = state.model_copy(update={"hands": _put(state.hands, seat, hand)})
+        state = evolve(state, hands=_put(state.hands, seat, hand))
         cards = tuple(sorted((*answer.cards, card)))
         state = self._lay(state, seat, cards)
         params = {"seat": seat, "to_seat": discarder}
-        events.append(Event(key="rummy.gained", params=params, cards=cards))
+        events.append(_event(key="rummy.gained", params=params, cards=cards))
         return self._after_opening(state, seat, (discarder + 1) % n, events)
 
     # Goals and scoring ----------------------------------------------------------------------
@@ -527,14 +571,13 @@ class RummyRules(Rules[Config, State, Action, View]):
             set_points=breakdown.set_points,
             red=breakdown.red,
         )
-        state = state.model_copy(
-            update={
-                "hands": _put(state.hands, seat, ()),
-                "known": _put(state.known, seat, ()),
-                "out": hand,
-                "result": result,
-                "phase": "bonus",
-            }
+        state = evolve(
+            state,
+            hands=_put(state.hands, seat, ()),
+            known=_put(state.known, seat, ()),
+            out=hand,
+            result=result,
+            phase="bonus",
         )
         params: dict[str, Any] = {
             "seat": seat,
@@ -543,9 +586,9 @@ class RummyRules(Rules[Config, State, Action, View]):
         }
         if from_seat is not None:
             params["to_seat"] = from_seat
-        events.append(Event(key="rummy.goal", params=params, cards=hand))
+        events.append(_event(key="rummy.goal", params=params, cards=hand))
         if not state.deck:
-            events.append(Event(key="rummy.bonus_empty", params={"seat": seat}))
+            events.append(_event(key="rummy.bonus_empty", params={"seat": seat}))
             return self._score(state, events)
         return state
 
@@ -554,14 +597,10 @@ class RummyRules(Rules[Config, State, Action, View]):
         if card != state.deck[0] or result is None or result.seat is None:
             raise illegal("bad_chance")
         points = bonus_points(card, result.hand, result.opened)
-        result = result.model_copy(
-            update={"bonus": (*result.bonus, BonusFlip(card=card, points=points))}
-        )
-        state = state.model_copy(
-            update={"deck": state.deck[1:], "out": (*state.out, card), "result": result}
-        )
+        result = evolve(result, bonus=(*result.bonus, BonusFlip(card=card, points=points)))
+        state = evolve(state, deck=state.deck[1:], out=(*state.out, card), result=result)
         params = {"seat": result.seat, "points": points}
-        events.append(Event(key="rummy.bonus", params=params, cards=(card,)))
+        events.append(_event(key="rummy.bonus", params=params, cards=(card,)))
         if points and state.deck:
             return state
         return self._score(state, events)
@@ -576,41 +615,41 @@ class RummyRules(Rules[Config, State, Action, View]):
         if state.config.advanced and result.from_seat is not None:
             loss = min(total, scores[result.from_seat])
             scores = _put(scores, result.from_seat, scores[result.from_seat] - loss)
-        scored = result.model_copy(update={"total": total, "loss": loss})
-        state = state.model_copy(update={"scores": scores, "result": scored})
+        scored = evolve(result, total=total, loss=loss)
+        state = evolve(state, scores=scores, result=scored)
         params = {"seat": result.seat, "points": total, "score": scores[result.seat]}
-        events.append(Event(key="rummy.scored", params=params))
+        events.append(_event(key="rummy.scored", params=params))
         if loss and result.from_seat is not None:
             lost = {"seat": result.from_seat, "points": loss, "score": scores[result.from_seat]}
-            events.append(Event(key="rummy.lost_points", params=lost))
+            events.append(_event(key="rummy.lost_points", params=lost))
         return self._end_short(state, events)
 
     def _deck_out(self, state: State, events: list[Event]) -> State:
         result = ShortResult(game_no=state.game_no, kind="deck_out")
-        state = state.model_copy(update={"result": result})
-        events.append(Event(key="rummy.deck_out", params={"game": state.game_no}))
+        state = evolve(state, result=result)
+        events.append(_event(key="rummy.deck_out", params={"game": state.game_no}))
         return self._end_short(state, events)
 
     def _end_short(self, state: State, events: list[Event]) -> State:
         cfg = state.config
         if state.game_no >= cfg.match_games or max(state.scores) >= cfg.target:
             return self._match_over(state, events)
-        return state.model_copy(update={"phase": "ended", "taken": None, "window": None})
+        return evolve(state, phase="ended", taken=None, window=None)
 
     def _item_victory(self, state: State, seat: int, events: list[Event]) -> State:
         result = ShortResult(
             game_no=state.game_no, kind="item_victory", seat=seat, opened=state.opened[seat]
         )
-        state = state.model_copy(update={"result": result})
-        events.append(Event(key="rummy.item_victory", params={"seat": seat}))
+        state = evolve(state, result=result)
+        events.append(_event(key="rummy.item_victory", params={"seat": seat}))
         return self._match_over(state, events)
 
     def _match_over(self, state: State, events: list[Event]) -> State:
-        state = state.model_copy(update={"phase": "over", "taken": None, "window": None})
+        state = evolve(state, phase="over", taken=None, window=None)
         outcome = self.outcome(state)
         assert outcome is not None
         params = {"seats": list(outcome.winners), "result": outcome.result}
-        events.append(Event(key="rummy.match_over", params=params))
+        events.append(_event(key="rummy.match_over", params=params))
         return state
 
     # Reading the state ----------------------------------------------------------------------
@@ -624,33 +663,39 @@ class RummyRules(Rules[Config, State, Action, View]):
             turn = state.turn
         elif state.phase == "ended":
             turn = self._next_first(state)
-        return View(
-            seat=own,
-            config=state.config,
-            phase=state.phase,
-            game_no=state.game_no,
-            first=state.first,
-            turn=turn,
-            field=state.field,
-            deck=len(state.deck),
-            hand_sizes=tuple(len(h) for h in state.hands),
-            known=state.known,
-            rows=state.rows,
-            opened=state.opened,
-            ready=state.ready,
-            taken=state.taken,
-            window=None
+        values = {
+            "seat": own,
+            "config": state.config,
+            "phase": state.phase,
+            "game_no": state.game_no,
+            "first": state.first,
+            "turn": turn,
+            "field": state.field,
+            "deck": len(state.deck),
+            "hand_sizes": tuple(len(h) for h in state.hands),
+            "known": state.known,
+            "rows": state.rows,
+            "opened": state.opened,
+            "ready": state.ready,
+            "taken": state.taken,
+            "window": None
             if window is None
-            else WindowView(
-                discarder=window.discarder, card=window.card, seconds=state.config.claim_seconds
+            else built(
+                WindowView,
+                {
+                    "discarder": window.discarder,
+                    "card": window.card,
+                    "seconds": state.config.claim_seconds,
+                },
             ),
-            out=state.out,
-            scores=state.scores,
-            result=state.result,
-            hand=state.hands[own] if own is not None else None,
-            my_answer=window.answers[own] if window is not None and own is not None else None,
-            legal=tuple(self.legal_actions(state, own)) if own is not None else (),
-        )
+            "out": state.out,
+            "scores": state.scores,
+            "result": state.result,
+            "hand": state.hands[own] if own is not None else None,
+            "my_answer": window.answers[own] if window is not None and own is not None else None,
+            "legal": tuple(self.legal_actions(state, own)) if own is not None else (),
+        }
+        return built(View, values)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":
@@ -683,7 +728,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             count = len(state.hands[s]) - len(state.known[s])
             hands[s] = tuple(sorted((*state.known[s], *pool[:count])))
             pool = pool[count:]
-        state = state.model_copy(update={"hands": tuple(hands), "deck": tuple(pool)})
+        state = evolve(state, hands=tuple(hands), deck=tuple(pool))
         return self._keep_possible_answers(state, hidden)
 
     def _keep_possible_answers(self, state: State, seats: Sequence[int]) -> State:
@@ -700,9 +745,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             )
             if claim not in self._claims(state, s, window.card):
                 answers[s] = Answer(choice="pass")
-        return state.model_copy(
-            update={"window": window.model_copy(update={"answers": tuple(answers)})}
-        )
+        return evolve(state, window=evolve(window, answers=tuple(answers)))
 
     def sample_state(self, view: View, rng: random.Random) -> State:
         """A state consistent with `view`: the unseen cards dealt at random to the others'
@@ -751,7 +794,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             asked.append(view.seat)
         answers = tuple(view.my_answer if s == view.seat else None for s in range(n))
         window = Window(discarder=discarder, card=card, asked=tuple(sorted(asked)), answers=answers)
-        return state.model_copy(update={"window": window})
+        return evolve(state, window=window)
 
 
 RULES = RummyRules()

@@ -7,13 +7,13 @@ exactly 1 small set and 2 big sets.
 
 from __future__ import annotations
 
-from collections import Counter
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations, product
 from typing import Literal
 
-from games.rummy.cards import COPIES, NUMBER_KINDS, NUMBERS, is_item, kind, kinds_of
+from games.rummy.cards import COPIES, KINDS, NUMBER_KINDS, NUMBERS, is_item, kind, kinds_of
 
 SetKind = Literal["small", "group", "run"]
 KindSplit = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
@@ -89,20 +89,31 @@ def goal_splits(ks: tuple[int, ...]) -> tuple[KindSplit, ...]:
     return tuple(sorted(found))
 
 
-@lru_cache(maxsize=1 << 16)
+def _all_big() -> list[tuple[int, ...]]:
+    return [meld for k in range(KINDS) for meld in _big_starting_at(k)]
+
+
+@lru_cache(maxsize=1)
+def goal_forms() -> frozenset[tuple[int, ...]]:
+    """Every goal form on kinds (8 sorted kinds: a small set and two big sets), built once:
+    a goal-form check is then one lookup, where searching the splits of each hand cost most of
+    a move's time."""
+    bigs = _all_big()
+    return frozenset(
+        tuple(sorted((pair, pair, *first, *second)))
+        for pair in range(KINDS)
+        for i, first in enumerate(bigs)
+        for second in bigs[i:]
+    )
+
+
 def is_goal_kinds(ks: tuple[int, ...]) -> bool:
-    """Whether the 8 sorted kinds `ks` make a goal form (the first split found will do)."""
-    if len(ks) != GOAL_SIZE:
-        return False
-    for pair in set(ks):
-        rest = _remove(ks, (pair, pair))
-        if rest is not None and _two_big(rest):
-            return True
-    return False
+    """Whether the 8 sorted kinds `ks` make a goal form."""
+    return ks in goal_forms()
 
 
 def is_goal_form(cards: Iterable[int]) -> bool:
-    return is_goal_kinds(kinds_of(cards))
+    return kinds_of(cards) in goal_forms()
 
 
 @lru_cache(maxsize=1 << 16)
@@ -110,26 +121,44 @@ def kind_waits(ks: tuple[int, ...]) -> tuple[int, ...]:
     """The kinds that would make the 7 sorted kinds `ks` a goal form."""
     if len(ks) != HAND_SIZE:
         return ()
-    return tuple(k for k in _near(ks) if is_goal_kinds(tuple(sorted((*ks, k)))))
+    present = set(ks)
+    lone = [k for k in present if ks.count(k) == 1 and present.isdisjoint(_NEIGHBOURS[k])]
+    if len(lone) > 1:
+        return ()
+    # Every card of a hand one card from the goal form but the missing pair card's partner
+    # has a set-mate in the hand: a lone card can only be waiting for its pair.
+    near = lone or sorted(present.union(*(_NEIGHBOURS[k] for k in present)))
+    forms = goal_forms()
+    return tuple(k for k in near if _with(ks, k) in forms)
 
 
-def _near(ks: Sequence[int]) -> list[int]:
-    """The kinds that could join a set with one of `ks`: the same kind, or a number kind of
-    the same attribute at most 2 apart (no other card can complete a goal form)."""
-    near = set(ks)
-    for k in ks:
-        if k < NUMBER_KINDS:
-            base = k - k % NUMBERS
-            near.update(j for j in range(k - 2, k + 3) if base <= j < base + NUMBERS)
-    return sorted(near)
+def _neighbours(k: int) -> frozenset[int]:
+    """The other kinds a big set may hold with kind `k`: numbers of its attribute at most
+    2 apart (no other card can complete a goal form)."""
+    if k >= NUMBER_KINDS:
+        return frozenset()
+    base = k - k % NUMBERS
+    return frozenset(j for j in range(k - 2, k + 3) if j != k and base <= j < base + NUMBERS)
+
+
+_NEIGHBOURS = tuple(_neighbours(k) for k in range(KINDS))
+
+
+def _with(ks: tuple[int, ...], k: int) -> tuple[int, ...]:
+    """The sorted kinds `ks` with `k` added."""
+    at = bisect_right(ks, k)
+    return (*ks[:at], k, *ks[at:])
 
 
 def waits(hand: Iterable[int], held: Iterable[int] = ()) -> tuple[int, ...]:
     """Kinds completing the 7-card `hand`, leaving out any whose 4 copies are all in `hand`
     or `held` (the player's open sets): a fifth copy does not exist."""
     hand = tuple(hand)
-    counts = Counter(kind(c) for c in (*hand, *held))
-    return tuple(k for k in kind_waits(kinds_of(hand)) if counts[k] < COPIES)
+    found = kind_waits(kinds_of(hand))
+    if not found:
+        return found
+    ks = [kind(c) for c in (*hand, *held)]
+    return tuple(k for k in found if ks.count(k) < COPIES)
 
 
 def card_split(hand: Iterable[int], split: KindSplit) -> tuple[tuple[int, ...], ...]:
@@ -153,17 +182,24 @@ def _by_kind(cards: Iterable[int]) -> dict[int, list[int]]:
     return found
 
 
-def run_partners(k: int) -> list[tuple[int, int]]:
-    """The pairs of kinds that make a run with kind `k`."""
+def _run_partners(k: int) -> tuple[tuple[int, int], ...]:
     if k >= NUMBER_KINDS:
-        return []
+        return ()
     base, n = k - k % NUMBERS, k % NUMBERS
     pairs = []
     for start in range(max(0, n - 2), min(n, NUMBERS - 3) + 1):
         window = [base + start + i for i in range(3)]
         window.remove(k)
         pairs.append((window[0], window[1]))
-    return pairs
+    return tuple(pairs)
+
+
+_RUN_PARTNERS = tuple(_run_partners(k) for k in range(KINDS))
+
+
+def run_partners(k: int) -> tuple[tuple[int, int], ...]:
+    """The pairs of kinds that make a run with kind `k`."""
+    return _RUN_PARTNERS[k]
 
 
 def big_sets_in(hand: Sequence[int]) -> list[tuple[int, int, int]]:
@@ -185,6 +221,15 @@ def gains_with(hand: Sequence[int], card: int) -> list[tuple[int, int]]:
     for a, b in run_partners(k):
         found += product(by_kind.get(a, ()), by_kind.get(b, ()))
     return sorted(found)
+
+
+def can_gain(hand: Sequence[int], card: int) -> bool:
+    """Whether `gains_with(hand, card)` finds any pair (without listing them)."""
+    k = card // COPIES
+    ks = [c // COPIES for c in hand]
+    if ks.count(k) >= 2:
+        return True
+    return any(a in ks and b in ks for a, b in _RUN_PARTNERS[k])
 
 
 def item_sets(opened: Iterable[Sequence[int]]) -> int:

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from games.rummy.built import built
+from games.engine.built import built
 from games.rummy.cards import CARDS
 from games.rummy.models import (
     Action,

@@ -22,6 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from games.engine.built import built, event, evolve
 from games.engine.contract import (
     CHANCE,
     SYSTEM,
@@ -44,7 +45,6 @@ from games.rummy.actions import (
     open_action,
     well_formed,
 )
-from games.rummy.built import built, evolve
 from games.rummy.cards import CARDS, kind
 from games.rummy.models import (
     ACTION_ADAPTER,
@@ -104,8 +104,7 @@ def _event(
     audience: tuple[int, ...] | None = None,
     cards: tuple[int, ...] = (),
 ) -> Event:
-    values = {"key": key, "params": {} if params is None else params}
-    return built(Event, {**values, "audience": audience, "cards": cards})
+    return event(key, {} if params is None else params, audience, cards)
 
 
 _CHANCE_DUE = ToMove(chance=True)
@@ -172,7 +171,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             window = state.window
             waiting = frozenset(s for s in window.asked if window.answers[s] is None)
             timeout = float(state.config.claim_seconds)
-            return built(ToMove, {"seats": waiting, "chance": False, "timeout": timeout})
+            return ToMove(seats=waiting, timeout=timeout)
         if phase == "ended":
             return _SEAT_TO_MOVE[self._next_first(state)]
         return _NOBODY
@@ -281,7 +280,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             raise GameError(Reason.NOT_YOUR_TURN)
         events: list[Event] = []
         state = self._dispatch(state, actor, action, events)
-        return built(Step, {"state": state, "events": tuple(events)})
+        return Step(state, tuple(events))
 
     def _dispatch(self, state: State, actor: int, action: Action, events: list[Event]) -> State:
         phase = state.phase

@@ -18,10 +18,7 @@ from games.exhaust.combos import (
     canonical,
     check_play,
     iter_plays,
-    min_count,
-    min_number,
     playable,
-    table,
 )
 from games.exhaust.models import (
     Action,
@@ -33,27 +30,14 @@ from games.exhaust.models import (
     Played,
     UseTime,
     View,
+    built,
 )
+from games.exhaust.stacks import views
 
 
 def combo_views(config: Config, stacks: Sequence[Sequence[Played]]) -> tuple[ComboView, ...]:
     """The table's combos with their stacks and what the next play on each must beat."""
-    out = []
-    for index, (combo, plays) in enumerate(zip(table(config.players), stacks, strict=True)):
-        top = max((p.high for p in plays), default=None)
-        last = len(plays[-1].cards) if plays else None
-        out.append(
-            ComboView(
-                index=index,
-                combo=combo,
-                plays=tuple(plays),
-                top=top if combo.number_rule else None,
-                last=None if combo.number_rule else last,
-                need_number=min_number(top) if combo.number_rule else None,
-                need_count=None if combo.number_rule else min_count(last),
-            )
-        )
-    return tuple(out)
+    return views(config.players, stacks)
 
 
 def can_act(
@@ -74,16 +58,27 @@ def legal_plays(view: View) -> list[Action]:
     if not view.my_turn or view.hand is None or view.seat is None:
         return []
     if view.phase == "next":
-        return [NextGame()]
+        return [NEXT_GAME]
+    face_up = face_up_depletion(view, view.seat)
+    return table_actions(view.combos, view.hand, view.time_cards[view.seat], face_up)
+
+
+NEXT_GAME, USE_TIME, FLIP = NextGame(), UseTime(), FlipDepletion()
+
+
+def table_actions(
+    combos: Iterable[ComboView], hand: Sequence[int], time_cards: int, face_up: int
+) -> list[Action]:
+    """A player's actions in a game: its plays on every combo (see iter_plays), then B, C."""
     actions: list[Action] = [
-        PlayCards(combo=cv.index, cards=p.cards, copies=p.copies)
-        for cv in view.combos
-        for p in iter_plays(cv.combo, cv.top, cv.last, view.hand)
+        built(PlayCards, {"kind": "play", "combo": cv.index, "cards": p.cards, "copies": p.copies})
+        for cv in combos
+        for p in iter_plays(cv.combo, cv.top, cv.last, hand)
     ]
-    if view.time_cards[view.seat] > 0:
-        actions.append(UseTime())
-    if face_up_depletion(view, view.seat) > 0:
-        actions.append(FlipDepletion())
+    if time_cards > 0:
+        actions.append(USE_TIME)
+    if face_up > 0:
+        actions.append(FLIP)
     return actions
 
 

@@ -289,40 +289,62 @@ def can_play(combo: Combo, top: int | None, last: int | None, hand: Collection[i
     return bool(playable(combo, top, last, hand))
 
 
+class Split(NamedTuple):
+    """A hand split once for listing the plays on every combo: number cards in rank order,
+    copies by id, and the number cards grouped by number and by colour (see `_by`)."""
+
+    reals: list[int]
+    copies: list[int]
+    by_number: dict[int, list[int]]
+    by_colour: dict[int, list[int]]
+
+
+def split(hand: Collection[int]) -> Split:
+    reals, copies = _split(hand)
+    return Split(reals, copies, _by("number", reals), _by("colour", reals))
+
+
 def _subsets(group: Sequence[int], copies: Sequence[int], size: int) -> Iterator[Play]:
     """Canonical plays of `size` cards: from `group` (in rank order) plus the lowest copies."""
-    for j in range(max(0, size - len(group)), min(len(copies), size - 1) + 1):
+    low = max(0, size - len(group))
+    if not low:
+        yield from map(Play, combinations(group, size))
+        low = 1
+    for j in range(low, min(len(copies), size - 1) + 1):
         for reals in combinations(group, size - j):
             yield Play((*reals, *copies[:j]), tuple((c, reals[0]) for c in copies[:j]))
 
 
-def _flushes(reals: Sequence[int], copies: Sequence[int], need: int) -> Iterator[Play]:
-    for group in _by("colour", reals).values():
+def _flushes(by_colour: dict[int, list[int]], copies: Sequence[int], need: int) -> Iterator[Play]:
+    for group in by_colour.values():
         for size in range(need, len(group) + len(copies) + 1):
             yield from _subsets(group, copies, size)
 
 
-def _straights(reals: Sequence[int], need: int) -> Iterator[Play]:
-    by_number = _by("number", reals)
+def _straights(by_number: dict[int, list[int]], need: int) -> Iterator[Play]:
     for run in _runs(by_number, need):
         for length in range(need, len(run) + 1):
             for start in range(run.start, run.stop - length + 1):
                 yield from map(Play, product(*(by_number[n] for n in range(start, start + length))))
 
 
-def _anys(reals: Sequence[int], copies: Sequence[int], need: int) -> Iterator[Play]:
+def _anys(hand: Split, need: int) -> Iterator[Play]:
     """A few plays of each size (lowest ranks first), and every one-colour play."""
-    seen: set[Play] = set()
+    reals, copies = hand.reals, hand.copies
+    sizes: dict[int, set[Play]] = {}
     for size in range(need, len(reals) + len(copies) + 1):
-        seen.update(islice(_subsets(reals, copies, size), ANY_CAP))
-    seen.update(_flushes(reals, copies, need))
-    return iter(sorted(seen, key=lambda p: (len(p.cards), p.cards)))
+        sizes[size] = set(islice(_subsets(reals, copies, size), ANY_CAP))
+    for play in _flushes(hand.by_colour, copies, need):
+        sizes[len(play.cards)].add(play)
+    # By card count, then by cards (a play's copies follow from its cards).
+    return (play for size in sorted(sizes) for play in sorted(sizes[size]))
 
 
 def iter_plays(
-    combo: Combo, top: int | None, last: int | None, hand: Collection[int]
+    combo: Combo, top: int | None, last: int | None, hand: Collection[int] | Split
 ) -> Iterator[Play]:
-    """The legal plays on the combo, in canonical form (see `canonical`).
+    """The legal plays on the combo, in canonical form (see `canonical`); `hand` may come
+    `split` already (listing the plays on every combo splits it once).
 
     Exact for every combo but Any (up to LIMIT plays per combo, which real hands don't reach).
     Any lists ANY_CAP plays per size (lowest ranks first, so the NPC's choice is among them)
@@ -330,24 +352,27 @@ def iter_plays(
     or Flush that is also legal on the combo next to it is listed there too. Every legal play
     is accepted by `check_play` whether listed or not.
     """
-    reals, copies = _split(hand)
+    parts = hand if isinstance(hand, Split) else split(hand)
+    reals, copies = parts.reals, parts.copies
     kind = combo.kind
     if kind is ComboKind.SINGLE:
         need, colours = min_number(top), combo.colours
+        if len(colours) == 1:  # one colour's cards are in rank order already
+            reals = parts.by_colour.get(colours[0], [])
         plays: Iterator[Play] = (
             Play((c,)) for c in reals if COLOUR[c] in colours and NUMBER[c] >= need
         )
     elif kind in SET_SIZE:
         plays = (
             play
-            for n, group in sorted(_by("number", reals).items())
+            for n, group in parts.by_number.items()  # numbers ascending
             if n >= min_number(top)
             for play in _subsets(group, copies, SET_SIZE[kind])
         )
     elif kind is ComboKind.STRAIGHT:
-        plays = _straights(reals, min_count(last))
+        plays = _straights(parts.by_number, min_count(last))
     elif kind is ComboKind.FLUSH:
-        plays = _flushes(reals, copies, min_count(last))
+        plays = _flushes(parts.by_colour, copies, min_count(last))
     else:
-        plays = _anys(reals, copies, min_count(last))
+        plays = _anys(parts, min_count(last))
     return islice(plays, LIMIT)

@@ -19,6 +19,8 @@ from games.exhaust.combos import (
     check_play,
     iter_plays,
     playable,
+    split,
+    table,
 )
 from games.exhaust.models import (
     Action,
@@ -60,21 +62,27 @@ def legal_plays(view: View) -> list[Action]:
     if view.phase == "next":
         return [NEXT_GAME]
     face_up = face_up_depletion(view, view.seat)
-    return table_actions(view.combos, view.hand, view.time_cards[view.seat], face_up)
+    bars = tuple(cv.top or cv.last or 0 for cv in view.combos)
+    return table_actions(view.players, bars, view.hand, view.time_cards[view.seat], face_up)
 
 
 NEXT_GAME, USE_TIME, FLIP = NextGame(), UseTime(), FlipDepletion()
 
 
 def table_actions(
-    combos: Iterable[ComboView], hand: Sequence[int], time_cards: int, face_up: int
+    players: int, bars: Sequence[int], hand: Sequence[int], time_cards: int, face_up: int
 ) -> list[Action]:
-    """A player's actions in a game: its plays on every combo (see iter_plays), then B, C."""
-    actions: list[Action] = [
-        built(PlayCards, {"kind": "play", "combo": cv.index, "cards": p.cards, "copies": p.copies})
-        for cv in combos
-        for p in iter_plays(cv.combo, cv.top, cv.last, hand)
-    ]
+    """A player's actions in a game: its plays on every combo (see iter_plays), then B, C.
+    `bars` are the combos' tops or last counts, 0 if empty (see stacks.Summary)."""
+    parts = split(hand)
+    actions: list[Action] = []
+    for index, combo in enumerate(table(players)):
+        bar = bars[index] or None
+        top, last = (bar, None) if combo.number_rule else (None, bar)
+        for play in iter_plays(combo, top, last, parts):
+            values = {"kind": "play", "combo": index, "cards": play.cards}
+            values["copies"] = play.copies
+            actions.append(built(PlayCards, values))
     if time_cards > 0:
         actions.append(USE_TIME)
     if face_up > 0:

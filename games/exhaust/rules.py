@@ -51,7 +51,7 @@ from games.exhaust.models import (
     built,
     changed,
 )
-from games.exhaust.npc import accepts, pick, plan_turn
+from games.exhaust.npc import Turn, accepts, pick, plan_turn
 from games.exhaust.plays import NEXT_GAME, combo_views, table_actions
 from games.exhaust.stacks import bars, stacked, top_last
 
@@ -83,6 +83,43 @@ CHANCE_TO_MOVE = ToMove(chance=True)
 NOBODY = ToMove()
 SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({seat})) for seat in range(5))
 """What `to_move` returns, built once (they are immutable)."""
+
+
+def _ints(values: object) -> bool:
+    return type(values) is tuple and all(type(v) is int for v in values)
+
+
+ACTIONS = (PlayCards, UseTime, FlipDepletion, NextGame, Deal, PickFirst, NpcPlay, NpcUseTime)
+KINDS: dict[type, str] = {cls: cls.model_fields["kind"].default for cls in (*ACTIONS, NpcOut)}
+
+
+def well_formed(action: object) -> bool:
+    """Whether `action` is one of this game's actions with fields of exactly their types:
+    then validating it (`Rules.checked`, a round trip through its model, the larger part of
+    a move's cost) could change nothing. Anything else goes through `checked`."""
+    kind = KINDS.get(type(action))
+    if kind is None:
+        return False
+    values = action.__dict__
+    if values.get("kind") != kind:
+        return False
+    if kind in ("play", "npc_play"):
+        copies = values.get("copies")
+        return (
+            type(values.get("combo")) is int
+            and _ints(values.get("cards"))
+            and type(copies) is tuple
+            and all(type(p) is tuple and len(p) == 2 and _ints(p) for p in copies)
+        )
+    if kind == "deal":
+        return _ints(values.get("order"))
+    if kind == "first":
+        return type(values.get("seat")) is int
+    return True
+
+
+_PLANS: dict[int, tuple[State, Turn]] = {}
+"""NPC plans by state (kept with it, so that its id is not reused while the entry lives)."""
 
 
 class ExhaustRules(Rules[Config, State, Action, View]):
@@ -131,8 +168,10 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         if state.phase == "next":
             return [NEXT_GAME]
         face_up = state.depletion[seat] - state.flipped[seat] if state.config.long_game else 0
-        combos = self._combos(state)
-        return table_actions(combos, state.hands[seat], state.time_cards[seat], face_up)
+        players = state.config.players
+        return table_actions(
+            players, bars(players, state.stacks), state.hands[seat], state.time_cards[seat], face_up
+        )
 
     def chance_action(self, state: State, rng: random.Random) -> Action:
         if state.phase == "deal":
@@ -144,7 +183,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         if not self._npc_turn(state):
             raise GameError(Reason.NOT_YOUR_TURN, "no_chance_due")
         assert state.npc is not None
-        turn = plan_turn(state.npc, self._combos(state))
+        turn = self._plan(state)
         if turn.choice is not None:
             play = pick(turn.choice, rng)
             return NpcPlay(combo=turn.choice.combo, cards=play.cards, copies=play.copies)
@@ -153,7 +192,8 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     # Applying -----------------------------------------------------------------------------
 
     def apply(self, state: State, actor: int, action: Action) -> Step:
-        action = self.checked(action)  # a foreign or unvalidated action never gets further
+        if not well_formed(action):  # a foreign or unvalidated action never gets further
+            action = self.checked(action)
         if state.phase == "over":
             raise GameError(Reason.GAME_OVER)
         if action.kind in CHANCE_KINDS:
@@ -183,7 +223,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
                 events.append(_event("exhaust.next_game", params=params))
             case NpcPlay() | NpcUseTime() | NpcOut():
                 state = self._npc(state, action, events)
-        return Step(state=state, events=tuple(events))
+        return built(Step, {"state": state, "events": tuple(events)})
 
     def _deal(self, state: State, deal: Deal, events: list[Event]) -> State:
         if state.phase != "deal" or sorted(deal.order) != list(DECK):
@@ -265,7 +305,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         if not self._npc_turn(state) or state.npc is None:
             raise illegal("bad_chance")
         combos = self._combos(state)
-        turn = plan_turn(state.npc, combos)
+        turn = self._plan(state)
         npc = turn.npc
         if turn.filled:
             events.append(
@@ -393,6 +433,20 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         return changed(state, phase="next", turn=loser)
 
     # Reading the state ------------------------------------------------------------------------
+
+    @staticmethod
+    def _plan(state: State) -> Turn:
+        """The NPC's turn up to its choice (`npc.plan_turn`), planned once per state: the
+        chance action draws from it, then `apply` checks the drawn play against it."""
+        assert state.npc is not None
+        kept = _PLANS.get(id(state))
+        if kept is not None and kept[0] is state:
+            return kept[1]
+        turn = plan_turn(state.npc, combo_views(state.config, state.stacks))
+        if len(_PLANS) >= 64:
+            _PLANS.clear()
+        _PLANS[id(state)] = (state, turn)
+        return turn
 
     @staticmethod
     def _npc_turn(state: State) -> bool:

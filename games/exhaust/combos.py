@@ -121,8 +121,13 @@ def min_count(last: int | None) -> int:
 # Validating one play ---------------------------------------------------------------------
 
 
+CARDS = frozenset(DECK)
+
+
 def faces(cards: Sequence[int], copies: Sequence[tuple[int, int]]) -> tuple[Face, ...]:
     """The faces of a structurally valid play (see `check_cards`), in card order."""
+    if not copies:
+        return tuple((COLOUR[c], NUMBER[c]) for c in cards)
     target = dict(copies)
     return tuple((colour_of(target.get(c, c)), number_of(target.get(c, c))) for c in cards)
 
@@ -135,7 +140,7 @@ def check_cards(
         raise illegal("no_cards")
     if len(set(cards)) != len(cards):
         raise illegal("duplicate_card")
-    if any(c not in DECK for c in cards):
+    if any(c not in CARDS for c in cards):
         raise illegal("unknown_card")
     missing = [c for c in cards if c not in hand]
     if missing:

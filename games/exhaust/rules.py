@@ -275,8 +275,8 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         hand = state.hands[seat]
         play_faces = check_play(combo, top, last, hand, action.cards, action.copies)
         hands = _put(state.hands, seat, _without(hand, action.cards))
-        state = self._stack(state, seat, index, action, max(n for _, n in play_faces))
-        state = changed(state, hands=hands)
+        stacks = self._stacked(state, seat, index, action, max(n for _, n in play_faces))
+        state = changed(state, stacks=stacks, hands=hands)
         events.append(self._played_event("exhaust.played", combo, action, seat))
         state = self._reward(state, seat, combo, events)
         return self._next(state, events)
@@ -321,7 +321,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             ):
                 raise illegal("bad_chance")
             high = max(n for _, n in faces(action.cards, action.copies))
-            state = self._stack(state, NPC, action.combo, action, high)
+            state = changed(state, stacks=self._stacked(state, NPC, action.combo, action, high))
             state = changed(state, npc=changed(npc, hand=_without(npc.hand, action.cards)))
             combo = combos[action.combo].combo
             events.append(self._played_event("exhaust.npc_played", combo, action, None))
@@ -353,11 +353,13 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         return _event(key, params=params, cards=action.cards)
 
     @staticmethod
-    def _stack(state: State, by: int, combo: int, action: PlayCards | NpcPlay, high: int) -> State:
+    def _stacked(
+        state: State, by: int, combo: int, action: PlayCards | NpcPlay, high: int
+    ) -> tuple[tuple[Played, ...], ...]:
         played = built(
             Played, {"by": by, "cards": action.cards, "copies": action.copies, "high": high}
         )
-        return changed(state, stacks=stacked(state.config.players, state.stacks, combo, played))
+        return stacked(state.config.players, state.stacks, combo, played)
 
     def _reward(self, state: State, who: int, combo: Combo, events: list[Event]) -> State:
         """Pay the combo's reward; none if its pile is empty; (R) 2 due and 1 left: take 1."""
@@ -386,14 +388,13 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         if not got:
             events.append(_event(prefix + "reward_none", params={**named, "reward": what}))
             return state
-        state = changed(state, time_pile=state.time_pile - got)
         if npc:
             assert state.npc is not None
             npc_state = changed(state.npc, time_cards=state.npc.time_cards + got)
-            state = changed(state, npc=npc_state)
+            state = changed(state, time_pile=state.time_pile - got, npc=npc_state)
         else:
             times = _put(state.time_cards, who, state.time_cards[who] + got)
-            state = changed(state, time_cards=times)
+            state = changed(state, time_pile=state.time_pile - got, time_cards=times)
         events.append(_event(prefix + "reward_time", params={**named, "count": got, "due": due}))
         return state
 

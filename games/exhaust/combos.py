@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Sequence
 from enum import StrEnum
 from functools import cache
-from itertools import combinations, islice, pairwise, product
+from itertools import combinations, islice, pairwise, product, repeat
 from typing import NamedTuple
 
 from games.engine.contract import Frozen
@@ -309,38 +309,43 @@ def split(hand: Collection[int]) -> Split:
     return Split(reals, copies, _by("number", reals), _by("colour", reals))
 
 
-def _subsets(group: Sequence[int], copies: Sequence[int], size: int) -> Iterator[Play]:
+Raw = tuple[tuple[int, ...], tuple[tuple[int, int], ...]]
+"""A play as a plain (cards, copies) pair: listing builds them by the dozen (see `Play`)."""
+
+
+def _subsets(group: Sequence[int], copies: Sequence[int], size: int) -> Iterator[Raw]:
     """Canonical plays of `size` cards: from `group` (in rank order) plus the lowest copies."""
     low = max(0, size - len(group))
     if not low:
-        yield from map(Play, combinations(group, size))
+        yield from zip(combinations(group, size), repeat(()))
         low = 1
     for j in range(low, min(len(copies), size - 1) + 1):
         for reals in combinations(group, size - j):
-            yield Play((*reals, *copies[:j]), tuple((c, reals[0]) for c in copies[:j]))
+            yield (*reals, *copies[:j]), tuple((c, reals[0]) for c in copies[:j])
 
 
-def _flushes(by_colour: dict[int, list[int]], copies: Sequence[int], need: int) -> Iterator[Play]:
+def _flushes(by_colour: dict[int, list[int]], copies: Sequence[int], need: int) -> Iterator[Raw]:
     for group in by_colour.values():
         for size in range(need, len(group) + len(copies) + 1):
             yield from _subsets(group, copies, size)
 
 
-def _straights(by_number: dict[int, list[int]], need: int) -> Iterator[Play]:
+def _straights(by_number: dict[int, list[int]], need: int) -> Iterator[Raw]:
     for run in _runs(by_number, need):
         for length in range(need, len(run) + 1):
             for start in range(run.start, run.stop - length + 1):
-                yield from map(Play, product(*(by_number[n] for n in range(start, start + length))))
+                numbers = range(start, start + length)
+                yield from zip(product(*(by_number[n] for n in numbers)), repeat(()))
 
 
-def _anys(hand: Split, need: int) -> Iterator[Play]:
+def _anys(hand: Split, need: int) -> Iterator[Raw]:
     """A few plays of each size (lowest ranks first), and every one-colour play."""
     reals, copies = hand.reals, hand.copies
-    sizes: dict[int, set[Play]] = {}
+    sizes: dict[int, set[Raw]] = {}
     for size in range(need, len(reals) + len(copies) + 1):
         sizes[size] = set(islice(_subsets(reals, copies, size), ANY_CAP))
     for play in _flushes(hand.by_colour, copies, need):
-        sizes[len(play.cards)].add(play)
+        sizes[len(play[0])].add(play)
     # By card count, then by cards (a play's copies follow from its cards).
     return (play for size in sorted(sizes) for play in sorted(sizes[size]))
 
@@ -357,6 +362,13 @@ def iter_plays(
     or Flush that is also legal on the combo next to it is listed there too. Every legal play
     is accepted by `check_play` whether listed or not.
     """
+    return map(Play._make, raw_plays(combo, top, last, hand))
+
+
+def raw_plays(
+    combo: Combo, top: int | None, last: int | None, hand: Collection[int] | Split
+) -> Iterator[Raw]:
+    """`iter_plays` as plain (cards, copies) pairs."""
     parts = hand if isinstance(hand, Split) else split(hand)
     reals, copies = parts.reals, parts.copies
     kind = combo.kind
@@ -364,8 +376,8 @@ def iter_plays(
         need, colours = min_number(top), combo.colours
         if len(colours) == 1:  # one colour's cards are in rank order already
             reals = parts.by_colour.get(colours[0], [])
-        plays: Iterator[Play] = (
-            Play((c,)) for c in reals if COLOUR[c] in colours and NUMBER[c] >= need
+        plays: Iterator[Raw] = (
+            ((c,), ()) for c in reals if COLOUR[c] in colours and NUMBER[c] >= need
         )
     elif kind in SET_SIZE:
         plays = (

@@ -30,7 +30,7 @@ def built(cls: type[M], values: dict[str, Any]) -> M:
     test validates every state of whole games (tests/games/exhaust/test_exhaust_rules.py)."""
     model = cls.__new__(cls)
     _set(model, "__dict__", values)
-    _set(model, "__pydantic_fields_set__", _every_field(cls))
+    _set(model, "__pydantic_fields_set__", every_field(cls))
     _set(model, "__pydantic_extra__", None)
     _set(model, "__pydantic_private__", None)
     return model
@@ -39,7 +39,7 @@ def built(cls: type[M], values: dict[str, Any]) -> M:
 _EVERY_FIELD: dict[type, set[str]] = {}
 
 
-def _every_field(cls: type[BaseModel]) -> set[str]:
+def every_field(cls: type[BaseModel]) -> set[str]:
     """One set shared by the models `built` of a class (all their fields are set): one less
     object per model to allocate and collect. Pydantic copies it before changing a copy's."""
     fields = _EVERY_FIELD.get(cls)

@@ -17,8 +17,8 @@ from games.exhaust.combos import (
     can_play,
     canonical,
     check_play,
-    iter_plays,
     playable,
+    raw_plays,
     split,
     table,
 )
@@ -32,7 +32,7 @@ from games.exhaust.models import (
     Played,
     UseTime,
     View,
-    built,
+    every_field,
 )
 from games.exhaust.stacks import views
 
@@ -76,13 +76,21 @@ def table_actions(
     `bars` are the combos' tops or last counts, 0 if empty (see stacks.Summary)."""
     parts = split(hand)
     actions: list[Action] = []
+    new, put, fields = PlayCards.__new__, object.__setattr__, every_field(PlayCards)
     for index, combo in enumerate(table(players)):
         bar = bars[index] or None
         top, last = (bar, None) if combo.number_rule else (None, bar)
-        for play in iter_plays(combo, top, last, parts):
-            values = {"kind": "play", "combo": index, "cards": play.cards}
-            values["copies"] = play.copies
-            actions.append(built(PlayCards, values))
+        for cards, copies in raw_plays(combo, top, last, parts):
+            action = new(PlayCards)  # models.built, inlined: a hand lists dozens of plays
+            put(
+                action,
+                "__dict__",
+                {"kind": "play", "combo": index, "cards": cards, "copies": copies},
+            )
+            put(action, "__pydantic_fields_set__", fields)
+            put(action, "__pydantic_extra__", None)
+            put(action, "__pydantic_private__", None)
+            actions.append(action)
     if time_cards > 0:
         actions.append(USE_TIME)
     if face_up > 0:

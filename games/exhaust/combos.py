@@ -8,16 +8,25 @@ A combo's stack is summarised by `top` (the highest number on it, for the number
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Collection, Iterator, Sequence
 from enum import StrEnum
 from functools import cache
-from itertools import combinations, islice, pairwise, product
+from itertools import combinations, islice, pairwise, product, repeat
 from typing import NamedTuple
 
 from games.engine.contract import Frozen
 from games.engine.errors import illegal
-from games.exhaust.cards import BLUE, COLOURS, DECK, GREEN, HIGHEST, RED, YELLOW, is_copy
+from games.exhaust.cards import (
+    BLUE,
+    COLOURS,
+    DECK,
+    GREEN,
+    HIGHEST,
+    NUMBER_CARDS,
+    RED,
+    YELLOW,
+    is_copy,
+)
 from games.exhaust.cards import colour as colour_of
 from games.exhaust.cards import number as number_of
 
@@ -112,8 +121,13 @@ def min_count(last: int | None) -> int:
 # Validating one play ---------------------------------------------------------------------
 
 
+CARDS = frozenset(DECK)
+
+
 def faces(cards: Sequence[int], copies: Sequence[tuple[int, int]]) -> tuple[Face, ...]:
     """The faces of a structurally valid play (see `check_cards`), in card order."""
+    if not copies:
+        return tuple((COLOUR[c], NUMBER[c]) for c in cards)
     target = dict(copies)
     return tuple((colour_of(target.get(c, c)), number_of(target.get(c, c))) for c in cards)
 
@@ -126,7 +140,7 @@ def check_cards(
         raise illegal("no_cards")
     if len(set(cards)) != len(cards):
         raise illegal("duplicate_card")
-    if any(c not in DECK for c in cards):
+    if any(c not in CARDS for c in cards):
         raise illegal("unknown_card")
     missing = [c for c in cards if c not in hand]
     if missing:
@@ -203,15 +217,28 @@ def canonical(cards: Collection[int]) -> Play:
 # Which cards can take part, and listing plays --------------------------------------------
 
 
+NUMBER = tuple(number_of(c) if not is_copy(c) else 0 for c in DECK)
+COLOUR = tuple(colour_of(c) if not is_copy(c) else -1 for c in DECK)
+RANK = tuple(NUMBER[c] * len(DECK) + c for c in DECK)
+"""Per card id: its number, its colour, and an int that sorts like `rank` (listing the plays
+sorts and groups hands on every move: table look-ups are cheaper than the functions)."""
+
+
 def _split(hand: Collection[int]) -> tuple[list[int], list[int]]:
-    reals = sorted((c for c in hand if not is_copy(c)), key=rank)
-    return reals, sorted(c for c in hand if is_copy(c))
+    reals = sorted((c for c in hand if c < NUMBER_CARDS), key=RANK.__getitem__)
+    return reals, sorted(c for c in hand if c >= NUMBER_CARDS)
 
 
 def _by(key: str, cards: Sequence[int]) -> dict[int, list[int]]:
-    groups: dict[int, list[int]] = defaultdict(list)
+    """`cards` grouped by number or colour, groups in order of their first card."""
+    table = NUMBER if key == "number" else COLOUR
+    groups: dict[int, list[int]] = {}
     for c in cards:
-        groups[number_of(c) if key == "number" else colour_of(c)].append(c)
+        group = groups.get(table[c])
+        if group is None:
+            groups[table[c]] = [c]
+        else:
+            group.append(c)
     return groups
 
 
@@ -267,40 +294,67 @@ def can_play(combo: Combo, top: int | None, last: int | None, hand: Collection[i
     return bool(playable(combo, top, last, hand))
 
 
-def _subsets(group: Sequence[int], copies: Sequence[int], size: int) -> Iterator[Play]:
+class Split(NamedTuple):
+    """A hand split once for listing the plays on every combo: number cards in rank order,
+    copies by id, and the number cards grouped by number and by colour (see `_by`)."""
+
+    reals: list[int]
+    copies: list[int]
+    by_number: dict[int, list[int]]
+    by_colour: dict[int, list[int]]
+
+
+def split(hand: Collection[int]) -> Split:
+    reals, copies = _split(hand)
+    return Split(reals, copies, _by("number", reals), _by("colour", reals))
+
+
+Raw = tuple[tuple[int, ...], tuple[tuple[int, int], ...]]
+"""A play as a plain (cards, copies) pair: listing builds them by the dozen (see `Play`)."""
+
+
+def _subsets(group: Sequence[int], copies: Sequence[int], size: int) -> Iterator[Raw]:
     """Canonical plays of `size` cards: from `group` (in rank order) plus the lowest copies."""
-    for j in range(max(0, size - len(group)), min(len(copies), size - 1) + 1):
+    low = max(0, size - len(group))
+    if not low:
+        yield from zip(combinations(group, size), repeat(()))
+        low = 1
+    for j in range(low, min(len(copies), size - 1) + 1):
         for reals in combinations(group, size - j):
-            yield Play((*reals, *copies[:j]), tuple((c, reals[0]) for c in copies[:j]))
+            yield (*reals, *copies[:j]), tuple((c, reals[0]) for c in copies[:j])
 
 
-def _flushes(reals: Sequence[int], copies: Sequence[int], need: int) -> Iterator[Play]:
-    for group in _by("colour", reals).values():
+def _flushes(by_colour: dict[int, list[int]], copies: Sequence[int], need: int) -> Iterator[Raw]:
+    for group in by_colour.values():
         for size in range(need, len(group) + len(copies) + 1):
             yield from _subsets(group, copies, size)
 
 
-def _straights(reals: Sequence[int], need: int) -> Iterator[Play]:
-    by_number = _by("number", reals)
+def _straights(by_number: dict[int, list[int]], need: int) -> Iterator[Raw]:
     for run in _runs(by_number, need):
         for length in range(need, len(run) + 1):
             for start in range(run.start, run.stop - length + 1):
-                yield from map(Play, product(*(by_number[n] for n in range(start, start + length))))
+                numbers = range(start, start + length)
+                yield from zip(product(*(by_number[n] for n in numbers)), repeat(()))
 
 
-def _anys(reals: Sequence[int], copies: Sequence[int], need: int) -> Iterator[Play]:
+def _anys(hand: Split, need: int) -> Iterator[Raw]:
     """A few plays of each size (lowest ranks first), and every one-colour play."""
-    seen: set[Play] = set()
+    reals, copies = hand.reals, hand.copies
+    sizes: dict[int, set[Raw]] = {}
     for size in range(need, len(reals) + len(copies) + 1):
-        seen.update(islice(_subsets(reals, copies, size), ANY_CAP))
-    seen.update(_flushes(reals, copies, need))
-    return iter(sorted(seen, key=lambda p: (len(p.cards), p.cards)))
+        sizes[size] = set(islice(_subsets(reals, copies, size), ANY_CAP))
+    for play in _flushes(hand.by_colour, copies, need):
+        sizes[len(play[0])].add(play)
+    # By card count, then by cards (a play's copies follow from its cards).
+    return (play for size in sorted(sizes) for play in sorted(sizes[size]))
 
 
 def iter_plays(
-    combo: Combo, top: int | None, last: int | None, hand: Collection[int]
+    combo: Combo, top: int | None, last: int | None, hand: Collection[int] | Split
 ) -> Iterator[Play]:
-    """The legal plays on the combo, in canonical form (see `canonical`).
+    """The legal plays on the combo, in canonical form (see `canonical`); `hand` may come
+    `split` already (listing the plays on every combo splits it once).
 
     Exact for every combo but Any (up to LIMIT plays per combo, which real hands don't reach).
     Any lists ANY_CAP plays per size (lowest ranks first, so the NPC's choice is among them)
@@ -308,25 +362,34 @@ def iter_plays(
     or Flush that is also legal on the combo next to it is listed there too. Every legal play
     is accepted by `check_play` whether listed or not.
     """
-    reals, copies = _split(hand)
+    return map(Play._make, raw_plays(combo, top, last, hand))
+
+
+def raw_plays(
+    combo: Combo, top: int | None, last: int | None, hand: Collection[int] | Split
+) -> Iterator[Raw]:
+    """`iter_plays` as plain (cards, copies) pairs."""
+    parts = hand if isinstance(hand, Split) else split(hand)
+    reals, copies = parts.reals, parts.copies
     kind = combo.kind
     if kind is ComboKind.SINGLE:
-        plays: Iterator[Play] = (
-            Play((c,))
-            for c in reals
-            if colour_of(c) in combo.colours and number_of(c) >= min_number(top)
+        need, colours = min_number(top), combo.colours
+        if len(colours) == 1:  # one colour's cards are in rank order already
+            reals = parts.by_colour.get(colours[0], [])
+        plays: Iterator[Raw] = (
+            ((c,), ()) for c in reals if COLOUR[c] in colours and NUMBER[c] >= need
         )
     elif kind in SET_SIZE:
         plays = (
             play
-            for n, group in sorted(_by("number", reals).items())
+            for n, group in parts.by_number.items()  # numbers ascending
             if n >= min_number(top)
             for play in _subsets(group, copies, SET_SIZE[kind])
         )
     elif kind is ComboKind.STRAIGHT:
-        plays = _straights(reals, min_count(last))
+        plays = _straights(parts.by_number, min_count(last))
     elif kind is ComboKind.FLUSH:
-        plays = _flushes(reals, copies, min_count(last))
+        plays = _flushes(parts.by_colour, copies, min_count(last))
     else:
-        plays = _anys(reals, copies, min_count(last))
+        plays = _anys(parts, min_count(last))
     return islice(plays, LIMIT)

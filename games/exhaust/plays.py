@@ -17,10 +17,9 @@ from games.exhaust.combos import (
     can_play,
     canonical,
     check_play,
-    iter_plays,
-    min_count,
-    min_number,
     playable,
+    raw_plays,
+    split,
     table,
 )
 from games.exhaust.models import (
@@ -33,27 +32,14 @@ from games.exhaust.models import (
     Played,
     UseTime,
     View,
+    every_field,
 )
+from games.exhaust.stacks import views
 
 
 def combo_views(config: Config, stacks: Sequence[Sequence[Played]]) -> tuple[ComboView, ...]:
     """The table's combos with their stacks and what the next play on each must beat."""
-    out = []
-    for index, (combo, plays) in enumerate(zip(table(config.players), stacks, strict=True)):
-        top = max((p.high for p in plays), default=None)
-        last = len(plays[-1].cards) if plays else None
-        out.append(
-            ComboView(
-                index=index,
-                combo=combo,
-                plays=tuple(plays),
-                top=top if combo.number_rule else None,
-                last=None if combo.number_rule else last,
-                need_number=min_number(top) if combo.number_rule else None,
-                need_count=None if combo.number_rule else min_count(last),
-            )
-        )
-    return tuple(out)
+    return views(config.players, stacks)
 
 
 def can_act(
@@ -74,16 +60,41 @@ def legal_plays(view: View) -> list[Action]:
     if not view.my_turn or view.hand is None or view.seat is None:
         return []
     if view.phase == "next":
-        return [NextGame()]
-    actions: list[Action] = [
-        PlayCards(combo=cv.index, cards=p.cards, copies=p.copies)
-        for cv in view.combos
-        for p in iter_plays(cv.combo, cv.top, cv.last, view.hand)
-    ]
-    if view.time_cards[view.seat] > 0:
-        actions.append(UseTime())
-    if face_up_depletion(view, view.seat) > 0:
-        actions.append(FlipDepletion())
+        return [NEXT_GAME]
+    face_up = face_up_depletion(view, view.seat)
+    bars = tuple(cv.top or cv.last or 0 for cv in view.combos)
+    return table_actions(view.players, bars, view.hand, view.time_cards[view.seat], face_up)
+
+
+NEXT_GAME, USE_TIME, FLIP = NextGame(), UseTime(), FlipDepletion()
+
+
+def table_actions(
+    players: int, bars: Sequence[int], hand: Sequence[int], time_cards: int, face_up: int
+) -> list[Action]:
+    """A player's actions in a game: its plays on every combo (see iter_plays), then B, C.
+    `bars` are the combos' tops or last counts, 0 if empty (see stacks.Summary)."""
+    parts = split(hand)
+    actions: list[Action] = []
+    new, put, fields = PlayCards.__new__, object.__setattr__, every_field(PlayCards)
+    for index, combo in enumerate(table(players)):
+        bar = bars[index] or None
+        top, last = (bar, None) if combo.number_rule else (None, bar)
+        for cards, copies in raw_plays(combo, top, last, parts):
+            action = new(PlayCards)  # models.built, inlined: a hand lists dozens of plays
+            put(
+                action,
+                "__dict__",
+                {"kind": "play", "combo": index, "cards": cards, "copies": copies},
+            )
+            put(action, "__pydantic_fields_set__", fields)
+            put(action, "__pydantic_extra__", None)
+            put(action, "__pydantic_private__", None)
+            actions.append(action)
+    if time_cards > 0:
+        actions.append(USE_TIME)
+    if face_up > 0:
+        actions.append(FLIP)
     return actions
 
 

@@ -22,6 +22,7 @@ from games.engine.contract import (
 )
 from games.engine.errors import GameError, Reason, illegal
 from games.engine.options import config_from_options
+from games.exhaust.board import can_play_any
 from games.exhaust.cards import DECK
 from games.exhaust.combos import REWARDS, Combo, Play, check_play, faces, table
 from games.exhaust.models import (
@@ -47,9 +48,12 @@ from games.exhaust.models import (
     State,
     UseTime,
     View,
+    built,
+    changed,
 )
-from games.exhaust.npc import accepts, pick, plan_turn
-from games.exhaust.plays import can_act, combo_views, legal_plays
+from games.exhaust.npc import Turn, accepts, pick, plan_turn
+from games.exhaust.plays import NEXT_GAME, combo_views, table_actions
+from games.exhaust.stacks import bars, stacked, top_last
 
 CHANCE_KINDS = frozenset({"deal", "first", "npc_play", "npc_time", "npc_out"})
 
@@ -61,6 +65,61 @@ def _without(hand: Sequence[int], cards: Sequence[int]) -> tuple[int, ...]:
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*values[:index], value, *values[index + 1 :])
+
+
+def _event(
+    key: str,
+    params: dict[str, Any] | None = None,
+    audience: tuple[int, ...] | None = None,
+    cards: tuple[int, ...] = (),
+) -> Event:
+    """An event the rules built from checked values (see `models.built`)."""
+    values: dict[str, Any] = {"key": key, "params": {} if params is None else params}
+    values.update(audience=audience, cards=cards)
+    return built(Event, values)
+
+
+CHANCE_TO_MOVE = ToMove(chance=True)
+NOBODY = ToMove()
+SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({seat})) for seat in range(5))
+"""What `to_move` returns, built once (they are immutable)."""
+
+
+def _ints(values: object) -> bool:
+    return type(values) is tuple and all(type(v) is int for v in values)
+
+
+ACTIONS = (PlayCards, UseTime, FlipDepletion, NextGame, Deal, PickFirst, NpcPlay, NpcUseTime)
+KINDS: dict[type, str] = {cls: cls.model_fields["kind"].default for cls in (*ACTIONS, NpcOut)}
+
+
+def well_formed(action: object) -> bool:
+    """Whether `action` is one of this game's actions with fields of exactly their types:
+    then validating it (`Rules.checked`, a round trip through its model, the larger part of
+    a move's cost) could change nothing. Anything else goes through `checked`."""
+    kind = KINDS.get(type(action))
+    if kind is None:
+        return False
+    values = action.__dict__
+    if values.get("kind") != kind:
+        return False
+    if kind in ("play", "npc_play"):
+        copies = values.get("copies")
+        return (
+            type(values.get("combo")) is int
+            and _ints(values.get("cards"))
+            and type(copies) is tuple
+            and all(type(p) is tuple and len(p) == 2 and _ints(p) for p in copies)
+        )
+    if kind == "deal":
+        return _ints(values.get("order"))
+    if kind == "first":
+        return type(values.get("seat")) is int
+    return True
+
+
+_PLANS: dict[int, tuple[State, Turn]] = {}
+"""NPC plans by state (kept with it, so that its id is not reused while the entry lives)."""
 
 
 class ExhaustRules(Rules[Config, State, Action, View]):
@@ -78,7 +137,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         """The options are `Config`'s fields; the long variant is ignored in solo (the seed's
         solo rules have none)."""
         config = config_from_options(Config, players, options)
-        return config.model_copy(update={"long_game": False}) if config.solo else config
+        return changed(config, long_game=False) if config.solo else config
 
     def setup(self, config: Config) -> State:
         zeros = (0,) * config.players
@@ -96,17 +155,23 @@ class ExhaustRules(Rules[Config, State, Action, View]):
 
     def to_move(self, state: State) -> ToMove:
         if state.phase in ("deal", "first"):
-            return ToMove(chance=True)
+            return CHANCE_TO_MOVE
         if state.phase == "over":
-            return ToMove()
+            return NOBODY
         if self._npc_turn(state):
-            return ToMove(chance=True)
-        return ToMove(seats=frozenset({state.turn}))
+            return CHANCE_TO_MOVE
+        return SEAT_TO_MOVE[state.turn]
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         if state.phase not in ("play", "next") or seat != state.turn or self._npc_turn(state):
             return []
-        return legal_plays(self.view(state, seat))
+        if state.phase == "next":
+            return [NEXT_GAME]
+        face_up = state.depletion[seat] - state.flipped[seat] if state.config.long_game else 0
+        players = state.config.players
+        return table_actions(
+            players, bars(players, state.stacks), state.hands[seat], state.time_cards[seat], face_up
+        )
 
     def chance_action(self, state: State, rng: random.Random) -> Action:
         if state.phase == "deal":
@@ -118,7 +183,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         if not self._npc_turn(state):
             raise GameError(Reason.NOT_YOUR_TURN, "no_chance_due")
         assert state.npc is not None
-        turn = plan_turn(state.npc, self._combos(state))
+        turn = self._plan(state)
         if turn.choice is not None:
             play = pick(turn.choice, rng)
             return NpcPlay(combo=turn.choice.combo, cards=play.cards, copies=play.copies)
@@ -127,7 +192,8 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     # Applying -----------------------------------------------------------------------------
 
     def apply(self, state: State, actor: int, action: Action) -> Step:
-        action = self.checked(action)  # a foreign or unvalidated action never gets further
+        if not well_formed(action):  # a foreign or unvalidated action never gets further
+            action = self.checked(action)
         if state.phase == "over":
             raise GameError(Reason.GAME_OVER)
         if action.kind in CHANCE_KINDS:
@@ -152,12 +218,12 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             case FlipDepletion():
                 state = self._flip(state, actor, events)
             case NextGame():
-                state = state.model_copy(update={"phase": "deal"})
+                state = changed(state, phase="deal")
                 params = {"game": state.game_no + 1, "seat": actor}
-                events.append(Event(key="exhaust.next_game", params=params))
+                events.append(_event("exhaust.next_game", params=params))
             case NpcPlay() | NpcUseTime() | NpcOut():
                 state = self._npc(state, action, events)
-        return Step(state=state, events=tuple(events))
+        return built(Step, {"state": state, "events": tuple(events)})
 
     def _deal(self, state: State, deal: Deal, events: list[Event]) -> State:
         if state.phase != "deal" or sorted(deal.order) != list(DECK):
@@ -170,24 +236,23 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         npc_pile = rest[: cfg.npc_size] if cfg.solo else ()
         refill = rest[len(npc_pile) :]
         zeros = (0,) * cfg.players
-        state = state.model_copy(
-            update={
-                "game_no": state.game_no + 1,
-                "hands": hands,
-                "refill": refill,
-                "time_pile": TIME_CARDS,
-                "time_cards": zeros,
-                "stacks": ((),) * len(table(cfg.players)),
-                "npc": NpcState(pile=npc_pile) if cfg.solo else None,
-            }
+        state = changed(
+            state,
+            game_no=state.game_no + 1,
+            hands=hands,
+            refill=refill,
+            time_pile=TIME_CARDS,
+            time_cards=zeros,
+            stacks=((),) * len(table(cfg.players)),
+            npc=NpcState(pile=npc_pile) if cfg.solo else None,
         )
         params = {"game": state.game_no, "hand": size, "refill": len(refill)}
         if cfg.solo:
             params["npc_pile"] = len(npc_pile)
-        events.append(Event(key="exhaust.dealt", params=params))
+        events.append(_event("exhaust.dealt", params=params))
         for seat, hand in enumerate(hands):
             events.append(
-                Event(key="exhaust.hand", params={"seat": seat}, audience=(seat,), cards=hand)
+                _event("exhaust.hand", params={"seat": seat}, audience=(seat,), cards=hand)
             )
         if state.losers:
             return self._begin(state, state.losers[-1], events)
@@ -195,45 +260,43 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             return self._begin(state, 0, events)
         if cfg.first_player is not None:
             return self._begin(state, cfg.first_player, events)
-        return state.model_copy(update={"phase": "first"})
+        return changed(state, phase="first")
 
     def _begin(self, state: State, seat: int, events: list[Event]) -> State:
-        events.append(
-            Event(key="exhaust.first_player", params={"seat": seat, "game": state.game_no})
-        )
-        return self._check_stuck(state.model_copy(update={"phase": "play", "turn": seat}), events)
+        events.append(_event("exhaust.first_player", params={"seat": seat, "game": state.game_no}))
+        return self._check_stuck(changed(state, phase="play", turn=seat), events)
 
     def _play(self, state: State, seat: int, action: PlayCards, events: list[Event]) -> State:
-        cv = self._combo(state, action.combo)
-        play_faces = check_play(
-            cv.combo, cv.top, cv.last, state.hands[seat], action.cards, action.copies
-        )
-        hands = _put(state.hands, seat, _without(state.hands[seat], action.cards))
-        state = self._stack(state, seat, action.combo, action, max(n for _, n in play_faces))
-        state = state.model_copy(update={"hands": hands})
-        events.append(self._played_event("exhaust.played", cv.combo, action, seat))
-        state = self._reward(state, seat, cv.combo, events)
+        players, index = state.config.players, action.combo
+        if not 0 <= index < len(state.stacks):
+            raise illegal("bad_combo")
+        combo = table(players)[index]
+        top, last = top_last(players, state.stacks, index)
+        hand = state.hands[seat]
+        play_faces = check_play(combo, top, last, hand, action.cards, action.copies)
+        hands = _put(state.hands, seat, _without(hand, action.cards))
+        stacks = self._stacked(state, seat, index, action, max(n for _, n in play_faces))
+        state = changed(state, stacks=stacks, hands=hands)
+        events.append(self._played_event("exhaust.played", combo, action, seat))
+        state = self._reward(state, seat, combo, events)
         return self._next(state, events)
 
     def _use_time(self, state: State, seat: int, events: list[Event]) -> State:
         if state.time_cards[seat] < 1:
             raise illegal("no_time_card")
-        state = state.model_copy(
-            update={
-                "time_cards": _put(state.time_cards, seat, state.time_cards[seat] - 1),
-                "time_pile": state.time_pile + 1,
-            }
+        state = changed(
+            state,
+            time_cards=_put(state.time_cards, seat, state.time_cards[seat] - 1),
+            time_pile=state.time_pile + 1,
         )
-        events.append(Event(key="exhaust.used_time", params={"seat": seat}))
+        events.append(_event("exhaust.used_time", params={"seat": seat}))
         return self._next(state, events)
 
     def _flip(self, state: State, seat: int, events: list[Event]) -> State:
         if not state.config.long_game or state.depletion[seat] <= state.flipped[seat]:
             raise illegal("no_depletion_card")
-        state = state.model_copy(
-            update={"flipped": _put(state.flipped, seat, state.flipped[seat] + 1)}
-        )
-        events.append(Event(key="exhaust.flipped", params={"seat": seat}))
+        state = changed(state, flipped=_put(state.flipped, seat, state.flipped[seat] + 1))
+        events.append(_event("exhaust.flipped", params={"seat": seat}))
         return self._next(state, events)
 
     def _npc(
@@ -242,7 +305,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         if not self._npc_turn(state) or state.npc is None:
             raise illegal("bad_chance")
         combos = self._combos(state)
-        turn = plan_turn(state.npc, combos)
+        turn = self._plan(state)
         npc = turn.npc
         if turn.filled:
             events.append(
@@ -250,7 +313,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
                     key="exhaust.npc_filled", params={"count": len(turn.filled)}, cards=turn.filled
                 )
             )
-        events.extend(Event(key="exhaust.npc_drew", cards=(c,)) for c in turn.drawn)
+        events.extend(_event("exhaust.npc_drew", cards=(c,)) for c in turn.drawn)
         if isinstance(action, NpcPlay):
             play = Play(action.cards, action.copies)
             if turn.choice is None or not accepts(
@@ -258,10 +321,8 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             ):
                 raise illegal("bad_chance")
             high = max(n for _, n in faces(action.cards, action.copies))
-            state = self._stack(state, NPC, action.combo, action, high)
-            state = state.model_copy(
-                update={"npc": npc.model_copy(update={"hand": _without(npc.hand, action.cards)})}
-            )
+            state = changed(state, stacks=self._stacked(state, NPC, action.combo, action, high))
+            state = changed(state, npc=changed(npc, hand=_without(npc.hand, action.cards)))
             combo = combos[action.combo].combo
             events.append(self._played_event("exhaust.npc_played", combo, action, None))
             return self._next(self._reward(state, NPC, combo, events), events)
@@ -270,13 +331,13 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         if isinstance(action, NpcUseTime):
             if npc.time_cards < 1:
                 raise illegal("bad_chance")
-            npc = npc.model_copy(update={"time_cards": npc.time_cards - 1})
-            state = state.model_copy(update={"npc": npc, "time_pile": state.time_pile + 1})
-            events.append(Event(key="exhaust.npc_used_time"))
+            npc = changed(npc, time_cards=npc.time_cards - 1)
+            state = changed(state, npc=npc, time_pile=state.time_pile + 1)
+            events.append(_event("exhaust.npc_used_time"))
             return self._next(state, events)
         if npc.time_cards > 0:
             raise illegal("bad_chance")
-        return self._lose(state.model_copy(update={"npc": npc}), NPC, events)
+        return self._lose(changed(state, npc=npc), NPC, events)
 
     # Turn helpers ---------------------------------------------------------------------------
 
@@ -289,13 +350,16 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             params["seat"] = seat
         if action.copies:
             params["copies"] = [list(pair) for pair in action.copies]
-        return Event(key=key, params=params, cards=action.cards)
+        return _event(key, params=params, cards=action.cards)
 
     @staticmethod
-    def _stack(state: State, by: int, combo: int, action: PlayCards | NpcPlay, high: int) -> State:
-        played = Played(by=by, cards=action.cards, copies=action.copies, high=high)
-        stacks = _put(state.stacks, combo, (*state.stacks[combo], played))
-        return state.model_copy(update={"stacks": stacks})
+    def _stacked(
+        state: State, by: int, combo: int, action: PlayCards | NpcPlay, high: int
+    ) -> tuple[tuple[Played, ...], ...]:
+        played = built(
+            Played, {"by": by, "cards": action.cards, "copies": action.copies, "high": high}
+        )
+        return stacked(state.config.players, state.stacks, combo, played)
 
     def _reward(self, state: State, who: int, combo: Combo, events: list[Event]) -> State:
         """Pay the combo's reward; none if its pile is empty; (R) 2 due and 1 left: take 1."""
@@ -307,38 +371,35 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         named = {} if npc else {"seat": who}
         if what == "spell" and state.refill:
             card, refill = state.refill[0], state.refill[1:]
-            state = state.model_copy(update={"refill": refill})
+            state = changed(state, refill=refill)
             if npc:
                 assert state.npc is not None
                 pile = (card, *state.npc.pile)
-                state = state.model_copy(
-                    update={"npc": state.npc.model_copy(update={"pile": pile})}
-                )
+                state = changed(state, npc=changed(state.npc, pile=pile))
             else:
                 hand = tuple(sorted((*state.hands[who], card)))
-                state = state.model_copy(update={"hands": _put(state.hands, who, hand)})
+                state = changed(state, hands=_put(state.hands, who, hand))
                 events.append(
-                    Event(key="exhaust.reward_card", params=named, audience=(who,), cards=(card,))
+                    _event("exhaust.reward_card", params=named, audience=(who,), cards=(card,))
                 )
-            events.append(Event(key=prefix + "reward_spell", params=named))
+            events.append(_event(prefix + "reward_spell", params={**named}))
             return state
         got = min(due, state.time_pile) if what == "time" else 0
         if not got:
-            events.append(Event(key=prefix + "reward_none", params={**named, "reward": what}))
+            events.append(_event(prefix + "reward_none", params={**named, "reward": what}))
             return state
-        state = state.model_copy(update={"time_pile": state.time_pile - got})
         if npc:
             assert state.npc is not None
-            npc_state = state.npc.model_copy(update={"time_cards": state.npc.time_cards + got})
-            state = state.model_copy(update={"npc": npc_state})
+            npc_state = changed(state.npc, time_cards=state.npc.time_cards + got)
+            state = changed(state, time_pile=state.time_pile - got, npc=npc_state)
         else:
             times = _put(state.time_cards, who, state.time_cards[who] + got)
-            state = state.model_copy(update={"time_cards": times})
-        events.append(Event(key=prefix + "reward_time", params={**named, "count": got, "due": due}))
+            state = changed(state, time_pile=state.time_pile - got, time_cards=times)
+        events.append(_event(prefix + "reward_time", params={**named, "count": got, "due": due}))
         return state
 
     def _next(self, state: State, events: list[Event]) -> State:
-        state = state.model_copy(update={"turn": (state.turn + 1) % state.config.positions})
+        state = changed(state, turn=(state.turn + 1) % state.config.positions)
         return self._check_stuck(state, events)
 
     def _check_stuck(self, state: State, events: list[Event]) -> State:
@@ -346,29 +407,47 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         if self._npc_turn(state):
             return state
         seat = state.turn
-        face_up = state.depletion[seat] - state.flipped[seat] if state.config.long_game else 0
-        if can_act(self._combos(state), state.hands[seat], state.time_cards[seat], face_up):
+        if state.time_cards[seat] > 0:
+            return state
+        if state.config.long_game and state.depletion[seat] > state.flipped[seat]:
+            return state
+        players = state.config.players
+        if can_play_any(players, bars(players, state.stacks), state.hands[seat]):
             return state
         return self._lose(state, seat, events)
 
     def _lose(self, state: State, loser: int, events: list[Event]) -> State:
         cfg = state.config
-        state = state.model_copy(update={"losers": (*state.losers, loser), "phase": "over"})
+        state = changed(state, losers=(*state.losers, loser), phase="over")
         if cfg.solo and loser == NPC:
-            events.append(Event(key="exhaust.npc_lost"))
+            events.append(_event("exhaust.npc_lost"))
             return state
-        events.append(Event(key="exhaust.loser", params={"seat": loser, "game": state.game_no}))
+        events.append(_event("exhaust.loser", params={"seat": loser, "game": state.game_no}))
         if not cfg.long_game:
             return state
         held = state.depletion[loser] + 1
-        state = state.model_copy(update={"depletion": _put(state.depletion, loser, held)})
-        events.append(Event(key="exhaust.depletion", params={"seat": loser, "count": held}))
+        state = changed(state, depletion=_put(state.depletion, loser, held))
+        events.append(_event("exhaust.depletion", params={"seat": loser, "count": held}))
         if held >= MATCH_DEPLETION:
-            events.append(Event(key="exhaust.match_loser", params={"seat": loser}))
+            events.append(_event("exhaust.match_loser", params={"seat": loser}))
             return state
-        return state.model_copy(update={"phase": "next", "turn": loser})
+        return changed(state, phase="next", turn=loser)
 
     # Reading the state ------------------------------------------------------------------------
+
+    @staticmethod
+    def _plan(state: State) -> Turn:
+        """The NPC's turn up to its choice (`npc.plan_turn`), planned once per state: the
+        chance action draws from it, then `apply` checks the drawn play against it."""
+        assert state.npc is not None
+        kept = _PLANS.get(id(state))
+        if kept is not None and kept[0] is state:
+            return kept[1]
+        turn = plan_turn(state.npc, combo_views(state.config, state.stacks))
+        if len(_PLANS) >= 64:
+            _PLANS.clear()
+        _PLANS[id(state)] = (state, turn)
+        return turn
 
     @staticmethod
     def _npc_turn(state: State) -> bool:
@@ -377,12 +456,6 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     @staticmethod
     def _combos(state: State) -> tuple[ComboView, ...]:
         return combo_views(state.config, state.stacks)
-
-    def _combo(self, state: State, index: int) -> ComboView:
-        combos = self._combos(state)
-        if not 0 <= index < len(combos):
-            raise illegal("bad_combo")
-        return combos[index]
 
     def view(self, state: State, seat: int | None) -> View:
         cfg = state.config
@@ -443,8 +516,8 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         refill, pool = tuple(pool[: len(state.refill)]), pool[len(state.refill) :]
         update: dict[str, Any] = {"hands": tuple(hands), "refill": refill}
         if state.npc is not None:
-            update["npc"] = state.npc.model_copy(update={"pile": tuple(pool)})
-        return state.model_copy(update=update)
+            update["npc"] = changed(state.npc, pile=tuple(pool))
+        return changed(state, **update)
 
     def sample_state(self, view: View, rng: random.Random) -> State:
         """The table of `view` with the cards it does not show dealt at random.

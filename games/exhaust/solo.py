@@ -14,8 +14,9 @@ from typing import NamedTuple
 
 from games.exhaust.cards import NUMBER_CARDS
 from games.exhaust.combos import REWARDS, ComboKind, Play, iter_plays, table
+from games.exhaust.fastnpc import fast_play
 from games.exhaust.models import NPC_HAND, Action, PlayCards, State, UseTime
-from games.exhaust.npc import Bar, Choice, choose_on, pick
+from games.exhaust.npc import Bar, Choice, choose_on
 from games.exhaust.plays import combo_views
 
 COMBOS = table(1)
@@ -176,7 +177,7 @@ def human_move(solo: Solo, move: Move) -> Solo:
         elif kind in REWARDS:
             got = min(REWARDS[kind][1], time_pile)
             time, time_pile = time + got, time_pile - got
-    return solo._replace(hand=hand, time=time, bars=bars, time_pile=time_pile, refill=refill)
+    return Solo(hand, time, bars, time_pile, refill, solo.npc_hand, solo.npc_pile, solo.npc_time)
 
 
 class NpcPlan(NamedTuple):
@@ -202,20 +203,39 @@ def npc_plan(solo: Solo) -> NpcPlan:
 
 
 def npc_turn(solo: Solo, rng: random.Random) -> Solo:
-    """The NPC's turn by its procedure (ties at random with `rng`), then the human's check."""
-    plan = npc_plan(solo)
-    return npc_finish(solo, plan, None if plan.choice is None else pick(plan.choice, rng))
+    """The NPC's turn by its procedure (ties at random with `rng`), then the human's check.
+
+    Plays out through `fast_play` (what `npc_plan` and `pick` do, without listing options)."""
+    hand, pile = list(solo.npc_hand), solo.npc_pile
+    fill = max(0, min(NPC_HAND - len(hand), len(pile)))
+    hand.extend(pile[:fill])
+    pile = pile[fill:]
+    found = fast_play(solo.bars, hand, rng)
+    while found is None and pile:
+        hand.append(pile[0])
+        pile = pile[1:]
+        found = fast_play(solo.bars, hand, rng)
+    return _npc_end(solo, tuple(hand), pile, found)
 
 
 def npc_finish(solo: Solo, plan: NpcPlan, play: Play | None) -> Solo:
     """The NPC's turn with `play` (one of `plan.choice`'s options, None if there is none)."""
-    hand, pile = plan.hand, plan.pile
+    found = None if play is None or plan.choice is None else (plan.choice.combo, play)
+    return _npc_end(solo, plan.hand, plan.pile, found)
+
+
+def _npc_end(
+    solo: Solo, hand: tuple[int, ...], pile: tuple[int, ...], found: tuple[int, Play] | None
+) -> Solo:
+    """The NPC's turn after its draws: the play `found` (combo, cards) or, if None, a time
+    card or its loss; then the human's stuck check."""
     npc_time, time_pile, refill, bars = solo.npc_time, solo.time_pile, solo.refill, solo.bars
-    if play is not None and plan.choice is not None:
+    if found is not None:
+        combo, play = found
         gone = set(play.cards)
         hand = tuple(c for c in hand if c not in gone)
-        bars = _raised(bars, plan.choice.combo, play.cards)
-        kind = KINDS[plan.choice.combo]
+        bars = _raised(bars, combo, play.cards)
+        kind = KINDS[combo]
         if kind is ComboKind.PAIR:
             if refill:
                 pile, refill = (refill[0], *pile), refill[1:]
@@ -226,12 +246,8 @@ def npc_finish(solo: Solo, plan: NpcPlan, play: Play | None) -> Solo:
         npc_time, time_pile = npc_time - 1, time_pile + 1
     else:
         return solo._replace(npc_hand=hand, npc_pile=pile, result=WON)
-    after = solo._replace(
-        bars=bars,
-        time_pile=time_pile,
-        refill=refill,
-        npc_hand=hand,
-        npc_pile=pile,
-        npc_time=npc_time,
+    human, time = solo.hand, solo.time
+    stuck = not time and not can_play_any(bars, human)
+    return Solo(
+        human, time, bars, time_pile, refill, hand, pile, npc_time, LOST if stuck else RUNNING
     )
-    return after if after.can_act() else after._replace(result=LOST)

@@ -27,10 +27,22 @@ def built(cls: type[M], values: dict[str, Any], fields_set: set[str] | None = No
     `fields_set` (what pydantic counts as given) is every field unless told."""
     model: M = _new(cls)
     _set(model, "__dict__", values)
-    _set(model, "__pydantic_fields_set__", set(values) if fields_set is None else fields_set)
+    _set(model, "__pydantic_fields_set__", every_field(cls) if fields_set is None else fields_set)
     _set(model, "__pydantic_extra__", None)
     _set(model, "__pydantic_private__", None)
     return model
+
+
+_EVERY_FIELD: dict[type[BaseModel], set[str]] = {}
+
+
+def every_field(cls: type[BaseModel]) -> set[str]:
+    """One fields-set shared by the models of a class built with all their fields set: one
+    object less per model to allocate and collect (pydantic copies it before it changes it)."""
+    fields = _EVERY_FIELD.get(cls)
+    if fields is None:
+        fields = _EVERY_FIELD[cls] = set(cls.model_fields)
+    return fields
 
 
 def evolve(model: M, **changes: Any) -> M:
@@ -41,10 +53,6 @@ def evolve(model: M, **changes: Any) -> M:
     return built(type(model), values, model.__pydantic_fields_set__ | changes.keys())
 
 
-_EVENT_FIELDS = set(Event.model_fields)
-"""Every event's fields-set (shared: pydantic copies it before it changes it)."""
-
-
 def event(
     key: str,
     params: dict[str, Any],
@@ -52,6 +60,4 @@ def event(
     cards: tuple[int, ...] = (),
 ) -> Event:
     """An `Event` of the rules' own values (several a move)."""
-    return built(
-        Event, {"key": key, "params": params, "audience": audience, "cards": cards}, _EVENT_FIELDS
-    )
+    return built(Event, {"key": key, "params": params, "audience": audience, "cards": cards})

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
 
 from games.engine.contract import Frozen
 from games.exhaust.combos import Combo
@@ -17,47 +17,6 @@ NPC_HAND = 5
 """The NPC's hand space is filled up to this many face-up cards before each NPC turn."""
 MATCH_DEPLETION = 2
 """Long variant: a player holding this many depletion cards loses the match."""
-
-
-M = TypeVar("M", bound=BaseModel)
-_set = object.__setattr__
-
-
-def built(cls: type[M], values: dict[str, Any]) -> M:
-    """A model of what the rules computed themselves, without validating it again (a move
-    builds several; validation was most of their cost). `values` holds every field, in the
-    model's order. What users send is validated at the boundary (`Rules.checked`), and a
-    test validates every state of whole games (tests/games/exhaust/test_exhaust_rules.py)."""
-    model = cls.__new__(cls)
-    _set(model, "__dict__", values)
-    _set(model, "__pydantic_fields_set__", every_field(cls))
-    _set(model, "__pydantic_extra__", None)
-    _set(model, "__pydantic_private__", None)
-    return model
-
-
-_EVERY_FIELD: dict[type, set[str]] = {}
-
-
-def every_field(cls: type[BaseModel]) -> set[str]:
-    """One set shared by the models `built` of a class (all their fields are set): one less
-    object per model to allocate and collect. Pydantic copies it before changing a copy's."""
-    fields = _EVERY_FIELD.get(cls)
-    if fields is None:
-        fields = _EVERY_FIELD[cls] = set(cls.model_fields)
-    return fields
-
-
-def changed(model: M, **changes: Any) -> M:
-    """`model.model_copy(update=changes)` at a fraction of its cost (the same result)."""
-    copy = model.__class__.__new__(model.__class__)
-    values = model.__dict__.copy()
-    values.update(changes)
-    _set(copy, "__dict__", values)
-    _set(copy, "__pydantic_fields_set__", model.__pydantic_fields_set__ | changes.keys())
-    _set(copy, "__pydantic_extra__", None)
-    _set(copy, "__pydantic_private__", None)
-    return copy
 
 
 class Config(Frozen):

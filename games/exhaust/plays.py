@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import Field
 
+from games.engine.built import every_field
 from games.engine.contract import Frozen
 from games.engine.errors import GameError
 from games.exhaust.combos import (
@@ -32,7 +33,6 @@ from games.exhaust.models import (
     Played,
     UseTime,
     View,
-    every_field,
 )
 from games.exhaust.stacks import views
 
@@ -81,7 +81,7 @@ def table_actions(
         bar = bars[index] or None
         top, last = (bar, None) if combo.number_rule else (None, bar)
         for cards, copies in raw_plays(combo, top, last, parts):
-            action = new(PlayCards)  # models.built, inlined: a hand lists dozens of plays
+            action = new(PlayCards)  # games.engine.built, inlined: a hand lists dozens of plays
             put(
                 action,
                 "__dict__",

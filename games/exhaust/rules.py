@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from games.engine.built import built, event, evolve
 from games.engine.contract import (
     CHANCE,
     Event,
@@ -48,8 +49,6 @@ from games.exhaust.models import (
     State,
     UseTime,
     View,
-    built,
-    changed,
 )
 from games.exhaust.npc import Turn, accepts, pick, plan_turn
 from games.exhaust.plays import NEXT_GAME, combo_views, table_actions
@@ -73,10 +72,8 @@ def _event(
     audience: tuple[int, ...] | None = None,
     cards: tuple[int, ...] = (),
 ) -> Event:
-    """An event the rules built from checked values (see `models.built`)."""
-    values: dict[str, Any] = {"key": key, "params": {} if params is None else params}
-    values.update(audience=audience, cards=cards)
-    return built(Event, values)
+    """An event the rules built from checked values (see `games.engine.built`)."""
+    return event(key, {} if params is None else params, audience, cards)
 
 
 CHANCE_TO_MOVE = ToMove(chance=True)
@@ -137,7 +134,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         """The options are `Config`'s fields; the long variant is ignored in solo (the seed's
         solo rules have none)."""
         config = config_from_options(Config, players, options)
-        return changed(config, long_game=False) if config.solo else config
+        return evolve(config, long_game=False) if config.solo else config
 
     def setup(self, config: Config) -> State:
         zeros = (0,) * config.players
@@ -218,12 +215,12 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             case FlipDepletion():
                 state = self._flip(state, actor, events)
             case NextGame():
-                state = changed(state, phase="deal")
+                state = evolve(state, phase="deal")
                 params = {"game": state.game_no + 1, "seat": actor}
                 events.append(_event("exhaust.next_game", params=params))
             case NpcPlay() | NpcUseTime() | NpcOut():
                 state = self._npc(state, action, events)
-        return built(Step, {"state": state, "events": tuple(events)})
+        return Step(state, tuple(events))
 
     def _deal(self, state: State, deal: Deal, events: list[Event]) -> State:
         if state.phase != "deal" or sorted(deal.order) != list(DECK):
@@ -236,7 +233,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         npc_pile = rest[: cfg.npc_size] if cfg.solo else ()
         refill = rest[len(npc_pile) :]
         zeros = (0,) * cfg.players
-        state = changed(
+        state = evolve(
             state,
             game_no=state.game_no + 1,
             hands=hands,
@@ -260,11 +257,11 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             return self._begin(state, 0, events)
         if cfg.first_player is not None:
             return self._begin(state, cfg.first_player, events)
-        return changed(state, phase="first")
+        return evolve(state, phase="first")
 
     def _begin(self, state: State, seat: int, events: list[Event]) -> State:
         events.append(_event("exhaust.first_player", params={"seat": seat, "game": state.game_no}))
-        return self._check_stuck(changed(state, phase="play", turn=seat), events)
+        return self._check_stuck(evolve(state, phase="play", turn=seat), events)
 
     def _play(self, state: State, seat: int, action: PlayCards, events: list[Event]) -> State:
         players, index = state.config.players, action.combo
@@ -276,7 +273,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         play_faces = check_play(combo, top, last, hand, action.cards, action.copies)
         hands = _put(state.hands, seat, _without(hand, action.cards))
         stacks = self._stacked(state, seat, index, action, max(n for _, n in play_faces))
-        state = changed(state, stacks=stacks, hands=hands)
+        state = evolve(state, stacks=stacks, hands=hands)
         events.append(self._played_event("exhaust.played", combo, action, seat))
         state = self._reward(state, seat, combo, events)
         return self._next(state, events)
@@ -284,7 +281,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     def _use_time(self, state: State, seat: int, events: list[Event]) -> State:
         if state.time_cards[seat] < 1:
             raise illegal("no_time_card")
-        state = changed(
+        state = evolve(
             state,
             time_cards=_put(state.time_cards, seat, state.time_cards[seat] - 1),
             time_pile=state.time_pile + 1,
@@ -295,7 +292,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     def _flip(self, state: State, seat: int, events: list[Event]) -> State:
         if not state.config.long_game or state.depletion[seat] <= state.flipped[seat]:
             raise illegal("no_depletion_card")
-        state = changed(state, flipped=_put(state.flipped, seat, state.flipped[seat] + 1))
+        state = evolve(state, flipped=_put(state.flipped, seat, state.flipped[seat] + 1))
         events.append(_event("exhaust.flipped", params={"seat": seat}))
         return self._next(state, events)
 
@@ -321,8 +318,8 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             ):
                 raise illegal("bad_chance")
             high = max(n for _, n in faces(action.cards, action.copies))
-            state = changed(state, stacks=self._stacked(state, NPC, action.combo, action, high))
-            state = changed(state, npc=changed(npc, hand=_without(npc.hand, action.cards)))
+            state = evolve(state, stacks=self._stacked(state, NPC, action.combo, action, high))
+            state = evolve(state, npc=evolve(npc, hand=_without(npc.hand, action.cards)))
             combo = combos[action.combo].combo
             events.append(self._played_event("exhaust.npc_played", combo, action, None))
             return self._next(self._reward(state, NPC, combo, events), events)
@@ -331,13 +328,13 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         if isinstance(action, NpcUseTime):
             if npc.time_cards < 1:
                 raise illegal("bad_chance")
-            npc = changed(npc, time_cards=npc.time_cards - 1)
-            state = changed(state, npc=npc, time_pile=state.time_pile + 1)
+            npc = evolve(npc, time_cards=npc.time_cards - 1)
+            state = evolve(state, npc=npc, time_pile=state.time_pile + 1)
             events.append(_event("exhaust.npc_used_time"))
             return self._next(state, events)
         if npc.time_cards > 0:
             raise illegal("bad_chance")
-        return self._lose(changed(state, npc=npc), NPC, events)
+        return self._lose(evolve(state, npc=npc), NPC, events)
 
     # Turn helpers ---------------------------------------------------------------------------
 
@@ -371,14 +368,14 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         named = {} if npc else {"seat": who}
         if what == "spell" and state.refill:
             card, refill = state.refill[0], state.refill[1:]
-            state = changed(state, refill=refill)
+            state = evolve(state, refill=refill)
             if npc:
                 assert state.npc is not None
                 pile = (card, *state.npc.pile)
-                state = changed(state, npc=changed(state.npc, pile=pile))
+                state = evolve(state, npc=evolve(state.npc, pile=pile))
             else:
                 hand = tuple(sorted((*state.hands[who], card)))
-                state = changed(state, hands=_put(state.hands, who, hand))
+                state = evolve(state, hands=_put(state.hands, who, hand))
                 events.append(
                     _event("exhaust.reward_card", params=named, audience=(who,), cards=(card,))
                 )
@@ -390,16 +387,16 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             return state
         if npc:
             assert state.npc is not None
-            npc_state = changed(state.npc, time_cards=state.npc.time_cards + got)
-            state = changed(state, time_pile=state.time_pile - got, npc=npc_state)
+            npc_state = evolve(state.npc, time_cards=state.npc.time_cards + got)
+            state = evolve(state, time_pile=state.time_pile - got, npc=npc_state)
         else:
             times = _put(state.time_cards, who, state.time_cards[who] + got)
-            state = changed(state, time_pile=state.time_pile - got, time_cards=times)
+            state = evolve(state, time_pile=state.time_pile - got, time_cards=times)
         events.append(_event(prefix + "reward_time", params={**named, "count": got, "due": due}))
         return state
 
     def _next(self, state: State, events: list[Event]) -> State:
-        state = changed(state, turn=(state.turn + 1) % state.config.positions)
+        state = evolve(state, turn=(state.turn + 1) % state.config.positions)
         return self._check_stuck(state, events)
 
     def _check_stuck(self, state: State, events: list[Event]) -> State:
@@ -418,7 +415,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
 
     def _lose(self, state: State, loser: int, events: list[Event]) -> State:
         cfg = state.config
-        state = changed(state, losers=(*state.losers, loser), phase="over")
+        state = evolve(state, losers=(*state.losers, loser), phase="over")
         if cfg.solo and loser == NPC:
             events.append(_event("exhaust.npc_lost"))
             return state
@@ -426,12 +423,12 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         if not cfg.long_game:
             return state
         held = state.depletion[loser] + 1
-        state = changed(state, depletion=_put(state.depletion, loser, held))
+        state = evolve(state, depletion=_put(state.depletion, loser, held))
         events.append(_event("exhaust.depletion", params={"seat": loser, "count": held}))
         if held >= MATCH_DEPLETION:
             events.append(_event("exhaust.match_loser", params={"seat": loser}))
             return state
-        return changed(state, phase="next", turn=loser)
+        return evolve(state, phase="next", turn=loser)
 
     # Reading the state ------------------------------------------------------------------------
 
@@ -516,8 +513,8 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         refill, pool = tuple(pool[: len(state.refill)]), pool[len(state.refill) :]
         update: dict[str, Any] = {"hands": tuple(hands), "refill": refill}
         if state.npc is not None:
-            update["npc"] = changed(state.npc, pile=tuple(pool))
-        return changed(state, **update)
+            update["npc"] = evolve(state.npc, pile=tuple(pool))
+        return evolve(state, **update)
 
     def sample_state(self, view: View, rng: random.Random) -> State:
         """The table of `view` with the cards it does not show dealt at random.

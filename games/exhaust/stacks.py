@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from games.engine.built import built
 from games.exhaust.combos import min_count, min_number, table
-from games.exhaust.models import ComboView, Played, built
+from games.exhaust.models import ComboView, Played
 
 Stacks = Sequence[Sequence[Played]]
 

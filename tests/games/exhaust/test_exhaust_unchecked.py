@@ -1,4 +1,4 @@
-"""The rules build states, events and actions without validating them (models.built/changed)
+"""The rules build states, events and actions without validating them (games.engine.built)
 and keep what the stacks come to per stacks tuple (stacks.py): checked here through whole
 random games, so that a rule building an invalid state, or a summary gone stale, fails."""
 

@@ -160,8 +160,9 @@ class Evaluator:
             active = player.active
             groups = {}
             for face in active.faces():
-                g = active.group(face)
-                groups[face] = (g.count, g.big, g.total)
+                large = active.large.count(face) + active.black.count(face)
+                count = large + active.small.count(face)
+                groups[face] = (count, large, face * count)
             self.groups.append(groups)
         self.order = [(state.turn + k) % n for k in range(n)]
 

@@ -40,15 +40,18 @@ def stones_won(view: View, seat: int, action: Queue) -> float:
 
     Tied seats roll off, so a seat tied with others expects the mean of the places they share.
     """
-    slot = action.slot
-    queue = list(view.queues[slot])
-    dice = queue[seat].plus(view.players[seat].active.group(action.face))
-    queue[seat] = dice
-    if sum(d.count for d in queue) != NUMBERS[slot]:
+    slot, face = action.slot, action.face
+    queue = view.queues[slot]
+    active = view.players[seat].active
+    large = active.large.count(face) + active.black.count(face)
+    count = large + active.small.count(face)
+    if view.totals[slot] + count != NUMBERS[slot]:
         return 0.0
-    mine = (dice.count, dice.big, dice.total)
-    better = sum(1 for d in queue if d.count and (d.count, d.big, d.total) > mine)
-    equal = sum(1 for d in queue if d.count and (d.count, d.big, d.total) == mine)
+    dice = queue[seat]
+    mine = (dice.count + count, dice.big + large, dice.total + face * count)
+    keys = [mine if other == seat else (d.count, d.big, d.total) for other, d in enumerate(queue)]
+    better = sum(1 for key in keys if key[0] and key > mine)
+    equal = sum(1 for key in keys if key[0] and key == mine)
     pays = PAYS[NUMBERS[slot]] + (0,) * len(queue)
     return sum(pays[better : better + equal]) / equal
 
@@ -68,11 +71,13 @@ def greedy_policy(view: View, rng: random.Random) -> Action:
     if queues:
         active = view.players[seat].active
 
-        def key(a: Queue) -> tuple[float, int]:
-            return stones_won(view, seat, a), active.group(a.face).count
-
-        top = max(key(a) for a in queues)
-        return rng.choice([a for a in queues if key(a) == top])
+        sizes = {
+            f: active.large.count(f) + active.small.count(f) + active.black.count(f)
+            for f in active.faces()
+        }
+        keys = [(stones_won(view, seat, a), sizes[a.face]) for a in queues]
+        top = max(keys)
+        return rng.choice([a for a, key in zip(queues, keys, strict=True) if key == top])
     if any(isinstance(a, Recall) for a in actions):
         return Recall()
     awakens = [a for a in actions if isinstance(a, Awaken)]

@@ -20,6 +20,7 @@ from games.hellqueue.cards import (
     STONES_PER_COLOUR,
     Stone,
 )
+from games.hellqueue.trusted import build
 
 Face = Annotated[int, Field(ge=1, le=6)]
 Size = Literal["large", "small", "black"]
@@ -62,29 +63,47 @@ class Dice(Frozen):
 
     def group(self, face: int) -> Dice:
         """All dice showing `face` (a face group)."""
-        return Dice(
-            large=tuple(f for f in self.large if f == face),
-            small=tuple(f for f in self.small if f == face),
-            black=tuple(f for f in self.black if f == face),
+        return build(
+            Dice,
+            {
+                "large": (face,) * self.large.count(face),
+                "small": (face,) * self.small.count(face),
+                "black": (face,) * self.black.count(face),
+            },
         )
 
     def without(self, face: int) -> Dice:
         """These dice minus the face group of `face`."""
-        return Dice(
-            large=tuple(f for f in self.large if f != face),
-            small=tuple(f for f in self.small if f != face),
-            black=tuple(f for f in self.black if f != face),
+        return build(
+            Dice,
+            {
+                "large": _minus(self.large, face),
+                "small": _minus(self.small, face),
+                "black": _minus(self.black, face),
+            },
         )
 
     def plus(self, other: Dice) -> Dice:
-        return Dice(
-            large=tuple(sorted(self.large + other.large)),
-            small=tuple(sorted(self.small + other.small)),
-            black=tuple(sorted(self.black + other.black)),
+        return build(
+            Dice,
+            {
+                "large": _merge(self.large, other.large),
+                "small": _merge(self.small, other.small),
+                "black": _merge(self.black, other.black),
+            },
         )
 
     def of(self, size: Size) -> tuple[int, ...]:
-        return {"large": self.large, "small": self.small, "black": self.black}[size]
+        faces: tuple[int, ...] = getattr(self, size)
+        return faces
+
+
+def _minus(faces: tuple[int, ...], face: int) -> tuple[int, ...]:
+    return tuple([f for f in faces if f != face]) if face in faces else faces
+
+
+def _merge(faces: tuple[int, ...], more: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(sorted(faces + more)) if more else faces
 
 
 class Player(Frozen):

@@ -9,20 +9,17 @@ from __future__ import annotations
 from typing import Literal
 
 from games.hellqueue.cards import NUMBERS, PAYS, SLOTS
-from games.hellqueue.models import (
-    Action,
-    Awaken,
-    Mark,
-    Payout,
-    Pick,
-    Queue,
-    Recall,
-    Reroll,
-    RollMarked,
-    Size,
-    State,
-    View,
+from games.hellqueue.known import (
+    AWAKENS,
+    MARKS,
+    PICKS,
+    PLACES,
+    QUEUES,
+    RECALL,
+    REROLLS,
+    ROLL_MARKED,
 )
+from games.hellqueue.models import Action, Payout, State, View
 
 Table = State | View
 RecallCase = Literal["rest", "black", "cards"]
@@ -74,20 +71,28 @@ def play_actions(table: Table, seat: int) -> list[Action]:
     """Phase `play`: every Queue, Awaken, Reroll and Recall `seat` may take."""
     player = table.players[seat]
     active = player.active
+    faces = active.faces()
+    sizes = [active.large.count(f) + active.small.count(f) + active.black.count(f) for f in faces]
+    totals = [sum(dice.count for dice in queue) for queue in table.queues]
+    steals: list[tuple[int | None, int | None]] | None = None
     actions: list[Action] = []
-    for face in active.faces():
-        size = active.group(face).count
+    for face, size in zip(faces, sizes, strict=True):
         for slot in SLOTS:
-            if size > room(table, slot):
+            if table.shown[slot] is None or size > NUMBERS[slot] - totals[slot]:
                 continue
-            options = steal_options(table, seat) if total(table, slot) == 0 else [(None, None)]
-            actions += [Queue(face=face, slot=slot, steal_seat=s, steal_face=f) for s, f in options]
-    for face in active.faces():
-        wakes = {face} | (set(player.sleep) if active.group(face).count >= 2 else set())
-        actions += [Awaken(face=face, wake=wake) for wake in sorted(wakes)]
-    actions += [Reroll(face=face) for face in active.faces()]
+            if totals[slot]:
+                actions.append(QUEUES[face, slot, None, None])
+                continue
+            if steals is None:
+                steals = steal_options(table, seat)
+            actions += [QUEUES[face, slot, s, f] for s, f in steals]
+    sleep = set(player.sleep)
+    for face, size in zip(faces, sizes, strict=True):
+        wakes = sorted(sleep | {face}) if size >= 2 else [face]
+        actions += [AWAKENS[face, wake] for wake in wakes]
+    actions += [REROLLS[face] for face in faces]
     if recall_case(table, seat) is not None:
-        actions.append(Recall())
+        actions.append(RECALL)
     return actions
 
 
@@ -95,19 +100,11 @@ def mark_actions(table: Table, seat: int) -> list[Action]:
     """Phase `reroll`: every Mark (each kind, face and count still on the cards) and the roll."""
     player = table.players[seat]
     actions: list[Action] = []
-    places: tuple[tuple[Literal["active", "sleep"], Size, tuple[int, ...]], ...] = (
-        ("active", "large", player.active.large),
-        ("active", "small", player.active.small),
-        ("active", "black", player.active.black),
-        ("sleep", "small", player.sleep),
-    )
-    for where, size, faces in places:
+    for where, size in PLACES:
+        faces = player.sleep if where == "sleep" else player.active.of(size)
         for face in sorted(set(faces)):
-            actions += [
-                Mark(where=where, size=size, face=face, count=n)
-                for n in range(1, faces.count(face) + 1)
-            ]
-    actions.append(RollMarked())
+            actions += [MARKS[where, size, face, n] for n in range(1, faces.count(face) + 1)]
+    actions.append(ROLL_MARKED)
     return actions
 
 
@@ -115,7 +112,7 @@ def pick_actions(table: Table) -> list[Action]:
     """A pending pick: one stone colour still on the paying card."""
     assert table.payout is not None
     stones = table.card_stones[table.payout.slot]
-    return [Pick(stone=stone) for stone in dict.fromkeys(stones)]
+    return [PICKS[stone] for stone in dict.fromkeys(stones)]
 
 
 def pending_tie(payout: Payout) -> tuple[int, ...] | None:

@@ -37,6 +37,7 @@ from games.hellqueue.cards import (
     Stone,
     stone_counts,
 )
+from games.hellqueue.known import well_formed
 from games.hellqueue.models import (
     ACTION_ADAPTER,
     CHANCE_ACTIONS,
@@ -70,6 +71,29 @@ from games.hellqueue.moves import (
     total,
 )
 from games.hellqueue.scoring import best_score, winners
+from games.hellqueue.trusted import build, replace
+
+EMPTY = Dice()
+OVER, CHANCE_DUE = ToMove(), ToMove(chance=True)
+SEAT_DUE = tuple(ToMove(seats=frozenset({seat})) for seat in range(4))
+"""What `to_move` answers, built once (they are frozen)."""
+WANTED: dict[str, tuple[type, ...]] = {
+    "play": (Queue, Awaken, Reroll, Recall),
+    "reroll": (Mark, RollMarked),
+    "resolve": (Pick,),
+}
+"""The seat actions each phase takes."""
+STATE_FIELDS = tuple(name for name in State.model_fields if name != "decks")
+"""What a View holds of the State under the same names."""
+
+
+def _event(key: str, params: dict[str, Any], cards: tuple[int, ...] = ()) -> Event:
+    return build(Event, {"key": key, "params": params, "audience": None, "cards": cards})
+
+
+def _rolling(seat: int, purpose: str, large: int = 0, small: int = 0, black: int = 0) -> Rolling:
+    fields = {"seat": seat, "purpose": purpose, "large": large, "small": small, "black": black}
+    return build(Rolling, fields)
 
 
 def _int(value: Any) -> bool:
@@ -132,24 +156,22 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             config=config,
             players=(Player(),) * n,
             queues=((Dice(),) * n,) * len(SLOTS),
-            rolling=Rolling(seat=0, purpose="setup", large=LARGE_DICE, small=SMALL_DICE),
+            rolling=_rolling(seat=0, purpose="setup", large=LARGE_DICE, small=SMALL_DICE),
         )
 
     # Whose move ---------------------------------------------------------------------------
 
     def to_move(self, state: State) -> ToMove:
         if state.phase == "over":
-            return ToMove()
+            return OVER
         seat = to_move_seat(state)
-        if seat is not None:
-            return ToMove(seats=frozenset({seat}))
-        return ToMove(chance=True)
+        return CHANCE_DUE if seat is None else SEAT_DUE[seat]
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return legal(state, seat)
 
     def chance_action(self, state: State, rng: random.Random) -> Action:
-        if not self.to_move(state).chance:
+        if self.to_move(state) is not CHANCE_DUE:
             raise GameError(Reason.NOT_YOUR_TURN, "no_chance_due")
         if not state.shuffled:
             orders = []
@@ -175,16 +197,15 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             raise GameError(Reason.GAME_OVER)
         events: list[Event] = []
         if isinstance(action, CHANCE_ACTIONS):
-            if actor != CHANCE or not self.to_move(state).chance:
+            if actor != CHANCE or self.to_move(state) is not CHANCE_DUE:
                 raise GameError(Reason.NOT_YOUR_TURN)
             state = self._chance(state, action, events)
-            return Step(state=state, events=tuple(events))
+            return build(Step, {"state": state, "events": tuple(events)})
         if not isinstance(action, SEAT_ACTIONS):
             raise illegal("unknown_action")
         if actor != to_move_seat(state):
             raise GameError(Reason.NOT_YOUR_TURN)
-        wanted = {"play": (Queue, Awaken, Reroll, Recall), "reroll": (Mark, RollMarked)}
-        if not isinstance(action, wanted.get(state.phase, (Pick,))):
+        if not isinstance(action, WANTED.get(state.phase, (Pick,))):
             raise illegal("not_now")
         match action:
             case Queue():
@@ -201,7 +222,12 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 state = self._recall(state, actor, events)
             case Pick():
                 state = self._pick(state, actor, action, events)
-        return Step(state=self._settle(state, events), events=tuple(events))
+        return build(Step, {"state": self._settle(state, events), "events": tuple(events)})
+
+    def checked(self, action: Any) -> Action:
+        """What came in, as it is when it is exactly what validation leaves (the usual case:
+        an action the rules listed), else validated in full."""
+        return action if well_formed(action) else super().checked(action)
 
     def _chance(self, state: State, action: Any, events: list[Event]) -> State:
         match action:
@@ -227,15 +253,15 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         pairs = zip(action.orders, DECKS, strict=True)
         if any(sorted(order) != list(deck) for order, deck in pairs):
             raise illegal("bad_chance")
-        state = state.model_copy(update={"decks": action.orders})
-        events.append(Event(key="hellqueue.shuffled", params={"decks": [len(d) for d in DECKS]}))
+        state = replace(state, {"decks": action.orders})
+        events.append(_event(key="hellqueue.shuffled", params={"decks": [len(d) for d in DECKS]}))
         for slot in SLOTS:
             state = self._reveal(state, slot, events)
         return state
 
     def _begin(self, state: State, seat: int, events: list[Event]) -> State:
-        events.append(Event(key="hellqueue.first_player", params={"seat": seat}))
-        return state.model_copy(update={"phase": "play", "turn": seat})
+        events.append(_event(key="hellqueue.first_player", params={"seat": seat}))
+        return replace(state, {"phase": "play", "turn": seat})
 
     # The four actions ---------------------------------------------------------------------
 
@@ -259,17 +285,18 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         if source not in (steal_options(state, seat) if empty else [(None, None)]):
             raise illegal("bad_black_source")
         player = state.players[seat]
-        player = player.model_copy(update={"active": player.active.without(action.face)})
+        player = replace(player, {"active": player.active.without(action.face)})
         queue = _put(state.queues[slot], seat, state.queues[slot][seat].plus(group))
-        state = state.model_copy(
-            update={
+        state = replace(
+            state,
+            {
                 "players": _put(state.players, seat, player),
                 "queues": _put(state.queues, slot, queue),
                 "phase": "resolve",
-            }
+            },
         )
         events.append(
-            Event(
+            _event(
                 key="hellqueue.queued",
                 params={
                     "seat": seat,
@@ -285,55 +312,55 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             state = self._take_black(state, seat, action, events)
         if total(state, slot) == NUMBERS[slot]:
             events.append(
-                Event(key="hellqueue.payout", params={"slot": slot, "number": NUMBERS[slot]})
+                _event(key="hellqueue.payout", params={"slot": slot, "number": NUMBERS[slot]})
             )
-            payout = Payout(slot=slot, ranking=rank(state.queues[slot]))
-            state = state.model_copy(update={"payout": payout})
+            payout = build(
+                Payout, {"slot": slot, "ranking": rank(state.queues[slot]), "picks": None}
+            )
+            state = replace(state, {"payout": payout})
         return state
 
     def _take_black(self, state: State, seat: int, action: Queue, events: list[Event]) -> State:
         """The first die under an empty card brings a black die, rolled onto the active card:
         from the supply, else the rest area or an opponent's active card, else none (R)."""
         if state.black_supply > 0:
-            state = state.model_copy(update={"black_supply": state.black_supply - 1})
-            event = Event(key="hellqueue.black_taken", params={"seat": seat, "source": "supply"})
+            state = replace(state, {"black_supply": state.black_supply - 1})
+            event = _event(key="hellqueue.black_taken", params={"seat": seat, "source": "supply"})
         elif action.steal_seat is not None and action.steal_face is not None:
             victim = state.players[action.steal_seat]
             black = _drop(victim.active.black, action.steal_face, 1)
-            victim = victim.model_copy(
-                update={"active": victim.active.model_copy(update={"black": black})}
-            )
-            state = state.model_copy(
-                update={"players": _put(state.players, action.steal_seat, victim)}
-            )
+            victim = replace(victim, {"active": replace(victim.active, {"black": black})})
+            state = replace(state, {"players": _put(state.players, action.steal_seat, victim)})
             # The die goes from `seat` to `to_seat`: both are seat params the renderer names.
             params = {"seat": action.steal_seat, "to_seat": seat, "face": action.steal_face}
-            event = Event(key="hellqueue.black_stolen", params=params)
+            event = _event(key="hellqueue.black_stolen", params=params)
         elif state.rest_black > 0:
-            state = state.model_copy(update={"rest_black": state.rest_black - 1})
-            event = Event(key="hellqueue.black_taken", params={"seat": seat, "source": "rest"})
+            state = replace(state, {"rest_black": state.rest_black - 1})
+            event = _event(key="hellqueue.black_taken", params={"seat": seat, "source": "rest"})
         else:
-            events.append(Event(key="hellqueue.no_black", params={"seat": seat}))
+            events.append(_event(key="hellqueue.no_black", params={"seat": seat}))
             return state
         events.append(event)
-        return state.model_copy(update={"rolling": Rolling(seat=seat, purpose="black", black=1)})
+        return replace(state, {"rolling": _rolling(seat=seat, purpose="black", black=1)})
 
     def _rest(self, state: State, seat: int, face: int) -> tuple[State, Dice]:
         """Move the face group `face` from the seat's active card to the rest area."""
         group = self._group(state, seat, face)
         player = state.players[seat]
-        player = player.model_copy(
-            update={
+        player = replace(
+            player,
+            {
                 "active": player.active.without(face),
                 "rest_large": player.rest_large + len(group.large),
                 "rest_small": player.rest_small + len(group.small),
-            }
+            },
         )
-        state = state.model_copy(
-            update={
+        state = replace(
+            state,
+            {
                 "players": _put(state.players, seat, player),
                 "rest_black": state.rest_black + len(group.black),
-            }
+            },
         )
         return state, group
 
@@ -346,14 +373,17 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         state, group = self._rest(state, seat, action.face)
         player = state.players[seat]
         woken = tuple(f for f in player.sleep if f == action.wake)
-        player = player.model_copy(
-            update={
-                "active": player.active.plus(Dice(small=woken)),
+        player = replace(
+            player,
+            {
+                "active": player.active.plus(
+                    build(Dice, {"large": (), "small": woken, "black": ()})
+                ),
                 "sleep": tuple(f for f in player.sleep if f != action.wake),
-            }
+            },
         )
         events.append(
-            Event(
+            _event(
                 key="hellqueue.awakened",
                 params={
                     "seat": seat,
@@ -364,18 +394,17 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 },
             )
         )
-        state = state.model_copy(update={"players": _put(state.players, seat, player)})
-        return state.model_copy(update={"phase": "resolve"})
+        return replace(state, {"players": _put(state.players, seat, player), "phase": "resolve"})
 
     def _reroll(self, state: State, seat: int, action: Reroll, events: list[Event]) -> State:
         state, group = self._rest(state, seat, action.face)
         events.append(
-            Event(
+            _event(
                 key="hellqueue.reroll_rested",
                 params={"seat": seat, "face": action.face, "count": group.count},
             )
         )
-        return state.model_copy(update={"phase": "reroll", "marked": Dice()})
+        return replace(state, {"phase": "reroll", "marked": EMPTY})
 
     def _mark(self, state: State, seat: int, action: Mark, events: list[Event]) -> State:
         player, marked = state.players[seat], state.marked
@@ -388,13 +417,16 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             raise illegal("no_such_die")
         left = _drop(faces, action.face, action.count)
         if action.where == "sleep":
-            player = player.model_copy(update={"sleep": left})
+            player = replace(player, {"sleep": left})
         else:
-            active = player.active.model_copy(update={action.size: left})
-            player = player.model_copy(update={"active": active})
-        chosen = Dice.model_validate({action.size: (action.face,) * action.count})
+            active = replace(player.active, {action.size: left})
+            player = replace(player, {"active": active})
+        chosen = build(
+            Dice,
+            {"large": (), "small": (), "black": ()} | {action.size: (action.face,) * action.count},
+        )
         events.append(
-            Event(
+            _event(
                 key="hellqueue.marked",
                 params={
                     "seat": seat,
@@ -405,14 +437,14 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 },
             )
         )
-        return state.model_copy(
-            update={"players": _put(state.players, seat, player), "marked": marked.plus(chosen)}
+        return replace(
+            state, {"players": _put(state.players, seat, player), "marked": marked.plus(chosen)}
         )
 
     def _roll_marked(self, state: State, seat: int, events: list[Event]) -> State:
         marked = state.marked
         assert marked is not None
-        rolling = Rolling(
+        rolling = _rolling(
             seat=seat,
             purpose="reroll",
             large=len(marked.large),
@@ -420,14 +452,15 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             black=len(marked.black),
         )
         events.append(
-            Event(key="hellqueue.reroll_chosen", params={"seat": seat, "count": rolling.count})
+            _event(key="hellqueue.reroll_chosen", params={"seat": seat, "count": rolling.count})
         )
-        return state.model_copy(
-            update={
+        return replace(
+            state,
+            {
                 "marked": None,
                 "phase": "resolve",
                 "rolling": rolling if rolling.count else None,
-            }
+            },
         )
 
     def _recall(self, state: State, seat: int, events: list[Event]) -> State:
@@ -436,27 +469,27 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         update: dict[str, Any] = {"phase": "resolve"}
         if case == "rest":
             large, small, black = player.rest_large, player.rest_small, state.rest_black
-            player = player.model_copy(update={"rest_large": 0, "rest_small": 0})
+            player = replace(player, {"rest_large": 0, "rest_small": 0})
             update |= {"players": _put(state.players, seat, player), "rest_black": 0}
         elif case == "black":
             large, small, black = 0, 0, state.rest_black
             update["rest_black"] = 0
         elif case == "cards":
-            back = Dice()
+            back = EMPTY
             for queue in state.queues:
                 back = back.plus(queue[seat])
             large, small, black = len(back.large), len(back.small), len(back.black)
-            update["queues"] = tuple(_put(queue, seat, Dice()) for queue in state.queues)
+            update["queues"] = tuple(_put(queue, seat, EMPTY) for queue in state.queues)
         else:
             raise illegal("nothing_to_recall")
-        rolling = Rolling(seat=seat, purpose="recall", large=large, small=small, black=black)
+        rolling = _rolling(seat=seat, purpose="recall", large=large, small=small, black=black)
         events.append(
-            Event(
+            _event(
                 key="hellqueue.recalled",
                 params={"seat": seat, "case": case, "large": large, "small": small, "black": black},
             )
         )
-        return state.model_copy(update={**update, "rolling": rolling})
+        return replace(state, {**update, "rolling": rolling})
 
     # Rolls --------------------------------------------------------------------------------
 
@@ -476,17 +509,18 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         black = tuple(sorted(faces[rolling.large + rolling.small :]))
         seat = rolling.seat
         player = state.players[seat]
-        player = player.model_copy(
-            update={
-                "active": player.active.plus(Dice(large=large, black=black)),
+        player = replace(
+            player,
+            {
+                "active": player.active.plus(
+                    build(Dice, {"large": large, "small": (), "black": black})
+                ),
                 "sleep": tuple(sorted(player.sleep + small)),
-            }
+            },
         )
-        state = state.model_copy(
-            update={"players": _put(state.players, seat, player), "rolling": None}
-        )
+        state = replace(state, {"players": _put(state.players, seat, player), "rolling": None})
         events.append(
-            Event(
+            _event(
                 key=f"hellqueue.rolled_{rolling.purpose}",
                 params={
                     "seat": seat,
@@ -499,8 +533,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         if rolling.purpose != "setup":
             return state
         if seat + 1 < state.config.players:
-            following = Rolling(seat=seat + 1, purpose="setup", large=LARGE_DICE, small=SMALL_DICE)
-            return state.model_copy(update={"rolling": following})
+            following = _rolling(seat=seat + 1, purpose="setup", large=LARGE_DICE, small=SMALL_DICE)
+            return replace(state, {"rolling": following})
         if state.config.first_player is not None:
             return self._begin(state, state.config.first_player, events)
         return state
@@ -521,22 +555,23 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 n = len(dice.of(size))
                 parts.append(tuple(sorted(faces[:n])))
                 faces = faces[n:]
-            rolled = Dice(large=parts[0], small=parts[1], black=parts[2])
+            rolled = build(Dice, {"large": parts[0], "small": parts[1], "black": parts[2]})
             queue = _put(queue, seat, rolled)
             sums[seat] = (rolled.total,)
             events.append(
-                Event(
+                _event(
                     key="hellqueue.roll_off",
                     params={"seat": seat, "slot": payout.slot, "sum": rolled.total},
                 )
             )
         index = payout.ranking.index(tied)
         ranking = payout.ranking[:index] + _group(sums) + payout.ranking[index + 1 :]
-        return state.model_copy(
-            update={
+        return replace(
+            state,
+            {
                 "queues": _put(state.queues, payout.slot, queue),
-                "payout": payout.model_copy(update={"ranking": ranking}),
-            }
+                "payout": replace(payout, {"ranking": ranking}),
+            },
         )
 
     # Payout -------------------------------------------------------------------------------
@@ -556,21 +591,20 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         stones.remove(stone)
         player = state.players[seat]
         index = STONES.index(stone)
-        player = player.model_copy(
-            update={"stones": _put(player.stones, index, player.stones[index] + 1)}
-        )
+        player = replace(player, {"stones": _put(player.stones, index, player.stones[index] + 1)})
         events.append(
-            Event(
+            _event(
                 key="hellqueue.picked",
                 params={"seat": seat, "stone": stone, "slot": payout.slot},
             )
         )
-        return state.model_copy(
-            update={
+        return replace(
+            state,
+            {
                 "players": _put(state.players, seat, player),
                 "card_stones": _put(state.card_stones, payout.slot, tuple(stones)),
-                "payout": payout.model_copy(update={"picks": payout.picks[1:]}),
-            }
+                "payout": replace(payout, {"picks": payout.picks[1:]}),
+            },
         )
 
     def _settle(self, state: State, events: list[Event]) -> State:
@@ -580,7 +614,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             payout = state.payout
             if payout is None:
                 turn = (state.turn + 1) % state.config.players
-                return state.model_copy(update={"phase": "play", "turn": turn})
+                return replace(state, {"phase": "play", "turn": turn})
             if payout.picks is None:
                 if pending_tie(payout):
                     return state
@@ -604,7 +638,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             picks += [seat] * due
             dice = state.queues[payout.slot][seat]
             events.append(
-                Event(
+                _event(
                     key="hellqueue.placed",
                     params={
                         "seat": seat,
@@ -617,37 +651,39 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                     },
                 )
             )
-        payout = payout.model_copy(update={"picks": tuple(picks)})
-        return state.model_copy(update={"payout": payout})
+        payout = replace(payout, {"picks": tuple(picks)})
+        return replace(state, {"payout": payout})
 
     def _finish(self, state: State, slot: int, events: list[Event]) -> State:
         """Stones left go back to the supply, the dice to the rest area; the next card shows."""
         back = stone_counts(state.card_stones[slot])
         if sum(back):
             events.append(
-                Event(key="hellqueue.returned", params={"slot": slot, "count": sum(back)})
+                _event(key="hellqueue.returned", params={"slot": slot, "count": sum(back)})
             )
         players = tuple(
-            p.model_copy(
-                update={
+            replace(
+                p,
+                {
                     "rest_large": p.rest_large + len(d.large),
                     "rest_small": p.rest_small + len(d.small),
-                }
+                },
             )
             for p, d in zip(state.players, state.queues[slot], strict=True)
         )
         card = state.shown[slot]
         assert card is not None
-        state = state.model_copy(
-            update={
+        state = replace(
+            state,
+            {
                 "players": players,
                 "rest_black": state.rest_black + sum(len(d.black) for d in state.queues[slot]),
-                "queues": _put(state.queues, slot, (Dice(),) * state.config.players),
+                "queues": _put(state.queues, slot, (EMPTY,) * state.config.players),
                 "stone_supply": tuple(a + b for a, b in zip(state.stone_supply, back, strict=True)),
                 "card_stones": _put(state.card_stones, slot, ()),
                 "removed": (*state.removed, card),
                 "payout": None,
-            }
+            },
         )
         state = self._reveal(state, slot, events)
         if sum(card is None for card in state.shown) >= 2:
@@ -657,66 +693,54 @@ class HellQueueRules(Rules[Config, State, Action, View]):
     def _reveal(self, state: State, slot: int, events: list[Event]) -> State:
         deck = state.decks[slot]
         if not deck:
-            events.append(Event(key="hellqueue.deck_done", params={"slot": slot}))
-            return state.model_copy(update={"shown": _put(state.shown, slot, None)})
+            events.append(_event(key="hellqueue.deck_done", params={"slot": slot}))
+            return replace(state, {"shown": _put(state.shown, slot, None)})
         card, stones = deck[0], STONES_OF[deck[0]]
         supply = tuple(a - b for a, b in zip(state.stone_supply, stone_counts(stones), strict=True))
         events.append(
-            Event(
+            _event(
                 key="hellqueue.revealed",
                 params={"slot": slot, "number": NUMBERS[slot], "stones": list(stones)},
                 cards=(card,),
             )
         )
-        return state.model_copy(
-            update={
+        return replace(
+            state,
+            {
                 "decks": _put(state.decks, slot, deck[1:]),
                 "shown": _put(state.shown, slot, card),
                 "card_stones": _put(state.card_stones, slot, stones),
                 "stone_supply": supply,
-            }
+            },
         )
 
     def _end(self, state: State, events: list[Event]) -> State:
-        state = state.model_copy(update={"phase": "over"})
+        state = replace(state, {"phase": "over"})
         outcome = self.outcome(state)
         assert outcome is not None
         for seat, score in enumerate(outcome.scores):
             events.append(
-                Event(
+                _event(
                     key="hellqueue.scored",
                     params={"seat": seat, "score": score, "dice_left": dice_left(state, seat)},
                 )
             )
         key = "hellqueue.winner" if outcome.result == "win" else "hellqueue.shared_win"
-        events.extend(Event(key=key, params={"seat": seat}) for seat in outcome.winners)
+        events.extend(_event(key=key, params={"seat": seat}) for seat in outcome.winners)
         return state
 
     # Reading the state --------------------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> View:
         n = state.config.players
-        return View(
-            seat=seat if seat is not None and 0 <= seat < n else None,
-            config=state.config,
-            phase=state.phase,
-            turn=state.turn,
-            shown=state.shown,
-            card_stones=state.card_stones,
-            queues=state.queues,
-            players=state.players,
-            black_supply=state.black_supply,
-            rest_black=state.rest_black,
-            stone_supply=state.stone_supply,
-            removed=state.removed,
-            rolling=state.rolling,
-            marked=state.marked,
-            payout=state.payout,
-            deck_sizes=tuple(len(deck) for deck in state.decks),
-            totals=tuple(total(state, slot) for slot in SLOTS),
-            scores=tuple(best_score(p.stones) for p in state.players),
-            dice_left=tuple(dice_left(state, s) for s in range(n)),
-        )
+        fields = state.__dict__.copy()
+        del fields["decks"]
+        fields["seat"] = seat if seat is not None and 0 <= seat < n else None
+        fields["deck_sizes"] = tuple(len(deck) for deck in state.decks)
+        fields["totals"] = tuple(total(state, slot) for slot in SLOTS)
+        fields["scores"] = tuple(best_score(p.stones) for p in state.players)
+        fields["dice_left"] = tuple(dice_left(state, s) for s in range(n))
+        return build(View, fields)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":
@@ -738,7 +762,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             order = list(deck)
             rng.shuffle(order)
             decks.append(tuple(order))
-        return state.model_copy(update={"decks": tuple(decks)})
+        return replace(state, {"decks": tuple(decks)})
 
     def sample_state(self, view: View, rng: random.Random) -> State:
         """The view's table with each deck's remaining cards in a random order."""
@@ -749,8 +773,9 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             if view.phase != "setup" or any(card is not None for card in view.shown):
                 rng.shuffle(left)
             decks.append(tuple(left))
-        fields = set(State.model_fields) - {"decks"}
-        return State(decks=tuple(decks), **{name: getattr(view, name) for name in fields})
+        fields = {name: getattr(view, name) for name in STATE_FIELDS}
+        fields["decks"] = tuple(decks)
+        return build(State, fields)
 
     def secret_cards(self, state: State) -> frozenset[int]:
         """The face-down distribution cards (only their order is unknown, to everyone)."""

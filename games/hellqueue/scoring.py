@@ -28,12 +28,18 @@ def different_colours(n: int) -> int:
 @lru_cache(maxsize=65536)
 def best_score(counts: tuple[int, ...]) -> int:
     """The highest total over every split of stones given as counts per colour."""
+    return _best(tuple(sorted(n for n in counts if n)))
+
+
+@lru_cache(maxsize=65536)
+def _best(counts: tuple[int, ...]) -> int:
+    """`best_score` of the colours present, in ascending order: which colour is which does not
+    change the best split, so one search serves every permutation."""
     best = sum(same_colour(n) for n in counts)
-    present = [i for i, n in enumerate(counts) if n]
-    for size in range(2, len(present) + 1):
-        for colours in combinations(present, size):
-            rest = tuple(n - (i in colours) for i, n in enumerate(counts))
-            best = max(best, different_colours(size) + best_score(rest))
+    for size in range(2, len(counts) + 1):
+        for colours in combinations(range(len(counts)), size):
+            rest = (n - (i in colours) for i, n in enumerate(counts))
+            best = max(best, different_colours(size) + _best(tuple(sorted(n for n in rest if n))))
     return best
 
 

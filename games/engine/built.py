@@ -50,7 +50,10 @@ def evolve(model: M, **changes: Any) -> M:
     its cost."""
     values = model.__dict__.copy()
     values.update(changes)
-    return built(type(model), values, model.__pydantic_fields_set__ | changes.keys())
+    fields_set = model.__pydantic_fields_set__  # shared while it names every change
+    if not fields_set.issuperset(changes):
+        fields_set = fields_set | changes.keys()
+    return built(type(model), values, fields_set)
 
 
 def event(

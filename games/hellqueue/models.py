@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
+from games.engine.built import built
 from games.engine.contract import Frozen
 from games.hellqueue.cards import (
     BLACK_DICE,
@@ -20,7 +21,6 @@ from games.hellqueue.cards import (
     STONES_PER_COLOUR,
     Stone,
 )
-from games.hellqueue.trusted import build
 
 Face = Annotated[int, Field(ge=1, le=6)]
 Size = Literal["large", "small", "black"]
@@ -63,7 +63,7 @@ class Dice(Frozen):
 
     def group(self, face: int) -> Dice:
         """All dice showing `face` (a face group)."""
-        return build(
+        return built(
             Dice,
             {
                 "large": (face,) * self.large.count(face),
@@ -74,7 +74,7 @@ class Dice(Frozen):
 
     def without(self, face: int) -> Dice:
         """These dice minus the face group of `face`."""
-        return build(
+        return built(
             Dice,
             {
                 "large": _minus(self.large, face),
@@ -84,7 +84,7 @@ class Dice(Frozen):
         )
 
     def plus(self, other: Dice) -> Dice:
-        return build(
+        return built(
             Dice,
             {
                 "large": _merge(self.large, other.large),

@@ -15,6 +15,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from games.engine.built import built, evolve
 from games.engine.contract import (
     CHANCE,
     Event,
@@ -71,7 +72,6 @@ from games.hellqueue.moves import (
     total,
 )
 from games.hellqueue.scoring import best_score, winners
-from games.hellqueue.trusted import build, replace
 
 EMPTY = Dice()
 OVER, CHANCE_DUE = ToMove(), ToMove(chance=True)
@@ -88,12 +88,12 @@ STATE_FIELDS = tuple(name for name in State.model_fields if name != "decks")
 
 
 def _event(key: str, params: dict[str, Any], cards: tuple[int, ...] = ()) -> Event:
-    return build(Event, {"key": key, "params": params, "audience": None, "cards": cards})
+    return built(Event, {"key": key, "params": params, "audience": None, "cards": cards})
 
 
 def _rolling(seat: int, purpose: str, large: int = 0, small: int = 0, black: int = 0) -> Rolling:
     fields = {"seat": seat, "purpose": purpose, "large": large, "small": small, "black": black}
-    return build(Rolling, fields)
+    return built(Rolling, fields)
 
 
 def _int(value: Any) -> bool:
@@ -200,7 +200,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             if actor != CHANCE or self.to_move(state) is not CHANCE_DUE:
                 raise GameError(Reason.NOT_YOUR_TURN)
             state = self._chance(state, action, events)
-            return build(Step, {"state": state, "events": tuple(events)})
+            return Step(state, tuple(events))
         if not isinstance(action, SEAT_ACTIONS):
             raise illegal("unknown_action")
         if actor != to_move_seat(state):
@@ -222,7 +222,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 state = self._recall(state, actor, events)
             case Pick():
                 state = self._pick(state, actor, action, events)
-        return build(Step, {"state": self._settle(state, events), "events": tuple(events)})
+        return Step(self._settle(state, events), tuple(events))
 
     def checked(self, action: Any) -> Action:
         """What came in, as it is when it is exactly what validation leaves (the usual case:
@@ -253,7 +253,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         pairs = zip(action.orders, DECKS, strict=True)
         if any(sorted(order) != list(deck) for order, deck in pairs):
             raise illegal("bad_chance")
-        state = replace(state, {"decks": action.orders})
+        state = evolve(state, **{"decks": action.orders})
         events.append(_event(key="hellqueue.shuffled", params={"decks": [len(d) for d in DECKS]}))
         for slot in SLOTS:
             state = self._reveal(state, slot, events)
@@ -261,7 +261,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
 
     def _begin(self, state: State, seat: int, events: list[Event]) -> State:
         events.append(_event(key="hellqueue.first_player", params={"seat": seat}))
-        return replace(state, {"phase": "play", "turn": seat})
+        return evolve(state, **{"phase": "play", "turn": seat})
 
     # The four actions ---------------------------------------------------------------------
 
@@ -285,11 +285,11 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         if source not in (steal_options(state, seat) if empty else [(None, None)]):
             raise illegal("bad_black_source")
         player = state.players[seat]
-        player = replace(player, {"active": player.active.without(action.face)})
+        player = evolve(player, **{"active": player.active.without(action.face)})
         queue = _put(state.queues[slot], seat, state.queues[slot][seat].plus(group))
-        state = replace(
+        state = evolve(
             state,
-            {
+            **{
                 "players": _put(state.players, seat, player),
                 "queues": _put(state.queues, slot, queue),
                 "phase": "resolve",
@@ -314,50 +314,50 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             events.append(
                 _event(key="hellqueue.payout", params={"slot": slot, "number": NUMBERS[slot]})
             )
-            payout = build(
+            payout = built(
                 Payout, {"slot": slot, "ranking": rank(state.queues[slot]), "picks": None}
             )
-            state = replace(state, {"payout": payout})
+            state = evolve(state, **{"payout": payout})
         return state
 
     def _take_black(self, state: State, seat: int, action: Queue, events: list[Event]) -> State:
         """The first die under an empty card brings a black die, rolled onto the active card:
         from the supply, else the rest area or an opponent's active card, else none (R)."""
         if state.black_supply > 0:
-            state = replace(state, {"black_supply": state.black_supply - 1})
+            state = evolve(state, **{"black_supply": state.black_supply - 1})
             event = _event(key="hellqueue.black_taken", params={"seat": seat, "source": "supply"})
         elif action.steal_seat is not None and action.steal_face is not None:
             victim = state.players[action.steal_seat]
             black = _drop(victim.active.black, action.steal_face, 1)
-            victim = replace(victim, {"active": replace(victim.active, {"black": black})})
-            state = replace(state, {"players": _put(state.players, action.steal_seat, victim)})
+            victim = evolve(victim, **{"active": evolve(victim.active, **{"black": black})})
+            state = evolve(state, **{"players": _put(state.players, action.steal_seat, victim)})
             # The die goes from `seat` to `to_seat`: both are seat params the renderer names.
             params = {"seat": action.steal_seat, "to_seat": seat, "face": action.steal_face}
             event = _event(key="hellqueue.black_stolen", params=params)
         elif state.rest_black > 0:
-            state = replace(state, {"rest_black": state.rest_black - 1})
+            state = evolve(state, **{"rest_black": state.rest_black - 1})
             event = _event(key="hellqueue.black_taken", params={"seat": seat, "source": "rest"})
         else:
             events.append(_event(key="hellqueue.no_black", params={"seat": seat}))
             return state
         events.append(event)
-        return replace(state, {"rolling": _rolling(seat=seat, purpose="black", black=1)})
+        return evolve(state, **{"rolling": _rolling(seat=seat, purpose="black", black=1)})
 
     def _rest(self, state: State, seat: int, face: int) -> tuple[State, Dice]:
         """Move the face group `face` from the seat's active card to the rest area."""
         group = self._group(state, seat, face)
         player = state.players[seat]
-        player = replace(
+        player = evolve(
             player,
-            {
+            **{
                 "active": player.active.without(face),
                 "rest_large": player.rest_large + len(group.large),
                 "rest_small": player.rest_small + len(group.small),
             },
         )
-        state = replace(
+        state = evolve(
             state,
-            {
+            **{
                 "players": _put(state.players, seat, player),
                 "rest_black": state.rest_black + len(group.black),
             },
@@ -373,11 +373,11 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         state, group = self._rest(state, seat, action.face)
         player = state.players[seat]
         woken = tuple(f for f in player.sleep if f == action.wake)
-        player = replace(
+        player = evolve(
             player,
-            {
+            **{
                 "active": player.active.plus(
-                    build(Dice, {"large": (), "small": woken, "black": ()})
+                    built(Dice, {"large": (), "small": woken, "black": ()})
                 ),
                 "sleep": tuple(f for f in player.sleep if f != action.wake),
             },
@@ -394,7 +394,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 },
             )
         )
-        return replace(state, {"players": _put(state.players, seat, player), "phase": "resolve"})
+        return evolve(state, **{"players": _put(state.players, seat, player), "phase": "resolve"})
 
     def _reroll(self, state: State, seat: int, action: Reroll, events: list[Event]) -> State:
         state, group = self._rest(state, seat, action.face)
@@ -404,7 +404,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 params={"seat": seat, "face": action.face, "count": group.count},
             )
         )
-        return replace(state, {"phase": "reroll", "marked": EMPTY})
+        return evolve(state, **{"phase": "reroll", "marked": EMPTY})
 
     def _mark(self, state: State, seat: int, action: Mark, events: list[Event]) -> State:
         player, marked = state.players[seat], state.marked
@@ -417,11 +417,11 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             raise illegal("no_such_die")
         left = _drop(faces, action.face, action.count)
         if action.where == "sleep":
-            player = replace(player, {"sleep": left})
+            player = evolve(player, **{"sleep": left})
         else:
-            active = replace(player.active, {action.size: left})
-            player = replace(player, {"active": active})
-        chosen = build(
+            active = evolve(player.active, **{action.size: left})
+            player = evolve(player, **{"active": active})
+        chosen = built(
             Dice,
             {"large": (), "small": (), "black": ()} | {action.size: (action.face,) * action.count},
         )
@@ -437,8 +437,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 },
             )
         )
-        return replace(
-            state, {"players": _put(state.players, seat, player), "marked": marked.plus(chosen)}
+        return evolve(
+            state, **{"players": _put(state.players, seat, player), "marked": marked.plus(chosen)}
         )
 
     def _roll_marked(self, state: State, seat: int, events: list[Event]) -> State:
@@ -454,9 +454,9 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         events.append(
             _event(key="hellqueue.reroll_chosen", params={"seat": seat, "count": rolling.count})
         )
-        return replace(
+        return evolve(
             state,
-            {
+            **{
                 "marked": None,
                 "phase": "resolve",
                 "rolling": rolling if rolling.count else None,
@@ -469,7 +469,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         update: dict[str, Any] = {"phase": "resolve"}
         if case == "rest":
             large, small, black = player.rest_large, player.rest_small, state.rest_black
-            player = replace(player, {"rest_large": 0, "rest_small": 0})
+            player = evolve(player, **{"rest_large": 0, "rest_small": 0})
             update |= {"players": _put(state.players, seat, player), "rest_black": 0}
         elif case == "black":
             large, small, black = 0, 0, state.rest_black
@@ -489,7 +489,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 params={"seat": seat, "case": case, "large": large, "small": small, "black": black},
             )
         )
-        return replace(state, {**update, "rolling": rolling})
+        return evolve(state, **{**update, "rolling": rolling})
 
     # Rolls --------------------------------------------------------------------------------
 
@@ -509,16 +509,16 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         black = tuple(sorted(faces[rolling.large + rolling.small :]))
         seat = rolling.seat
         player = state.players[seat]
-        player = replace(
+        player = evolve(
             player,
-            {
+            **{
                 "active": player.active.plus(
-                    build(Dice, {"large": large, "small": (), "black": black})
+                    built(Dice, {"large": large, "small": (), "black": black})
                 ),
                 "sleep": tuple(sorted(player.sleep + small)),
             },
         )
-        state = replace(state, {"players": _put(state.players, seat, player), "rolling": None})
+        state = evolve(state, **{"players": _put(state.players, seat, player), "rolling": None})
         events.append(
             _event(
                 key=f"hellqueue.rolled_{rolling.purpose}",
@@ -534,7 +534,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             return state
         if seat + 1 < state.config.players:
             following = _rolling(seat=seat + 1, purpose="setup", large=LARGE_DICE, small=SMALL_DICE)
-            return replace(state, {"rolling": following})
+            return evolve(state, **{"rolling": following})
         if state.config.first_player is not None:
             return self._begin(state, state.config.first_player, events)
         return state
@@ -555,7 +555,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 n = len(dice.of(size))
                 parts.append(tuple(sorted(faces[:n])))
                 faces = faces[n:]
-            rolled = build(Dice, {"large": parts[0], "small": parts[1], "black": parts[2]})
+            rolled = built(Dice, {"large": parts[0], "small": parts[1], "black": parts[2]})
             queue = _put(queue, seat, rolled)
             sums[seat] = (rolled.total,)
             events.append(
@@ -566,11 +566,11 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             )
         index = payout.ranking.index(tied)
         ranking = payout.ranking[:index] + _group(sums) + payout.ranking[index + 1 :]
-        return replace(
+        return evolve(
             state,
-            {
+            **{
                 "queues": _put(state.queues, payout.slot, queue),
-                "payout": replace(payout, {"ranking": ranking}),
+                "payout": evolve(payout, **{"ranking": ranking}),
             },
         )
 
@@ -591,19 +591,19 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         stones.remove(stone)
         player = state.players[seat]
         index = STONES.index(stone)
-        player = replace(player, {"stones": _put(player.stones, index, player.stones[index] + 1)})
+        player = evolve(player, **{"stones": _put(player.stones, index, player.stones[index] + 1)})
         events.append(
             _event(
                 key="hellqueue.picked",
                 params={"seat": seat, "stone": stone, "slot": payout.slot},
             )
         )
-        return replace(
+        return evolve(
             state,
-            {
+            **{
                 "players": _put(state.players, seat, player),
                 "card_stones": _put(state.card_stones, payout.slot, tuple(stones)),
-                "payout": replace(payout, {"picks": payout.picks[1:]}),
+                "payout": evolve(payout, **{"picks": payout.picks[1:]}),
             },
         )
 
@@ -614,7 +614,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             payout = state.payout
             if payout is None:
                 turn = (state.turn + 1) % state.config.players
-                return replace(state, {"phase": "play", "turn": turn})
+                return evolve(state, **{"phase": "play", "turn": turn})
             if payout.picks is None:
                 if pending_tie(payout):
                     return state
@@ -651,8 +651,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                     },
                 )
             )
-        payout = replace(payout, {"picks": tuple(picks)})
-        return replace(state, {"payout": payout})
+        payout = evolve(payout, **{"picks": tuple(picks)})
+        return evolve(state, **{"payout": payout})
 
     def _finish(self, state: State, slot: int, events: list[Event]) -> State:
         """Stones left go back to the supply, the dice to the rest area; the next card shows."""
@@ -662,9 +662,9 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 _event(key="hellqueue.returned", params={"slot": slot, "count": sum(back)})
             )
         players = tuple(
-            replace(
+            evolve(
                 p,
-                {
+                **{
                     "rest_large": p.rest_large + len(d.large),
                     "rest_small": p.rest_small + len(d.small),
                 },
@@ -673,9 +673,9 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         )
         card = state.shown[slot]
         assert card is not None
-        state = replace(
+        state = evolve(
             state,
-            {
+            **{
                 "players": players,
                 "rest_black": state.rest_black + sum(len(d.black) for d in state.queues[slot]),
                 "queues": _put(state.queues, slot, (EMPTY,) * state.config.players),
@@ -694,7 +694,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         deck = state.decks[slot]
         if not deck:
             events.append(_event(key="hellqueue.deck_done", params={"slot": slot}))
-            return replace(state, {"shown": _put(state.shown, slot, None)})
+            return evolve(state, **{"shown": _put(state.shown, slot, None)})
         card, stones = deck[0], STONES_OF[deck[0]]
         supply = tuple(a - b for a, b in zip(state.stone_supply, stone_counts(stones), strict=True))
         events.append(
@@ -704,9 +704,9 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 cards=(card,),
             )
         )
-        return replace(
+        return evolve(
             state,
-            {
+            **{
                 "decks": _put(state.decks, slot, deck[1:]),
                 "shown": _put(state.shown, slot, card),
                 "card_stones": _put(state.card_stones, slot, stones),
@@ -715,7 +715,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         )
 
     def _end(self, state: State, events: list[Event]) -> State:
-        state = replace(state, {"phase": "over"})
+        state = evolve(state, **{"phase": "over"})
         outcome = self.outcome(state)
         assert outcome is not None
         for seat, score in enumerate(outcome.scores):
@@ -740,7 +740,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         fields["totals"] = tuple(total(state, slot) for slot in SLOTS)
         fields["scores"] = tuple(best_score(p.stones) for p in state.players)
         fields["dice_left"] = tuple(dice_left(state, s) for s in range(n))
-        return build(View, fields)
+        return built(View, fields)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":
@@ -762,7 +762,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             order = list(deck)
             rng.shuffle(order)
             decks.append(tuple(order))
-        return replace(state, {"decks": tuple(decks)})
+        return evolve(state, **{"decks": tuple(decks)})
 
     def sample_state(self, view: View, rng: random.Random) -> State:
         """The view's table with each deck's remaining cards in a random order."""
@@ -775,7 +775,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             decks.append(tuple(left))
         fields = {name: getattr(view, name) for name in STATE_FIELDS}
         fields["decks"] = tuple(decks)
-        return build(State, fields)
+        return built(State, fields)
 
     def secret_cards(self, state: State) -> frozenset[int]:
         """The face-down distribution cards (only their order is unknown, to everyone)."""

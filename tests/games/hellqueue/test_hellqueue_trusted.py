@@ -1,4 +1,4 @@
-"""The rules build their models without validation (games/hellqueue/trusted.py): what they
+"""The rules build their models without validation (games/engine/built.py): what they
 build must be exactly what validation would give, and what comes in is still validated."""
 
 from __future__ import annotations

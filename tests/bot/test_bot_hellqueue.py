@@ -69,7 +69,7 @@ from tests.botkit import (
     table_message,
     wait_current,
 )
-from tests.hellqueue_tables import dice, table
+from tests.games.hellqueue.hellqueue_tables import dice, table
 
 COMMAND = "hellqueue new"
 FAST = {"table_edit_interval": 0.1}

@@ -56,8 +56,8 @@ from tests.botkit import (
     table_message,
     wait_current,
 )
-from tests.rummy_cards import c, cs, make
-from tests.rummy_play import (
+from tests.games.rummy.rummy_cards import c, cs, make
+from tests.games.rummy.rummy_play import (
     AI_DELAY,
     COMMAND,
     FAST,

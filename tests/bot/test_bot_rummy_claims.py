@@ -25,7 +25,7 @@ from games.rummy import RULES
 from games.rummy.models import Action, Discard, Goal, Pass, ShortResult, State
 from runtime import ManualClock
 from tests.botkit import custom_ids, open_hand, running_bot, start_game
-from tests.rummy_play import (
+from tests.games.rummy.rummy_play import (
     COMMAND,
     FAST,
     QUICK,

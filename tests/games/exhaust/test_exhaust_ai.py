@@ -30,7 +30,7 @@ from games.exhaust.models import (
     State,
     UseTime,
 )
-from tests.exhaust_cards import ANY, FLUSH, FOUR, PAIR, SINGLE, STRAIGHT, THREE, cs
+from tests.games.exhaust.exhaust_cards import ANY, FLUSH, FOUR, PAIR, SINGLE, STRAIGHT, THREE, cs
 
 
 def played(specs: str, by: int = 1) -> tuple[Played, ...]:

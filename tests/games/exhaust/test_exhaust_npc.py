@@ -27,7 +27,7 @@ from games.exhaust.models import (
     Played,
     State,
 )
-from tests.exhaust_cards import ANY, FLUSH, FOUR, PAIR, SINGLE, STRAIGHT, THREE, c, cs
+from tests.games.exhaust.exhaust_cards import ANY, FLUSH, FOUR, PAIR, SINGLE, STRAIGHT, THREE, c, cs
 
 
 def played(specs: str) -> tuple[Played, ...]:

@@ -31,7 +31,7 @@ from games.exhaust.models import (
     UseTime,
 )
 from games.exhaust.plays import check_selection, legal_plays, playable_cards
-from tests.exhaust_cards import ANY, FLUSH, FOUR, PAIR, SINGLE, STRAIGHT, THREE, c, cs
+from tests.games.exhaust.exhaust_cards import ANY, FLUSH, FOUR, PAIR, SINGLE, STRAIGHT, THREE, c, cs
 
 
 def played(specs: str, by: int = 1) -> Played:

@@ -17,7 +17,7 @@ from games.hellqueue import RULES
 from games.hellqueue.ai import decide
 from games.hellqueue.ai_policies import greedy_policy, random_policy, stones_won
 from games.hellqueue.models import Action, Awaken, Pick, Queue, Recall, Reroll, RollMarked, State
-from tests.hellqueue_tables import table
+from tests.games.hellqueue.hellqueue_tables import table
 
 USED_UP = {"shown": (None, 5, 9), "decks": ((), (6, 7, 8), (10, 11))}
 

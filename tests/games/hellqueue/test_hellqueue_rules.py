@@ -44,7 +44,7 @@ from games.hellqueue.models import (
     State,
 )
 from games.hellqueue.scoring import best_score, marginal, same_colour, winners
-from tests.hellqueue_tables import counts, dice, stones, table
+from tests.games.hellqueue.hellqueue_tables import counts, dice, stones, table
 
 
 def act(state: State, seat: int, action: object) -> Step:

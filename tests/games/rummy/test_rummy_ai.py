@@ -17,7 +17,7 @@ from games.rummy.ai import decide, unseen_counts
 from games.rummy.ai_policies import connection, greedy_policy, random_policy
 from games.rummy.cards import kind
 from games.rummy.models import Discard, Gain, Goal, Open, Pass, State, Take
-from tests.rummy_cards import as_stored_by_version_1, c, cs, make
+from tests.games.rummy.rummy_cards import as_stored_by_version_1, c, cs, make
 
 WAITING = "H1 H1' A2 A3 A4 D5 D5'"
 """One card from the goal form: it waits for a Demon 5 or a Human 1."""

@@ -23,7 +23,7 @@ from games.rummy.sets import (
     is_goal_kinds,
     kind_waits,
 )
-from tests.rummy_cards import c, cs, make
+from tests.games.rummy.rummy_cards import c, cs, make
 
 
 def hands(count: int, size: int, seed: int) -> list[tuple[int, ...]]:

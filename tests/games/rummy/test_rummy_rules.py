@@ -39,7 +39,7 @@ from games.rummy.models import (
     Take,
 )
 from games.rummy.sets import is_goal_form, set_kind, waits
-from tests.rummy_cards import as_stored_by_version_1, c, cs, make
+from tests.games.rummy.rummy_cards import as_stored_by_version_1, c, cs, make
 
 WAITING = "H1 H1' A2 A3 A4 D5 D5'"
 """A hand one card from the goal form: it waits for a Demon 5 or a Human 1."""

@@ -14,7 +14,7 @@ from games.engine.contract import NORMAL, STRONG
 from games.engine.step import advance
 from games.rummy import AI, RULES
 from games.rummy.models import Discard, State, Take
-from tests.rummy_cards import c, make
+from tests.games.rummy.rummy_cards import c, make
 
 WAITING = "H1 H1' A2 A3 A4 D5 D5'"
 """One card from the goal form: it waits for a Demon 5 or a Human 1."""

@@ -58,9 +58,10 @@ def evolve(model: M, **changes: Any) -> M:
 
 def event(
     key: str,
-    params: dict[str, Any],
+    params: dict[str, Any] | None = None,
     audience: tuple[int, ...] | None = None,
     cards: tuple[int, ...] = (),
 ) -> Event:
     """An `Event` of the rules' own values (several a move)."""
-    return built(Event, {"key": key, "params": params, "audience": audience, "cards": cards})
+    values = {"key": key, "params": {} if params is None else params}
+    return built(Event, {**values, "audience": audience, "cards": cards})

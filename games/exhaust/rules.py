@@ -66,16 +66,6 @@ def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
 
-def _event(
-    key: str,
-    params: dict[str, Any] | None = None,
-    audience: tuple[int, ...] | None = None,
-    cards: tuple[int, ...] = (),
-) -> Event:
-    """An event the rules built from checked values (see `games.engine.built`)."""
-    return event(key, {} if params is None else params, audience, cards)
-
-
 CHANCE_TO_MOVE = ToMove(chance=True)
 NOBODY = ToMove()
 SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({seat})) for seat in range(5))
@@ -217,7 +207,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             case NextGame():
                 state = evolve(state, phase="deal")
                 params = {"game": state.game_no + 1, "seat": actor}
-                events.append(_event("exhaust.next_game", params=params))
+                events.append(event("exhaust.next_game", params=params))
             case NpcPlay() | NpcUseTime() | NpcOut():
                 state = self._npc(state, action, events)
         return Step(state, tuple(events))
@@ -246,10 +236,10 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         params = {"game": state.game_no, "hand": size, "refill": len(refill)}
         if cfg.solo:
             params["npc_pile"] = len(npc_pile)
-        events.append(_event("exhaust.dealt", params=params))
+        events.append(event("exhaust.dealt", params=params))
         for seat, hand in enumerate(hands):
             events.append(
-                _event("exhaust.hand", params={"seat": seat}, audience=(seat,), cards=hand)
+                event("exhaust.hand", params={"seat": seat}, audience=(seat,), cards=hand)
             )
         if state.losers:
             return self._begin(state, state.losers[-1], events)
@@ -260,7 +250,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         return evolve(state, phase="first")
 
     def _begin(self, state: State, seat: int, events: list[Event]) -> State:
-        events.append(_event("exhaust.first_player", params={"seat": seat, "game": state.game_no}))
+        events.append(event("exhaust.first_player", params={"seat": seat, "game": state.game_no}))
         return self._check_stuck(evolve(state, phase="play", turn=seat), events)
 
     def _play(self, state: State, seat: int, action: PlayCards, events: list[Event]) -> State:
@@ -286,14 +276,14 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             time_cards=_put(state.time_cards, seat, state.time_cards[seat] - 1),
             time_pile=state.time_pile + 1,
         )
-        events.append(_event("exhaust.used_time", params={"seat": seat}))
+        events.append(event("exhaust.used_time", params={"seat": seat}))
         return self._next(state, events)
 
     def _flip(self, state: State, seat: int, events: list[Event]) -> State:
         if not state.config.long_game or state.depletion[seat] <= state.flipped[seat]:
             raise illegal("no_depletion_card")
         state = evolve(state, flipped=_put(state.flipped, seat, state.flipped[seat] + 1))
-        events.append(_event("exhaust.flipped", params={"seat": seat}))
+        events.append(event("exhaust.flipped", params={"seat": seat}))
         return self._next(state, events)
 
     def _npc(
@@ -310,7 +300,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
                     key="exhaust.npc_filled", params={"count": len(turn.filled)}, cards=turn.filled
                 )
             )
-        events.extend(_event("exhaust.npc_drew", cards=(c,)) for c in turn.drawn)
+        events.extend(event("exhaust.npc_drew", cards=(c,)) for c in turn.drawn)
         if isinstance(action, NpcPlay):
             play = Play(action.cards, action.copies)
             if turn.choice is None or not accepts(
@@ -330,7 +320,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
                 raise illegal("bad_chance")
             npc = evolve(npc, time_cards=npc.time_cards - 1)
             state = evolve(state, npc=npc, time_pile=state.time_pile + 1)
-            events.append(_event("exhaust.npc_used_time"))
+            events.append(event("exhaust.npc_used_time"))
             return self._next(state, events)
         if npc.time_cards > 0:
             raise illegal("bad_chance")
@@ -347,7 +337,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             params["seat"] = seat
         if action.copies:
             params["copies"] = [list(pair) for pair in action.copies]
-        return _event(key, params=params, cards=action.cards)
+        return event(key, params=params, cards=action.cards)
 
     @staticmethod
     def _stacked(
@@ -377,13 +367,13 @@ class ExhaustRules(Rules[Config, State, Action, View]):
                 hand = tuple(sorted((*state.hands[who], card)))
                 state = evolve(state, hands=_put(state.hands, who, hand))
                 events.append(
-                    _event("exhaust.reward_card", params=named, audience=(who,), cards=(card,))
+                    event("exhaust.reward_card", params=named, audience=(who,), cards=(card,))
                 )
-            events.append(_event(prefix + "reward_spell", params={**named}))
+            events.append(event(prefix + "reward_spell", params={**named}))
             return state
         got = min(due, state.time_pile) if what == "time" else 0
         if not got:
-            events.append(_event(prefix + "reward_none", params={**named, "reward": what}))
+            events.append(event(prefix + "reward_none", params={**named, "reward": what}))
             return state
         if npc:
             assert state.npc is not None
@@ -392,7 +382,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         else:
             times = _put(state.time_cards, who, state.time_cards[who] + got)
             state = evolve(state, time_pile=state.time_pile - got, time_cards=times)
-        events.append(_event(prefix + "reward_time", params={**named, "count": got, "due": due}))
+        events.append(event(prefix + "reward_time", params={**named, "count": got, "due": due}))
         return state
 
     def _next(self, state: State, events: list[Event]) -> State:
@@ -417,16 +407,16 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         cfg = state.config
         state = evolve(state, losers=(*state.losers, loser), phase="over")
         if cfg.solo and loser == NPC:
-            events.append(_event("exhaust.npc_lost"))
+            events.append(event("exhaust.npc_lost"))
             return state
-        events.append(_event("exhaust.loser", params={"seat": loser, "game": state.game_no}))
+        events.append(event("exhaust.loser", params={"seat": loser, "game": state.game_no}))
         if not cfg.long_game:
             return state
         held = state.depletion[loser] + 1
         state = evolve(state, depletion=_put(state.depletion, loser, held))
-        events.append(_event("exhaust.depletion", params={"seat": loser, "count": held}))
+        events.append(event("exhaust.depletion", params={"seat": loser, "count": held}))
         if held >= MATCH_DEPLETION:
-            events.append(_event("exhaust.match_loser", params={"seat": loser}))
+            events.append(event("exhaust.match_loser", params={"seat": loser}))
             return state
         return evolve(state, phase="next", turn=loser)
 

@@ -15,7 +15,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.engine.built import built, evolve
+from games.engine.built import built, event, evolve
 from games.engine.contract import (
     CHANCE,
     Event,
@@ -88,7 +88,7 @@ STATE_FIELDS = tuple(name for name in State.model_fields if name != "decks")
 
 
 def _event(key: str, params: dict[str, Any], cards: tuple[int, ...] = ()) -> Event:
-    return built(Event, {"key": key, "params": params, "audience": None, "cards": cards})
+    return event(key, params, cards=cards)
 
 
 def _rolling(seat: int, purpose: str, large: int = 0, small: int = 0, black: int = 0) -> Rolling:
@@ -253,7 +253,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         pairs = zip(action.orders, DECKS, strict=True)
         if any(sorted(order) != list(deck) for order, deck in pairs):
             raise illegal("bad_chance")
-        state = evolve(state, **{"decks": action.orders})
+        state = evolve(state, decks=action.orders)
         events.append(_event(key="hellqueue.shuffled", params={"decks": [len(d) for d in DECKS]}))
         for slot in SLOTS:
             state = self._reveal(state, slot, events)
@@ -261,7 +261,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
 
     def _begin(self, state: State, seat: int, events: list[Event]) -> State:
         events.append(_event(key="hellqueue.first_player", params={"seat": seat}))
-        return evolve(state, **{"phase": "play", "turn": seat})
+        return evolve(state, phase="play", turn=seat)
 
     # The four actions ---------------------------------------------------------------------
 
@@ -285,15 +285,13 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         if source not in (steal_options(state, seat) if empty else [(None, None)]):
             raise illegal("bad_black_source")
         player = state.players[seat]
-        player = evolve(player, **{"active": player.active.without(action.face)})
+        player = evolve(player, active=player.active.without(action.face))
         queue = _put(state.queues[slot], seat, state.queues[slot][seat].plus(group))
         state = evolve(
             state,
-            **{
-                "players": _put(state.players, seat, player),
-                "queues": _put(state.queues, slot, queue),
-                "phase": "resolve",
-            },
+            players=_put(state.players, seat, player),
+            queues=_put(state.queues, slot, queue),
+            phase="resolve",
         )
         events.append(
             _event(
@@ -317,31 +315,31 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             payout = built(
                 Payout, {"slot": slot, "ranking": rank(state.queues[slot]), "picks": None}
             )
-            state = evolve(state, **{"payout": payout})
+            state = evolve(state, payout=payout)
         return state
 
     def _take_black(self, state: State, seat: int, action: Queue, events: list[Event]) -> State:
         """The first die under an empty card brings a black die, rolled onto the active card:
         from the supply, else the rest area or an opponent's active card, else none (R)."""
         if state.black_supply > 0:
-            state = evolve(state, **{"black_supply": state.black_supply - 1})
+            state = evolve(state, black_supply=state.black_supply - 1)
             event = _event(key="hellqueue.black_taken", params={"seat": seat, "source": "supply"})
         elif action.steal_seat is not None and action.steal_face is not None:
             victim = state.players[action.steal_seat]
             black = _drop(victim.active.black, action.steal_face, 1)
-            victim = evolve(victim, **{"active": evolve(victim.active, **{"black": black})})
-            state = evolve(state, **{"players": _put(state.players, action.steal_seat, victim)})
+            victim = evolve(victim, active=evolve(victim.active, black=black))
+            state = evolve(state, players=_put(state.players, action.steal_seat, victim))
             # The die goes from `seat` to `to_seat`: both are seat params the renderer names.
             params = {"seat": action.steal_seat, "to_seat": seat, "face": action.steal_face}
             event = _event(key="hellqueue.black_stolen", params=params)
         elif state.rest_black > 0:
-            state = evolve(state, **{"rest_black": state.rest_black - 1})
+            state = evolve(state, rest_black=state.rest_black - 1)
             event = _event(key="hellqueue.black_taken", params={"seat": seat, "source": "rest"})
         else:
             events.append(_event(key="hellqueue.no_black", params={"seat": seat}))
             return state
         events.append(event)
-        return evolve(state, **{"rolling": _rolling(seat=seat, purpose="black", black=1)})
+        return evolve(state, rolling=_rolling(seat=seat, purpose="black", black=1))
 
     def _rest(self, state: State, seat: int, face: int) -> tuple[State, Dice]:
         """Move the face group `face` from the seat's active card to the rest area."""
@@ -349,18 +347,14 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         player = state.players[seat]
         player = evolve(
             player,
-            **{
-                "active": player.active.without(face),
-                "rest_large": player.rest_large + len(group.large),
-                "rest_small": player.rest_small + len(group.small),
-            },
+            active=player.active.without(face),
+            rest_large=player.rest_large + len(group.large),
+            rest_small=player.rest_small + len(group.small),
         )
         state = evolve(
             state,
-            **{
-                "players": _put(state.players, seat, player),
-                "rest_black": state.rest_black + len(group.black),
-            },
+            players=_put(state.players, seat, player),
+            rest_black=state.rest_black + len(group.black),
         )
         return state, group
 
@@ -375,12 +369,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         woken = tuple(f for f in player.sleep if f == action.wake)
         player = evolve(
             player,
-            **{
-                "active": player.active.plus(
-                    built(Dice, {"large": (), "small": woken, "black": ()})
-                ),
-                "sleep": tuple(f for f in player.sleep if f != action.wake),
-            },
+            active=player.active.plus(built(Dice, {"large": (), "small": woken, "black": ()})),
+            sleep=tuple(f for f in player.sleep if f != action.wake),
         )
         events.append(
             _event(
@@ -394,7 +384,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 },
             )
         )
-        return evolve(state, **{"players": _put(state.players, seat, player), "phase": "resolve"})
+        return evolve(state, players=_put(state.players, seat, player), phase="resolve")
 
     def _reroll(self, state: State, seat: int, action: Reroll, events: list[Event]) -> State:
         state, group = self._rest(state, seat, action.face)
@@ -404,7 +394,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 params={"seat": seat, "face": action.face, "count": group.count},
             )
         )
-        return evolve(state, **{"phase": "reroll", "marked": EMPTY})
+        return evolve(state, phase="reroll", marked=EMPTY)
 
     def _mark(self, state: State, seat: int, action: Mark, events: list[Event]) -> State:
         player, marked = state.players[seat], state.marked
@@ -417,10 +407,10 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             raise illegal("no_such_die")
         left = _drop(faces, action.face, action.count)
         if action.where == "sleep":
-            player = evolve(player, **{"sleep": left})
+            player = evolve(player, sleep=left)
         else:
             active = evolve(player.active, **{action.size: left})
-            player = evolve(player, **{"active": active})
+            player = evolve(player, active=active)
         chosen = built(
             Dice,
             {"large": (), "small": (), "black": ()} | {action.size: (action.face,) * action.count},
@@ -437,9 +427,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 },
             )
         )
-        return evolve(
-            state, **{"players": _put(state.players, seat, player), "marked": marked.plus(chosen)}
-        )
+        return evolve(state, players=_put(state.players, seat, player), marked=marked.plus(chosen))
 
     def _roll_marked(self, state: State, seat: int, events: list[Event]) -> State:
         marked = state.marked
@@ -456,11 +444,9 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         )
         return evolve(
             state,
-            **{
-                "marked": None,
-                "phase": "resolve",
-                "rolling": rolling if rolling.count else None,
-            },
+            marked=None,
+            phase="resolve",
+            rolling=rolling if rolling.count else None,
         )
 
     def _recall(self, state: State, seat: int, events: list[Event]) -> State:
@@ -469,7 +455,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         update: dict[str, Any] = {"phase": "resolve"}
         if case == "rest":
             large, small, black = player.rest_large, player.rest_small, state.rest_black
-            player = evolve(player, **{"rest_large": 0, "rest_small": 0})
+            player = evolve(player, rest_large=0, rest_small=0)
             update |= {"players": _put(state.players, seat, player), "rest_black": 0}
         elif case == "black":
             large, small, black = 0, 0, state.rest_black
@@ -511,14 +497,10 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         player = state.players[seat]
         player = evolve(
             player,
-            **{
-                "active": player.active.plus(
-                    built(Dice, {"large": large, "small": (), "black": black})
-                ),
-                "sleep": tuple(sorted(player.sleep + small)),
-            },
+            active=player.active.plus(built(Dice, {"large": large, "small": (), "black": black})),
+            sleep=tuple(sorted(player.sleep + small)),
         )
-        state = evolve(state, **{"players": _put(state.players, seat, player), "rolling": None})
+        state = evolve(state, players=_put(state.players, seat, player), rolling=None)
         events.append(
             _event(
                 key=f"hellqueue.rolled_{rolling.purpose}",
@@ -534,7 +516,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             return state
         if seat + 1 < state.config.players:
             following = _rolling(seat=seat + 1, purpose="setup", large=LARGE_DICE, small=SMALL_DICE)
-            return evolve(state, **{"rolling": following})
+            return evolve(state, rolling=following)
         if state.config.first_player is not None:
             return self._begin(state, state.config.first_player, events)
         return state
@@ -568,10 +550,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         ranking = payout.ranking[:index] + _group(sums) + payout.ranking[index + 1 :]
         return evolve(
             state,
-            **{
-                "queues": _put(state.queues, payout.slot, queue),
-                "payout": evolve(payout, **{"ranking": ranking}),
-            },
+            queues=_put(state.queues, payout.slot, queue),
+            payout=evolve(payout, ranking=ranking),
         )
 
     # Payout -------------------------------------------------------------------------------
@@ -591,7 +571,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         stones.remove(stone)
         player = state.players[seat]
         index = STONES.index(stone)
-        player = evolve(player, **{"stones": _put(player.stones, index, player.stones[index] + 1)})
+        player = evolve(player, stones=_put(player.stones, index, player.stones[index] + 1))
         events.append(
             _event(
                 key="hellqueue.picked",
@@ -600,11 +580,9 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         )
         return evolve(
             state,
-            **{
-                "players": _put(state.players, seat, player),
-                "card_stones": _put(state.card_stones, payout.slot, tuple(stones)),
-                "payout": evolve(payout, **{"picks": payout.picks[1:]}),
-            },
+            players=_put(state.players, seat, player),
+            card_stones=_put(state.card_stones, payout.slot, tuple(stones)),
+            payout=evolve(payout, picks=payout.picks[1:]),
         )
 
     def _settle(self, state: State, events: list[Event]) -> State:
@@ -614,7 +592,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             payout = state.payout
             if payout is None:
                 turn = (state.turn + 1) % state.config.players
-                return evolve(state, **{"phase": "play", "turn": turn})
+                return evolve(state, phase="play", turn=turn)
             if payout.picks is None:
                 if pending_tie(payout):
                     return state
@@ -651,8 +629,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                     },
                 )
             )
-        payout = evolve(payout, **{"picks": tuple(picks)})
-        return evolve(state, **{"payout": payout})
+        payout = evolve(payout, picks=tuple(picks))
+        return evolve(state, payout=payout)
 
     def _finish(self, state: State, slot: int, events: list[Event]) -> State:
         """Stones left go back to the supply, the dice to the rest area; the next card shows."""
@@ -664,10 +642,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         players = tuple(
             evolve(
                 p,
-                **{
-                    "rest_large": p.rest_large + len(d.large),
-                    "rest_small": p.rest_small + len(d.small),
-                },
+                rest_large=p.rest_large + len(d.large),
+                rest_small=p.rest_small + len(d.small),
             )
             for p, d in zip(state.players, state.queues[slot], strict=True)
         )
@@ -675,15 +651,13 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         assert card is not None
         state = evolve(
             state,
-            **{
-                "players": players,
-                "rest_black": state.rest_black + sum(len(d.black) for d in state.queues[slot]),
-                "queues": _put(state.queues, slot, (EMPTY,) * state.config.players),
-                "stone_supply": tuple(a + b for a, b in zip(state.stone_supply, back, strict=True)),
-                "card_stones": _put(state.card_stones, slot, ()),
-                "removed": (*state.removed, card),
-                "payout": None,
-            },
+            players=players,
+            rest_black=state.rest_black + sum(len(d.black) for d in state.queues[slot]),
+            queues=_put(state.queues, slot, (EMPTY,) * state.config.players),
+            stone_supply=tuple(a + b for a, b in zip(state.stone_supply, back, strict=True)),
+            card_stones=_put(state.card_stones, slot, ()),
+            removed=(*state.removed, card),
+            payout=None,
         )
         state = self._reveal(state, slot, events)
         if sum(card is None for card in state.shown) >= 2:
@@ -694,7 +668,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         deck = state.decks[slot]
         if not deck:
             events.append(_event(key="hellqueue.deck_done", params={"slot": slot}))
-            return evolve(state, **{"shown": _put(state.shown, slot, None)})
+            return evolve(state, shown=_put(state.shown, slot, None))
         card, stones = deck[0], STONES_OF[deck[0]]
         supply = tuple(a - b for a, b in zip(state.stone_supply, stone_counts(stones), strict=True))
         events.append(
@@ -706,16 +680,14 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         )
         return evolve(
             state,
-            **{
-                "decks": _put(state.decks, slot, deck[1:]),
-                "shown": _put(state.shown, slot, card),
-                "card_stones": _put(state.card_stones, slot, stones),
-                "stone_supply": supply,
-            },
+            decks=_put(state.decks, slot, deck[1:]),
+            shown=_put(state.shown, slot, card),
+            card_stones=_put(state.card_stones, slot, stones),
+            stone_supply=supply,
         )
 
     def _end(self, state: State, events: list[Event]) -> State:
-        state = evolve(state, **{"phase": "over"})
+        state = evolve(state, phase="over")
         outcome = self.outcome(state)
         assert outcome is not None
         for seat, score in enumerate(outcome.scores):
@@ -762,7 +734,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             order = list(deck)
             rng.shuffle(order)
             decks.append(tuple(order))
-        return evolve(state, **{"decks": tuple(decks)})
+        return evolve(state, decks=tuple(decks))
 
     def sample_state(self, view: View, rng: random.Random) -> State:
         """The view's table with each deck's remaining cards in a random order."""

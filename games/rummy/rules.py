@@ -98,15 +98,6 @@ def _without(cards: Sequence[int], gone: Sequence[int]) -> tuple[int, ...]:
     return tuple([c for c in cards if c not in gone])
 
 
-def _event(
-    key: str,
-    params: dict[str, Any] | None = None,
-    audience: tuple[int, ...] | None = None,
-    cards: tuple[int, ...] = (),
-) -> Event:
-    return event(key, {} if params is None else params, audience, cards)
-
-
 _CHANCE_DUE = ToMove(chance=True)
 _NOBODY = ToMove()
 _SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({s})) for s in range(MAX_PLAYERS))
@@ -307,7 +298,7 @@ class RummyRules(Rules[Config, State, Action, View]):
                 return self._close(state, events)
             case NextGame() if phase == "ended":
                 game = state.game_no + 1
-                events.append(_event(key="rummy.next_game", params={"seat": actor, "game": game}))
+                events.append(event(key="rummy.next_game", params={"seat": actor, "game": game}))
                 return evolve(state, phase="deal")
         raise illegal("not_now")
 
@@ -335,10 +326,10 @@ class RummyRules(Rules[Config, State, Action, View]):
             out=(),
         )
         params = {"game": state.game_no, "hand": DEAL, "deck": len(deck)}
-        events.append(_event(key="rummy.dealt", params=params, cards=field))
+        events.append(event(key="rummy.dealt", params=params, cards=field))
         for seat, hand in enumerate(hands):
             events.append(
-                _event(key="rummy.hand", params={"seat": seat}, audience=(seat,), cards=hand)
+                event(key="rummy.hand", params={"seat": seat}, audience=(seat,), cards=hand)
             )
         if state.game_no > 1:
             return self._begin(state, (state.first + 1) % n, events)
@@ -347,9 +338,7 @@ class RummyRules(Rules[Config, State, Action, View]):
         return evolve(state, phase="first")
 
     def _begin(self, state: State, seat: int, events: list[Event]) -> State:
-        events.append(
-            _event(key="rummy.first_player", params={"seat": seat, "game": state.game_no})
-        )
+        events.append(event(key="rummy.first_player", params={"seat": seat, "game": state.game_no}))
         return self._start_turn(evolve(state, first=seat), seat, events)
 
     @staticmethod
@@ -365,7 +354,7 @@ class RummyRules(Rules[Config, State, Action, View]):
         if len(state.deck) < size:
             return self._deck_out(state, events)
         field, deck = state.deck[:size], state.deck[size:]
-        events.append(_event(key="rummy.field", params={"count": size}, cards=field))
+        events.append(event(key="rummy.field", params={"count": size}, cards=field))
         return evolve(state, field=field, deck=deck)
 
     def _take(self, state: State, seat: int, card: int, events: list[Event]) -> State:
@@ -380,7 +369,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             taken=card,
             phase="act",
         )
-        events.append(_event(key="rummy.took", params={"seat": seat}, cards=(card,)))
+        events.append(event(key="rummy.took", params={"seat": seat}, cards=(card,)))
         return state
 
     def _goal_on_take(self, state: State, seat: int, events: list[Event]) -> State:
@@ -402,7 +391,7 @@ class RummyRules(Rules[Config, State, Action, View]):
         if not is_big(cards):
             raise illegal("not_a_big_set")
         state = self._lay(state, seat, cards)
-        events.append(_event(key="rummy.opened", params={"seat": seat}, cards=cards))
+        events.append(event(key="rummy.opened", params={"seat": seat}, cards=cards))
         return self._after_opening(state, seat, (seat + 1) % state.config.players, events)
 
     def _lay(self, state: State, seat: int, cards: tuple[int, ...]) -> State:
@@ -423,9 +412,9 @@ class RummyRules(Rules[Config, State, Action, View]):
         drawn, deck = state.deck[:DRAW_AFTER_OPEN], state.deck[DRAW_AFTER_OPEN:]
         hand = tuple(sorted((*state.hands[seat], *drawn)))
         state = evolve(state, deck=deck, hands=_put(state.hands, seat, hand))
-        events.append(_event(key="rummy.drew", params={"seat": seat, "count": len(drawn)}))
+        events.append(event(key="rummy.drew", params={"seat": seat, "count": len(drawn)}))
         events.append(
-            _event(key="rummy.drew_cards", params={"seat": seat}, audience=(seat,), cards=drawn)
+            event(key="rummy.drew_cards", params={"seat": seat}, audience=(seat,), cards=drawn)
         )
         return self._start_turn(state, next_seat, events)
 
@@ -451,19 +440,19 @@ class RummyRules(Rules[Config, State, Action, View]):
             rows=_put(state.rows, seat, (*state.rows[seat], card)),
             ready=_put(state.ready, seat, state.ready[seat] or action.ready),
         )
-        events.append(_event(key="rummy.discarded", params={"seat": seat}, cards=(card,)))
+        events.append(event(key="rummy.discarded", params={"seat": seat}, cards=(card,)))
         if action.ready:
-            events.append(_event(key="rummy.ready", params={"seat": seat}))
+            events.append(event(key="rummy.ready", params={"seat": seat}))
         asked = self._asked(state, seat, card)
         if not asked:
-            events.append(_event(key="rummy.no_claim", params={"seat": seat}, cards=(card,)))
+            events.append(event(key="rummy.no_claim", params={"seat": seat}, cards=(card,)))
             return self._start_turn(state, (seat + 1) % n, events)
         window = built(
             Window, {"discarder": seat, "card": card, "asked": asked, "answers": (None,) * n}
         )
         state = evolve(state, window=window, phase="window")
         params = {"seat": seat, "seconds": state.config.claim_seconds}
-        events.append(_event(key="rummy.window", params=params, cards=(card,)))
+        events.append(event(key="rummy.window", params=params, cards=(card,)))
         return state
 
     @staticmethod
@@ -497,7 +486,7 @@ class RummyRules(Rules[Config, State, Action, View]):
         window = evolve(window, answers=_put(window.answers, seat, answer))
         state = evolve(state, window=window)
         events.append(
-            _event(
+            event(
                 key="rummy.answer",
                 params={"seat": seat, "choice": answer.choice},
                 audience=(seat,),
@@ -506,7 +495,7 @@ class RummyRules(Rules[Config, State, Action, View]):
         )
         if any(window.answers[s] is None for s in window.asked):
             return state
-        events.append(_event(key="rummy.window_closed", params={"deadline": False}))
+        events.append(event(key="rummy.window_closed", params={"deadline": False}))
         return self._resolve(state, events)
 
     def _close(self, state: State, events: list[Event]) -> State:
@@ -514,7 +503,7 @@ class RummyRules(Rules[Config, State, Action, View]):
         assert window is not None
         answers = tuple(a or _PASS_ANSWER for a in window.answers)
         state = evolve(state, window=evolve(window, answers=answers))
-        events.append(_event(key="rummy.window_closed", params={"deadline": True}))
+        events.append(event(key="rummy.window_closed", params={"deadline": True}))
         return self._resolve(state, events)
 
     def _resolve(self, state: State, events: list[Event]) -> State:
@@ -529,11 +518,11 @@ class RummyRules(Rules[Config, State, Action, View]):
         for seat, answer in claims:
             if answer and answer.choice != "pass" and (winner is None or seat != winner[0]):
                 events.append(
-                    _event(key="rummy.claim_lost", params={"seat": seat}, audience=(seat,))
+                    event(key="rummy.claim_lost", params={"seat": seat}, audience=(seat,))
                 )
         state = evolve(state, window=None)
         if winner is None:
-            events.append(_event(key="rummy.no_claim", params={"seat": discarder}, cards=(card,)))
+            events.append(event(key="rummy.no_claim", params={"seat": discarder}, cards=(card,)))
             return self._start_turn(state, (discarder + 1) % n, events)
         seat, answer = winner
         rows = _put(state.rows, discarder, state.rows[discarder][:-1])
@@ -547,7 +536,7 @@ class RummyRules(Rules[Config, State, Action, View]):
         cards = tuple(sorted((*answer.cards, card)))
         state = self._lay(state, seat, cards)
         params = {"seat": seat, "to_seat": discarder}
-        events.append(_event(key="rummy.gained", params=params, cards=cards))
+        events.append(event(key="rummy.gained", params=params, cards=cards))
         return self._after_opening(state, seat, (discarder + 1) % n, events)
 
     # Goals and scoring ----------------------------------------------------------------------
@@ -585,9 +574,9 @@ class RummyRules(Rules[Config, State, Action, View]):
         }
         if from_seat is not None:
             params["to_seat"] = from_seat
-        events.append(_event(key="rummy.goal", params=params, cards=hand))
+        events.append(event(key="rummy.goal", params=params, cards=hand))
         if not state.deck:
-            events.append(_event(key="rummy.bonus_empty", params={"seat": seat}))
+            events.append(event(key="rummy.bonus_empty", params={"seat": seat}))
             return self._score(state, events)
         return state
 
@@ -599,7 +588,7 @@ class RummyRules(Rules[Config, State, Action, View]):
         result = evolve(result, bonus=(*result.bonus, BonusFlip(card=card, points=points)))
         state = evolve(state, deck=state.deck[1:], out=(*state.out, card), result=result)
         params = {"seat": result.seat, "points": points}
-        events.append(_event(key="rummy.bonus", params=params, cards=(card,)))
+        events.append(event(key="rummy.bonus", params=params, cards=(card,)))
         if points and state.deck:
             return state
         return self._score(state, events)
@@ -617,16 +606,16 @@ class RummyRules(Rules[Config, State, Action, View]):
         scored = evolve(result, total=total, loss=loss)
         state = evolve(state, scores=scores, result=scored)
         params = {"seat": result.seat, "points": total, "score": scores[result.seat]}
-        events.append(_event(key="rummy.scored", params=params))
+        events.append(event(key="rummy.scored", params=params))
         if loss and result.from_seat is not None:
             lost = {"seat": result.from_seat, "points": loss, "score": scores[result.from_seat]}
-            events.append(_event(key="rummy.lost_points", params=lost))
+            events.append(event(key="rummy.lost_points", params=lost))
         return self._end_short(state, events)
 
     def _deck_out(self, state: State, events: list[Event]) -> State:
         result = ShortResult(game_no=state.game_no, kind="deck_out")
         state = evolve(state, result=result)
-        events.append(_event(key="rummy.deck_out", params={"game": state.game_no}))
+        events.append(event(key="rummy.deck_out", params={"game": state.game_no}))
         return self._end_short(state, events)
 
     def _end_short(self, state: State, events: list[Event]) -> State:
@@ -640,7 +629,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             game_no=state.game_no, kind="item_victory", seat=seat, opened=state.opened[seat]
         )
         state = evolve(state, result=result)
-        events.append(_event(key="rummy.item_victory", params={"seat": seat}))
+        events.append(event(key="rummy.item_victory", params={"seat": seat}))
         return self._match_over(state, events)
 
     def _match_over(self, state: State, events: list[Event]) -> State:
@@ -648,7 +637,7 @@ class RummyRules(Rules[Config, State, Action, View]):
         outcome = self.outcome(state)
         assert outcome is not None
         params = {"seats": list(outcome.winners), "result": outcome.result}
-        events.append(_event(key="rummy.match_over", params=params))
+        events.append(event(key="rummy.match_over", params=params))
         return state
 
     # Reading the state ----------------------------------------------------------------------

@@ -106,8 +106,10 @@ class Listeners:
                 except Exception:
                     log.exception("observer failed for session %s", session_id)
             CURRENT.reset(token)
-        if not self._listeners:  # nobody to tell in the background: no task per move
-            self.told(session_id)
+        if not self._listeners:  # nobody to tell in the background: no task per move, but
+            # told after this turn of the loop, as a task would be, so whoever finished the
+            # game still finds it held when they look at once (a rematch)
+            asyncio.get_running_loop().call_soon(self.told, session_id)
             return
         outbox = self.outboxes.get(session_id)
         if outbox is None:

@@ -106,10 +106,9 @@ class Listeners:
                 except Exception:
                     log.exception("observer failed for session %s", session_id)
             CURRENT.reset(token)
-        if not self._listeners:  # nobody to tell in the background: no task per move, but
-            # told after this turn of the loop, as a task would be, so whoever finished the
-            # game still finds it held when they look at once (a rematch)
-            asyncio.get_running_loop().call_soon(self.told, session_id)
+        if not self._listeners:  # nobody to tell in the background: no task per move
+            if not change.session.record.status.live:  # (`told` only lets go of an over game)
+                self._core.background.spawn(self._let_go(session_id))
             return
         outbox = self.outboxes.get(session_id)
         if outbox is None:
@@ -117,6 +116,11 @@ class Listeners:
         outbox.changes.append(change)
         if outbox.task is None or outbox.task.done():
             outbox.task = self._core.background.spawn(self._deliver(session_id, outbox))
+
+    async def _let_go(self, session_id: str) -> None:
+        """`told`, a turn of the loop later, as after a delivery: whoever ended the game and
+        looks again at once (a rematch) finds it held instead of replaying it from the store."""
+        self.told(session_id)
 
     async def _deliver(self, session_id: str, outbox: _Outbox) -> None:
         while outbox.changes:

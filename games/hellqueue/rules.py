@@ -87,10 +87,6 @@ STATE_FIELDS = tuple(name for name in State.model_fields if name != "decks")
 """What a View holds of the State under the same names."""
 
 
-def _event(key: str, params: dict[str, Any], cards: tuple[int, ...] = ()) -> Event:
-    return event(key, params, cards=cards)
-
-
 def _rolling(seat: int, purpose: str, large: int = 0, small: int = 0, black: int = 0) -> Rolling:
     fields = {"seat": seat, "purpose": purpose, "large": large, "small": small, "black": black}
     return built(Rolling, fields)
@@ -254,13 +250,13 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         if any(sorted(order) != list(deck) for order, deck in pairs):
             raise illegal("bad_chance")
         state = evolve(state, decks=action.orders)
-        events.append(_event(key="hellqueue.shuffled", params={"decks": [len(d) for d in DECKS]}))
+        events.append(event(key="hellqueue.shuffled", params={"decks": [len(d) for d in DECKS]}))
         for slot in SLOTS:
             state = self._reveal(state, slot, events)
         return state
 
     def _begin(self, state: State, seat: int, events: list[Event]) -> State:
-        events.append(_event(key="hellqueue.first_player", params={"seat": seat}))
+        events.append(event(key="hellqueue.first_player", params={"seat": seat}))
         return evolve(state, phase="play", turn=seat)
 
     # The four actions ---------------------------------------------------------------------
@@ -294,7 +290,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             phase="resolve",
         )
         events.append(
-            _event(
+            event(
                 key="hellqueue.queued",
                 params={
                     "seat": seat,
@@ -310,7 +306,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             state = self._take_black(state, seat, action, events)
         if total(state, slot) == NUMBERS[slot]:
             events.append(
-                _event(key="hellqueue.payout", params={"slot": slot, "number": NUMBERS[slot]})
+                event(key="hellqueue.payout", params={"slot": slot, "number": NUMBERS[slot]})
             )
             payout = built(
                 Payout, {"slot": slot, "ranking": rank(state.queues[slot]), "picks": None}
@@ -323,7 +319,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         from the supply, else the rest area or an opponent's active card, else none (R)."""
         if state.black_supply > 0:
             state = evolve(state, black_supply=state.black_supply - 1)
-            event = _event(key="hellqueue.black_taken", params={"seat": seat, "source": "supply"})
+            told = event(key="hellqueue.black_taken", params={"seat": seat, "source": "supply"})
         elif action.steal_seat is not None and action.steal_face is not None:
             victim = state.players[action.steal_seat]
             black = _drop(victim.active.black, action.steal_face, 1)
@@ -331,14 +327,14 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             state = evolve(state, players=_put(state.players, action.steal_seat, victim))
             # The die goes from `seat` to `to_seat`: both are seat params the renderer names.
             params = {"seat": action.steal_seat, "to_seat": seat, "face": action.steal_face}
-            event = _event(key="hellqueue.black_stolen", params=params)
+            told = event(key="hellqueue.black_stolen", params=params)
         elif state.rest_black > 0:
             state = evolve(state, rest_black=state.rest_black - 1)
-            event = _event(key="hellqueue.black_taken", params={"seat": seat, "source": "rest"})
+            told = event(key="hellqueue.black_taken", params={"seat": seat, "source": "rest"})
         else:
-            events.append(_event(key="hellqueue.no_black", params={"seat": seat}))
+            events.append(event(key="hellqueue.no_black", params={"seat": seat}))
             return state
-        events.append(event)
+        events.append(told)
         return evolve(state, rolling=_rolling(seat=seat, purpose="black", black=1))
 
     def _rest(self, state: State, seat: int, face: int) -> tuple[State, Dice]:
@@ -373,7 +369,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             sleep=tuple(f for f in player.sleep if f != action.wake),
         )
         events.append(
-            _event(
+            event(
                 key="hellqueue.awakened",
                 params={
                     "seat": seat,
@@ -389,7 +385,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
     def _reroll(self, state: State, seat: int, action: Reroll, events: list[Event]) -> State:
         state, group = self._rest(state, seat, action.face)
         events.append(
-            _event(
+            event(
                 key="hellqueue.reroll_rested",
                 params={"seat": seat, "face": action.face, "count": group.count},
             )
@@ -416,7 +412,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             {"large": (), "small": (), "black": ()} | {action.size: (action.face,) * action.count},
         )
         events.append(
-            _event(
+            event(
                 key="hellqueue.marked",
                 params={
                     "seat": seat,
@@ -440,7 +436,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             black=len(marked.black),
         )
         events.append(
-            _event(key="hellqueue.reroll_chosen", params={"seat": seat, "count": rolling.count})
+            event(key="hellqueue.reroll_chosen", params={"seat": seat, "count": rolling.count})
         )
         return evolve(
             state,
@@ -470,7 +466,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             raise illegal("nothing_to_recall")
         rolling = _rolling(seat=seat, purpose="recall", large=large, small=small, black=black)
         events.append(
-            _event(
+            event(
                 key="hellqueue.recalled",
                 params={"seat": seat, "case": case, "large": large, "small": small, "black": black},
             )
@@ -502,7 +498,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         )
         state = evolve(state, players=_put(state.players, seat, player), rolling=None)
         events.append(
-            _event(
+            event(
                 key=f"hellqueue.rolled_{rolling.purpose}",
                 params={
                     "seat": seat,
@@ -541,7 +537,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             queue = _put(queue, seat, rolled)
             sums[seat] = (rolled.total,)
             events.append(
-                _event(
+                event(
                     key="hellqueue.roll_off",
                     params={"seat": seat, "slot": payout.slot, "sum": rolled.total},
                 )
@@ -573,7 +569,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         index = STONES.index(stone)
         player = evolve(player, stones=_put(player.stones, index, player.stones[index] + 1))
         events.append(
-            _event(
+            event(
                 key="hellqueue.picked",
                 params={"seat": seat, "stone": stone, "slot": payout.slot},
             )
@@ -616,7 +612,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             picks += [seat] * due
             dice = state.queues[payout.slot][seat]
             events.append(
-                _event(
+                event(
                     key="hellqueue.placed",
                     params={
                         "seat": seat,
@@ -637,7 +633,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         back = stone_counts(state.card_stones[slot])
         if sum(back):
             events.append(
-                _event(key="hellqueue.returned", params={"slot": slot, "count": sum(back)})
+                event(key="hellqueue.returned", params={"slot": slot, "count": sum(back)})
             )
         players = tuple(
             evolve(
@@ -667,12 +663,12 @@ class HellQueueRules(Rules[Config, State, Action, View]):
     def _reveal(self, state: State, slot: int, events: list[Event]) -> State:
         deck = state.decks[slot]
         if not deck:
-            events.append(_event(key="hellqueue.deck_done", params={"slot": slot}))
+            events.append(event(key="hellqueue.deck_done", params={"slot": slot}))
             return evolve(state, shown=_put(state.shown, slot, None))
         card, stones = deck[0], STONES_OF[deck[0]]
         supply = tuple(a - b for a, b in zip(state.stone_supply, stone_counts(stones), strict=True))
         events.append(
-            _event(
+            event(
                 key="hellqueue.revealed",
                 params={"slot": slot, "number": NUMBERS[slot], "stones": list(stones)},
                 cards=(card,),
@@ -692,13 +688,13 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         assert outcome is not None
         for seat, score in enumerate(outcome.scores):
             events.append(
-                _event(
+                event(
                     key="hellqueue.scored",
                     params={"seat": seat, "score": score, "dice_left": dice_left(state, seat)},
                 )
             )
         key = "hellqueue.winner" if outcome.result == "win" else "hellqueue.shared_win"
-        events.extend(_event(key=key, params={"seat": seat}) for seat in outcome.winners)
+        events.extend(event(key=key, params={"seat": seat}) for seat in outcome.winners)
         return state
 
     # Reading the state --------------------------------------------------------------------

@@ -57,6 +57,7 @@ async def finish_a_game(
         await asyncio.sleep(0.01)
     await emu.wait_for(lambda: session.record.status is Status.FINISHED, timeout=60)
     await emu.wait_for(lambda: bool(custom_ids(table, ":rematch$")))  # recorded, then redrawn
+    await bot.service.settle()  # the record and its ratings are written by a listener
     assert session.record.seats[0].user_id == user.id  # still the player's seat
     return session, table
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 import asyncpg
@@ -33,8 +33,7 @@ CONNECT_TIMEOUT = 10.0
 """Seconds a connection attempt may take: a server out of reach fails a batch, not hangs it."""
 
 LOST = (
-    OSError,
-    TimeoutError,
+    OSError,  # TimeoutError too
     asyncpg.PostgresConnectionError,
     asyncpg.InternalClientError,  # a command on a connection still failing its last one
     asyncpg.OperatorInterventionError,  # the server shutting down, starting, or crashed
@@ -55,23 +54,17 @@ class PgConn:
 
     def __init__(self, conn: asyncpg.Connection | PoolConnectionProxy) -> None:
         self.conn = conn
+        self.executemany = conn.executemany  # asyncpg's own where they mean the same
+        self.fetchrow = conn.fetchrow
+        self.fetchval = conn.fetchval
 
     async def execute(self, sql: str, *args: Any) -> int:
         status = await self.conn.execute(sql, *args)
         count = status.rsplit(" ", 1)[-1]  # the command tag: `DELETE 3`, `INSERT 0 1`, `BEGIN`
         return int(count) if count.isdigit() else 0
 
-    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        await self.conn.executemany(sql, rows)
-
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
         return list(await self.conn.fetch(sql, *args))
-
-    async def fetchrow(self, sql: str, *args: Any) -> Row | None:
-        return await self.conn.fetchrow(sql, *args)
-
-    async def fetchval(self, sql: str, *args: Any) -> Any:
-        return await self.conn.fetchval(sql, *args)
 
     async def script(self, sql: str) -> None:
         await self.conn.execute(sql)  # no arguments: one simple query, every statement
@@ -88,7 +81,8 @@ async def connect(
     server = {"application_name": APPLICATION, **(settings or {})}
 
     def attempt(left: float) -> Awaitable[asyncpg.Connection]:
-        timeout = max(1.0, min(CONNECT_TIMEOUT, left))
+        # Waiting, an attempt takes at most the patience left (at least a second).
+        timeout = min(CONNECT_TIMEOUT, max(1.0, left)) if patience else CONNECT_TIMEOUT
         return asyncpg.connect(url, timeout=timeout, server_settings=server)
 
     return await retry(attempt, NOT_UP_YET, patience=patience, on_wait=on_wait)

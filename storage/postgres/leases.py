@@ -52,13 +52,12 @@ async def _take(conn: asyncpg.Connection, count: int, ids: frozenset[int]) -> No
         if counts := sorted({r["key"] for r in others if r["kind"] == COUNTS} - {count}):
             raise CountConflict(count, counts)
         if taken:
-            holders: dict[int, Holder | None] = dict.fromkeys(taken)
-            for row in others:
-                if row["kind"] == SHARDS and row["key"] in holders:
-                    holders[row["key"]] = Holder(
-                        row["application_name"], row["address"], row["since"]
-                    )
-            raise ShardTaken(count, holders)
+            holders = {
+                r["key"]: Holder(r["application_name"], r["address"], r["since"])
+                for r in others
+                if r["kind"] == SHARDS
+            }
+            raise ShardTaken(count, {shard: holders.get(shard) for shard in taken})
     except BaseException:
         await _let_go(conn)
         raise

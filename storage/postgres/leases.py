@@ -2,8 +2,8 @@
 
 A lease is a session-level advisory lock on a connection of its own: it lasts as long as that
 connection, so a process that crashes or is killed loses its leases with its socket and a
-replacement can claim them at once. The shard count is held under a shared lock, which any
-count but this process's own stands in the way of.
+replacement can claim them at once. Each process also holds its shard count under a shared
+lock, which the processes of one count share; another count held beside it refuses the claim.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from pathlib import Path
 import aiosqlite
 from pydantic import ValidationError
 
+from storage.leases import CountConflict, ShardTaken
 from storage.migrations import NewerSchema
 
 EXIT_STATUS = 2
@@ -149,8 +150,6 @@ def postgres_problem(place: str, error: BaseException, waited: float) -> str:
 def shards_problem(place: str, error: Exception) -> str:
     """Another process on the same database runs some of this one's shards (`ShardTaken`), or
     splits the guilds another way (`CountConflict`)."""
-    from storage.postgres.leases import CountConflict, ShardTaken
-
     if isinstance(error, CountConflict):
         theirs = ", ".join(map(str, error.others))
         return (

@@ -23,6 +23,7 @@ from bot.failures import (
 )
 from bot.settings import Settings
 from storage import FileInUse, Storage, open_storage
+from storage.leases import CountConflict, ShardTaken
 from storage.migrations import NewerSchema
 from storage.session_store import StoreUnavailable
 
@@ -104,7 +105,7 @@ async def claim_shards(
     serves one process."""
     if not settings.database_url:
         return None
-    from storage.postgres.leases import CountConflict, ShardLeases, ShardTaken
+    from storage.postgres.leases import ShardLeases
 
     url = settings.database_url
     place = postgres_place(url)

@@ -134,6 +134,34 @@ SQLITE = Dialect(
     _holds="{value} IN (SELECT value FROM json_each({array}))",
 )
 
+POSTGRESQL = Dialect(
+    name="postgresql",
+    begin_write="BEGIN",
+    begin_read="BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",  # never waits for the writer
+    # Another process's move committed meanwhile is seen by the version check: refused, never
+    # doubled.
+    lock_rows=" FOR UPDATE OF s",
+    notify="SELECT pg_notify('{channel}', r.value ->> 1) FROM {rows} {where}",
+    schema_version="SELECT version FROM schema_version",
+    set_version="UPDATE schema_version SET version = {}",
+    lock_schema=(
+        f"SELECT pg_advisory_xact_lock({0x7461626C65626F74});"  # "tablebot" in ASCII
+        "CREATE TABLE IF NOT EXISTS schema_version (only_row BOOLEAN PRIMARY KEY DEFAULT TRUE "
+        "CHECK (only_row), version INTEGER NOT NULL CHECK (version >= 0));"
+        "INSERT INTO schema_version (version) VALUES (0) ON CONFLICT DO NOTHING"
+    ),
+    _rows="json_array_elements({source}::JSON) AS r (value)",
+    _field="(r.value ->> {i})::{kind}",
+    _in_list="{column} = ANY(${p}::{kind}[])",
+    _true="{}",
+    _counter="jsonb_build_object({key}::TEXT, 1)",
+    _count_up=(
+        "{column} || jsonb_build_object({key}::TEXT, "
+        "COALESCE(({column} ->> {key}::TEXT)::INTEGER, 0) + 1)"
+    ),
+    _holds="{array} @> to_jsonb({value})",
+)
+
 
 def least(a: str, b: str) -> str:
     """The lower of two values, either of which may be NULL (then the other): one spelling for

@@ -1,28 +1,21 @@
-"""Shard leases: while a process runs, it holds each of its shard ids on one PostgreSQL
-database, so two processes never drive the same shard's games.
+"""Shard leases (`storage.leases`) on PostgreSQL.
 
 A lease is a session-level advisory lock on a connection of its own: it lasts as long as that
 connection, so a process that crashes or is killed loses its leases with its socket and a
-replacement can claim them at once. Every process also holds its shard count under a shared
-lock, so processes that split the guilds differently (SHARD_COUNT 2 and 4, or an unsharded
-process beside sharded ones) are refused too: their shards would overlap.
-
-A lease connection that drops (a restart of the server, a network cut) is reopened in the
-background and the leases claimed again; if another process took one meanwhile, `on_lost` is
-told, and the bot stops.
+replacement can claim them at once. Each process also holds its shard count under a shared
+lock, which the processes of one count share; another count held beside it refuses the claim.
 """
 
 from __future__ import annotations
 
 import functools
-import os
-import socket
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 import asyncpg
 
-from storage.postgres.db import Kept
+from storage.leases import CountConflict, Holder, ShardTaken, name_of
+from storage.postgres.db import kept
+from storage.reconnect import Kept
 
 SHARDS = 0x74620001
 """The first key of a shard id's lock (the second is the id); "tb" and 1."""
@@ -36,35 +29,6 @@ KEEPALIVE = {
 }
 """The server drops the connection of a machine that vanished within about 25 s, and with it
 that machine's leases (the operating system's default waits two hours)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Holder:
-    """Who holds a lease, as PostgreSQL sees its connection."""
-
-    name: str
-    """The holder's application name: `tablebot <host> pid <pid> shards <ids>/<count>`."""
-    address: str | None
-    since: str
-
-
-class ShardTaken(Exception):
-    """Another process holds some of the shards this one was to run."""
-
-    def __init__(self, count: int, taken: dict[int, Holder | None]) -> None:
-        super().__init__(f"shards {sorted(taken)} of {count} are held by another process")
-        self.count = count
-        self.taken = taken
-
-
-class CountConflict(Exception):
-    """Another process runs the bot on this database with another shard count."""
-
-    def __init__(self, count: int, others: list[int]) -> None:
-        super().__init__(f"other processes run with shard count {others}, this one with {count}")
-        self.count = count
-        self.others = others
-
 
 _OTHERS = """
 SELECT l.classid::bigint AS kind, l.objid::bigint AS key, a.application_name,
@@ -88,23 +52,26 @@ async def _take(conn: asyncpg.Connection, count: int, ids: frozenset[int]) -> No
         if counts := sorted({r["key"] for r in others if r["kind"] == COUNTS} - {count}):
             raise CountConflict(count, counts)
         if taken:
-            holders: dict[int, Holder | None] = dict.fromkeys(taken)
-            for row in others:
-                if row["kind"] == SHARDS and row["key"] in holders:
-                    holders[row["key"]] = Holder(
-                        row["application_name"], row["address"], row["since"]
-                    )
-            raise ShardTaken(count, holders)
+            holders = {
+                r["key"]: Holder(r["application_name"], r["address"], r["since"])
+                for r in others
+                if r["kind"] == SHARDS
+            }
+            raise ShardTaken(count, {shard: holders.get(shard) for shard in taken})
     except BaseException:
-        if not conn.is_closed():
-            await conn.execute("SELECT pg_advisory_unlock_all()")
+        await _let_go(conn)
         raise
+
+
+async def _let_go(conn: asyncpg.Connection) -> None:
+    if not conn.is_closed():
+        await conn.execute("SELECT pg_advisory_unlock_all()")
 
 
 class ShardLeases:
     """The leases of one process: `claim` them at start, `release` at the end."""
 
-    def __init__(self, count: int, ids: frozenset[int], kept: Kept) -> None:
+    def __init__(self, count: int, ids: frozenset[int], kept: Kept[asyncpg.Connection]) -> None:
         self.count = count
         self.ids = ids
         self._kept = kept
@@ -118,24 +85,16 @@ class ShardLeases:
         connection holding them drop, they are claimed again; `on_lost` hears if another
         process took one meanwhile."""
         shards = frozenset(ids)
-        listed = ",".join(map(str, sorted(shards)))
-        name = f"tablebot {socket.gethostname()} pid {os.getpid()} shards {listed}/{count}"
-        kept = Kept(
+        leases = kept(
             url,
             f"holding shard leases {sorted(shards)}",
             functools.partial(_take, count=count, ids=shards),
             on_lost,
-            application_name=name[:63],
+            application_name=name_of(count, shards)[:63],
             **KEEPALIVE,
         )
-        return cls(count, shards, await kept.open())
+        return cls(count, shards, await leases.open())
 
     async def release(self) -> None:
         """Let the shards go at once (not when the server notices the closed connection)."""
-        conn = self._kept.stop()
-        if conn is not None:
-            try:
-                if not conn.is_closed():
-                    await conn.execute("SELECT pg_advisory_unlock_all()")
-            finally:
-                await conn.close()
+        await self._kept.stop(_let_go)

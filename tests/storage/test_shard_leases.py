@@ -16,7 +16,8 @@ from bot.settings import Settings
 from bot.store import claim_shards
 from games.engine import Status
 from storage import open_storage
-from storage.postgres.leases import SHARDS, CountConflict, ShardLeases, ShardTaken
+from storage.leases import CountConflict, ShardTaken
+from storage.postgres.leases import SHARDS, ShardLeases
 from tests.botkit import custom_ids, running_bot
 from tests.botprocess import BotProcess, bot_process, cannot_start_lines, eventually
 

@@ -70,8 +70,9 @@ class Play:
         table) the click came from is redrawn as its answer. A refusal (or any error) gets its
         localized answer, worded by the session's game when there is one.
 
-        Any control retakes the clicker's away seat: a move in its own commit (`submit_all`),
-        any other control through `come_back` first."""
+        Any control retakes the clicker's away seat: a move in its own commit (`submit_all`,
+        which commits it alone if the move is refused), any other control (a refused one too)
+        through `come_back`."""
         try:
             lang = self.languages.of(interaction)
             verb, *args = base_action(act).split(".")
@@ -105,8 +106,12 @@ class Play:
                 else:
                     await self.hands.answer(interaction, session, notice=t(lang, "stale.hand"))
                 return
-            context = self.tables.context(session)
-            result = ui.control(context, seat, game_verb, game_args, values)
+            try:
+                context = self.tables.context(session)
+                result = ui.control(context, seat, game_verb, game_args, values)
+            except Exception:
+                await self.service.come_back(sid, user_id)  # a refused control is theirs too
+                raise
             if isinstance(result, Pick):
                 await self.service.come_back(sid, user_id)
                 await self.hands.answer(interaction, session, pick=result.value)

@@ -95,7 +95,8 @@ class Listeners:
         return [o.task for o in self.outboxes.values() if o.task is not None]
 
     def publish(self, change: Change) -> Change:
-        """Tell `change` once its session's lock is free; returns it for the caller."""
+        """Tell `change` once its session's lock is let go (at once if nobody holds it): for a
+        change made deeper than the `async with` that took the lock; returns it."""
         self._core.locks.when_free(change.session.id, lambda: self.tell(change))
         return change
 

@@ -65,8 +65,14 @@ class Play:
         act: str,
         values: tuple[str, ...],
     ) -> None:
-        """Hand a click to what its verb names; a refusal (or any error) gets its localized
-        answer, worded by the session's game when there is one."""
+        """Hand a click to what its verb names, and play a game's own verb here: the game's
+        `GameUI.control` turns it into actions, the service commits them, and the hand (or the
+        table) the click came from is redrawn as its answer. A refusal (or any error) gets its
+        localized answer, worded by the session's game when there is one.
+
+        Any control retakes the clicker's away seat: a move in its own commit (`submit_all`,
+        which commits it alone if the move is refused), any other control (a refused one too)
+        through `come_back`."""
         try:
             lang = self.languages.of(interaction)
             verb, *args = base_action(act).split(".")
@@ -78,22 +84,44 @@ class Play:
                 return
             session = await self.service.get(sid)
             bind(session.record)
-            await self.service.come_back(sid, interaction.user.id)  # any control retakes a seat
-            if verb == GAME_NS and args:
-                await self._game_control(interaction, session, ver, args[0], args[1:], values)
-            elif verb in LOBBY_VERBS:
-                await self.lobby.control(interaction, session, verb, args, values)
-            elif verb == "hand":
-                await self.hands.deliver(interaction, session, dm=False)
-            elif verb == "dm":
-                await self.hands.deliver(interaction, session, dm=True)
-            elif verb == "refresh":
-                _require_seat(session, interaction.user.id)
-                await self.hands.answer(interaction, session)
-            elif verb == "rematch":
-                await self._rematch(interaction, session)
+            user_id = interaction.user.id
+            if verb != GAME_NS or not args:
+                await self.service.come_back(sid, user_id)
+                await self._shared(interaction, session, verb, args, values)
+                return
+            ui = self.games[session.record.game_id]
+            record = session.record
+            if record.status is Status.LOBBY:
+                raise GameError(Reason.NOT_IN_LOBBY)
+            if record.status is not Status.ACTIVE:
+                raise GameError(Reason.GAME_OVER)
+            seat = _require_seat(session, user_id)
+            game_verb, game_args = args[0], args[1:]
+            on_table = game_verb in ui.table_verbs
+            if ver != str(record.version) and game_verb not in ui.unversioned_verbs:
+                await self.service.come_back(sid, user_id)
+                if on_table:
+                    await reply(interaction, t(lang, "stale.table", link=jump_url(session)))
+                    self.refresher.mark(session.id)
+                else:
+                    await self.hands.answer(interaction, session, notice=t(lang, "stale.hand"))
+                return
+            try:
+                context = self.tables.context(session)
+                result = ui.control(context, seat, game_verb, game_args, values)
+            except Exception:
+                await self.service.come_back(sid, user_id)  # a refused control is theirs too
+                raise
+            if isinstance(result, Pick):
+                await self.service.come_back(sid, user_id)
+                await self.hands.answer(interaction, session, pick=result.value)
+                return
+            actions = result if isinstance(result, tuple) else (result,)
+            await self.service.submit_all(session.id, user_id, actions, record.version)
+            if on_table:
+                await self.tables.answer(interaction, session)
             else:
-                raise GameError(Reason.BAD_OPTION, "control")
+                await self.hands.answer(interaction, session)
         except Exception as error:
             await answer_error(interaction, error, await self._game_of(sid))
 
@@ -104,41 +132,28 @@ class Play:
         except Exception:  # an unknown or unreadable session: the shared words will do
             return None
 
-    async def _game_control(
+    async def _shared(
         self,
         interaction: discord.Interaction[Any],
         session: Session,
-        ver: str,
         verb: str,
         args: list[str],
         values: Sequence[str],
     ) -> None:
-        ui = self.games[session.record.game_id]
-        record = session.record
-        if record.status is Status.LOBBY:
-            raise GameError(Reason.NOT_IN_LOBBY)
-        if record.status is not Status.ACTIVE:
-            raise GameError(Reason.GAME_OVER)
-        seat = _require_seat(session, interaction.user.id)
-        lang = self.languages.of(interaction)
-        on_table = verb in ui.table_verbs
-        if ver != str(record.version) and verb not in ui.unversioned_verbs:
-            if on_table:
-                await reply(interaction, t(lang, "stale.table", link=jump_url(session)))
-                self.refresher.mark(session.id)
-            else:
-                await self.hands.answer(interaction, session, notice=t(lang, "stale.hand"))
-            return
-        result = ui.control(self.tables.context(session), seat, verb, args, values)
-        if isinstance(result, Pick):
-            await self.hands.answer(interaction, session, pick=result.value)
-            return
-        actions = result if isinstance(result, tuple) else (result,)
-        await self.service.submit_all(session.id, interaction.user.id, actions, record.version)
-        if on_table:
-            await self.tables.answer(interaction, session)
-        else:
+        """A shared verb of a session: the lobby's, the hand's, a rematch."""
+        if verb in LOBBY_VERBS:
+            await self.lobby.control(interaction, session, verb, args, values)
+        elif verb == "hand":
+            await self.hands.deliver(interaction, session, dm=False)
+        elif verb == "dm":
+            await self.hands.deliver(interaction, session, dm=True)
+        elif verb == "refresh":
+            _require_seat(session, interaction.user.id)
             await self.hands.answer(interaction, session)
+        elif verb == "rematch":
+            await self._rematch(interaction, session)
+        else:
+            raise GameError(Reason.BAD_OPTION, "control")
 
     async def _rematch(self, interaction: discord.Interaction[Any], session: Session) -> None:
         ui = self.games[session.record.game_id]

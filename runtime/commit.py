@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.engine.contract import Rules, ToMove
+from games.engine.contract import Rules
 from games.engine.deadlines import Deadline, Key, changes, plan
 from games.engine.errors import GameError, Reason
 from games.engine.live import Session
@@ -48,8 +48,11 @@ class Writer:
         acted: int | None = None,
         keep: Mapping[Key, Deadline] | None = None,
     ) -> None:
-        """Persist `record` (and `step`'s log entries) with the deadlines they need, then update
-        the live session and its timers. Call under the session's lock.
+        """Persist `record` (and `step`'s log entries) with the deadlines they need, then bring
+        the live session and its timers level with the store: both or neither, even if the
+        caller is cancelled in between (a commit may still land after a cancel, and memory must
+        follow it before the session's lock is let go, or the next click at the shown version
+        would be refused). Call under the session's lock.
 
         `acted`: the seat whose own player made this change. `keep`: the deadlines to plan
         from when not the stored ones (one that fired is left out or marked).
@@ -86,30 +89,16 @@ class Writer:
             deadlines=None if update.empty else update,
             notify=not self._core.owns(record),  # its owner must arm what this change made due
         )
-        await self._commit(session, write, state, waiting, needed)
-
-    async def _commit(
-        self,
-        session: Session,
-        write: SessionWrite,
-        state: Any,
-        waiting: ToMove,
-        needed: dict[Key, Deadline],
-    ) -> None:
-        """Store `write`, then bring memory level with it: both or neither, even if the caller
-        is cancelled in between (a commit may still land after a cancel, and memory must
-        follow it before the session's lock is let go, or the next click at the shown version
-        would be refused)."""
         started = time.perf_counter()
-        stored = asyncio.ensure_future(self._core.store.write(write))
-        cancelled = await _settle(stored)
-        error = stored.exception()
+        committing = asyncio.ensure_future(self._core.store.write(write))
+        cancelled = await _settle(committing)
+        error = committing.exception()
         if isinstance(error, VersionConflict):
             self._cache.drop(session)  # another writer moved on: reload next time
             if not cancelled:
                 raise GameError(Reason.STALE_VERSION) from None
         elif error is None:
-            session.record, session.state, session.deadlines = write.after, state, needed
+            session.record, session.state, session.deadlines = record, state, needed
             session.waiting = waiting
             self.armed(session)
             if self._core.on_commit is not None:

@@ -1,11 +1,14 @@
 """Telling the bot what changed: observers and listeners of committed changes.
 
-A change is told once the session's lock is let go (`Locks.when_free`), never while a command
-or an AI move still holds it, so whoever is told may call back into the service for the same
-session. Observers run at once then, before the command's caller gets the change back (they
-keep in-memory logs the caller's reply draws from); listeners (DMs, pings, records, redraws)
-run after that, in a background task per session. Both see a session's changes in commit
-order: the lock orders the commits, and nothing awaits between a release and its telling.
+A change is told once the session's lock is let go, never while a command or an AI move still
+holds it, so whoever is told may call back into the service for the same session: a command
+tells what it did right after its `async with` on the lock (`tell`); a change made deeper under
+a lock (an AI's move, a deadline, a refusal) is published for its release (`publish`,
+`Locks.when_free`). Observers run
+at once then, before the command's caller gets the change back (they keep in-memory logs the
+caller's reply draws from); listeners (DMs, pings, records, redraws) run after that, in a
+background task per session. Both see a session's changes in commit order: the lock orders the
+commits, and nothing awaits between a release and its telling.
 """
 
 from __future__ import annotations
@@ -92,11 +95,15 @@ class Listeners:
         return [o.task for o in self.outboxes.values() if o.task is not None]
 
     def publish(self, change: Change) -> Change:
-        """Tell `change` once its session's lock is free; returns it for the caller."""
-        self._core.locks.when_free(change.session.id, lambda: self._tell(change))
+        """Tell `change` once its session's lock is let go (at once if nobody holds it): for a
+        change made deeper than the `async with` that took the lock; returns it."""
+        self._core.locks.when_free(change.session.id, lambda: self.tell(change))
         return change
 
-    def _tell(self, change: Change) -> None:
+    def tell(self, change: Change) -> Change:
+        """Tell `change` now; returns it for the caller. Called with its session's lock just
+        let go and nothing awaited since, so whatever the release woke runs after this, and
+        every change is told in commit order."""
         session_id = change.session.id
         if self._observers:
             token = CURRENT.set(About.of(change.session.record))  # (no context manager: per move)
@@ -109,13 +116,14 @@ class Listeners:
         if not self._listeners:  # nobody to tell in the background: no task per move
             if not change.session.record.status.live:  # (`told` only lets go of an over game)
                 self._core.background.spawn(self._let_go(session_id))
-            return
+            return change
         outbox = self.outboxes.get(session_id)
         if outbox is None:
             outbox = self.outboxes[session_id] = _Outbox()
         outbox.changes.append(change)
         if outbox.task is None or outbox.task.done():
             outbox.task = self._core.background.spawn(self._deliver(session_id, outbox))
+        return change
 
     async def _let_go(self, session_id: str) -> None:
         """`told`, a turn of the loop later, as after a delivery: whoever ended the game and

@@ -110,7 +110,7 @@ class Lobby:
             if session.record.status is not Status.LOBBY:
                 raise GameError(Reason.NOT_IN_LOBBY)
             await self._writer.write(session, edit(session.record))
-            return self._listeners.publish(Change(session=session, kind="lobby"))
+        return self._listeners.tell(Change(session=session, kind="lobby"))
 
     def _seats_left(self, record: SessionRecord) -> None:
         if len(record.seats) >= self._core.rules(record.game_id).max_players:

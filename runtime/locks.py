@@ -14,7 +14,7 @@ class _Entry:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     users: int = 0
     """Holders and waiters; at 0 nobody needs the lock, so it is dropped."""
-    released: list[Callable[[], None]] = field(default_factory=list)
+    released: list[Callable[[], object]] = field(default_factory=list)
     """Run, in order, as soon as the holder lets go (before any waiter gets the lock)."""
 
 
@@ -34,7 +34,7 @@ class Locks:
         """`async with locks.hold(key):` — the lock of `key`, made on first use."""
         return _Hold(self._entries, key)
 
-    def when_free(self, key: str, then: Callable[[], None]) -> None:
+    def when_free(self, key: str, then: Callable[[], object]) -> None:
         """Run `then` once nobody holds `key`: at once if nobody does, else as its holder lets
         go. Callbacks queued by successive holders run in the order they were queued."""
         entry = self._entries.get(key)

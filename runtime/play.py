@@ -51,8 +51,7 @@ class Play:
             started = advanced(record.model_copy(update=update), rules, step)
             await self._writer.write(session, started, step)
             session.config = config
-            change = Change(session=session, events=step.events, kind="start")
-            return self._listeners.publish(change)
+        return self._listeners.tell(Change(session=session, events=step.events, kind="start"))
 
     async def submit(
         self, session_id: str, user_id: int, action: Any, expected_version: int
@@ -92,8 +91,8 @@ class Play:
                     session.rules, session.state, record.version, seat, played, record.seed
                 )
             except GameError:
-                if back:
-                    await self._come_back(session, seat)
+                if back:  # told once the lock is let go, as the refusal leaves
+                    self._listeners.publish(await self._come_back(session, seat))
                 raise
             present = record
             if back or record.seats[seat].missed:
@@ -101,7 +100,8 @@ class Play:
             moved = advanced(present, session.rules, step)
             await self._writer.write(session, moved, step, acted=seat)
             events = (*_back_events(seat, back), *step.events)
-            return self._listeners.publish(Change(session=session, events=events, actor=seat))
+        # The lock is let go and nothing awaited since: told before any later change.
+        return self._listeners.tell(Change(session=session, events=events, actor=seat))
 
     async def hint(self, session_id: str, user_id: int, level: str | None = None) -> Hint:
         """What the AI at `level` (by default the game's `hint_level`) would play now for
@@ -127,7 +127,7 @@ class Play:
             rules, view = session.rules, session.rules.view(session.state, seat)
             counted = with_seat(record, seat, hints=record.seats[seat].hints + 1)
             await self._writer.write(session, counted)
-            self._listeners.publish(Change(session=session, actor=seat, kind="hint"))
+        self._listeners.tell(Change(session=session, actor=seat, kind="hint"))
         ai = self._core.ais[record.game_id]
         level = level or ai.hint_level
         decision = await self._thinker.decide(rules, ai, view, ai_seed(record), level)
@@ -148,13 +148,13 @@ class Play:
                 return None
             if not session.record.seats[seat].away:
                 return None
-            return await self._come_back(session, seat)
+            change = await self._come_back(session, seat)
+        return self._listeners.tell(change)
 
     async def _come_back(self, session: Session, seat: int) -> Change:
+        """Commit `seat`'s return; the caller tells the change once it lets go of the lock."""
         await self._writer.write(session, with_seat(session.record, seat, away=False, missed=0))
-        events = _back_events(seat, True)
-        change = Change(session=session, events=events, actor=seat, kind="back")
-        return self._listeners.publish(change)
+        return Change(session=session, events=_back_events(seat, True), actor=seat, kind="back")
 
     async def leave(self, session_id: str, user_id: int) -> Change:
         """Leave a lobby, or hand a seat in play over to an AI."""
@@ -184,7 +184,7 @@ class Play:
             else:
                 raise GameError(Reason.GAME_OVER)
             await self._writer.write(session, record.model_copy(update=update))
-            return self._listeners.publish(Change(session=session, actor=seat, kind=kind))
+        return self._listeners.tell(Change(session=session, actor=seat, kind=kind))
 
     async def abandon(self, session_id: str, by: int, *, admin: bool = False) -> Change:
         async with self._core.locks.hold(session_id):
@@ -196,7 +196,7 @@ class Play:
                 require_host(record, by)
             update = {"status": Status.ABANDONED}
             await self._writer.write(session, record.model_copy(update=update))
-            return self._listeners.publish(Change(session=session, kind="abandon"))
+        return self._listeners.tell(Change(session=session, kind="abandon"))
 
 
 def _actions(actions: object) -> tuple[Any, ...]:

@@ -98,6 +98,30 @@ async def test_three_expiries_hand_the_seat_to_an_ai_until_the_player_comes_back
             await emu.wait_for(lambda: back in table.text)
 
 
+async def test_an_away_players_move_takes_the_seat_back_in_the_moves_own_commit(
+    tmp_path: Path,
+) -> None:
+    clock = ManualClock(START)
+    async with Emulator.running() as emu:
+        alice = emu.add_user("alice")
+        async with running_bot(emu, tmp_path / "db.sqlite3", clock=clock, ai_delay=0.5) as bot:
+            session, table = await start_game(emu, bot, alice, ai=1, first="0", turn_timer=TIMER)
+            for missed in (1, 2, 3):
+                await run_clock(clock, lambda: session.state.turn == 0)
+                await run_clock(clock, lambda m=missed: session.record.seats[0].missed == m)
+            assert session.record.seats[0].away
+            told: list[tuple[str, list[str]]] = []
+            bot.service.observe(lambda c: told.append((c.kind, [e.key for e in c.events])))
+            await emu.wait_for(lambda: bool(custom_ids(table, r":x\.sig$")))
+            # A signal is a move of hers at any time, with no pick before it.
+            await alice.select(table, custom_ids(table, r":x\.sig$")[0], ["0.no_play"])
+            assert not session.record.seats[0].away
+            assert [kind for kind, _ in told] == ["move"]  # no come-back committed on its own
+            assert told[0][1][0] == "session.seat_back"
+            back = t("en", "event.session.seat_back", seat="alice")
+            await emu.wait_for(lambda: back in table.text)
+
+
 async def wait_warned(emu: Emulator, session: Session, user: EmuUser) -> None:
     await emu.wait_for(lambda: warned(emu, user))
     assert session.state.turn == 0

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from games.engine.errors import GameError, Reason
+from games.engine.exact import Check
 
 CHANCE = -1
 """Actor id of chance (deal, shuffle, roll)."""
@@ -168,38 +169,43 @@ class Rules(ABC, Generic[C, S, A, V]):
     def secret_cards(self, state: S) -> frozenset[int]:
         """Card ids hidden from the public right now (hands, face-down piles)."""
 
-    # Helpers shared by every game -------------------------------------------------------
+    exact_actions: ClassVar[Mapping[type[BaseModel], Mapping[str, Check]]]
+    """Every one of the game's action classes, with a check of each of its fields that passes
+    only what validating it leaves as it is (`games.engine.exact.exact_fields` builds it):
+    what `checked` takes without a round trip through the action model."""
 
-    _passed: Any = None
-    """The action `checked` or `parse_action` validated last: `checked` lets that very object
-    through again at once (the engine validates a move, then the game's own `apply` asks
-    again). Only an object validated here can be it, so nothing unvalidated gets by."""
+    # Helpers shared by every game -------------------------------------------------------
 
     def checked(self, action: Any) -> A:
         """`action` as this game's own action model accepts it, or GameError.
 
-        What was built without validation (`model_construct`, a field out of range), another
-        game's action, None or a dict is refused here, so it can reach neither `apply`'s
-        indexing nor the log (where it would no longer replay). Actions have no nested
-        models, so validating an action's fields as they are is its logged form's round trip.
+        An action of one of the game's classes whose fields pass `exact_actions` (the usual
+        case: one the rules listed, or validated before) is what validation would give back,
+        and is taken as it is. Anything else is validated: what was built without validation
+        (`model_construct`, a field out of range) comes back as the model makes it or is
+        refused, and another game's action, None or a dict is refused, so it can reach neither
+        `apply`'s indexing nor the log (where it would no longer replay). Actions have no
+        nested models, so validating an action's fields as they are is its logged form's round
+        trip.
         """
-        if action is self._passed:
-            return action  # type: ignore[no-any-return]
-        if not isinstance(action, BaseModel):
+        checks = self.exact_actions.get(type(action))
+        if checks is None:
             raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
+        values = action.__dict__
+        if values.keys() == checks.keys() and all(
+            check(values[name]) for name, check in checks.items()
+        ):
+            return action  # type: ignore[no-any-return]
         try:
-            parsed = self.action_adapter.validate_python(action.__dict__)
+            parsed = self.action_adapter.validate_python(values)
         except Exception:  # any failure to validate is a malformed action
             raise GameError(Reason.ILLEGAL_MOVE, "malformed_action") from None
         if type(parsed) is not type(action):
-            raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
-        self._passed = parsed
+            raise GameError(Reason.ILLEGAL_MOVE, "malformed_action")
         return parsed
 
     def parse_action(self, data: Any) -> A:
-        parsed = self.action_adapter.validate_python(data)
-        self._passed = parsed
-        return parsed
+        return self.action_adapter.validate_python(data)
 
     def dump_action(self, action: A) -> dict[str, Any]:
         """The logged (JSON) form of one of this game's actions: its own model's serializer,

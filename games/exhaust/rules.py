@@ -73,7 +73,7 @@ SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({seat})) for seat in range(5))
 """What `to_move` returns, built once (they are immutable)."""
 
 
-PLAY_FIELDS = {"combo": is_int, "cards": ints, "copies": tuple_of(tuple_of(is_int, length=2))}
+PLAY_FIELDS = {"combo": is_int, "cards": ints(), "copies": tuple_of(ints(length=2))}
 """A play's fields (a seat's or the NPC's), as validation leaves them."""
 
 
@@ -95,7 +95,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             UseTime: {},
             FlipDepletion: {},
             NextGame: {},
-            Deal: {"order": ints},
+            Deal: {"order": ints()},
             PickFirst: {"seat": is_int},
             NpcPlay: PLAY_FIELDS,
             NpcUseTime: {},

@@ -89,8 +89,8 @@ EXACT = exact_fields(
         RollMarked: {},
         Recall: {},
         Pick: {"stone": one_of(STONES)},
-        Shuffle: {"orders": tuple_of(ints)},
-        Roll: {"faces": ints},
+        Shuffle: {"orders": tuple_of(ints())},
+        Roll: {"faces": ints()},
         PickFirst: {"seat": is_int},
     }
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from games.engine.built import built
-from games.engine.exact import between, exact_fields, is_bool, is_int, tuple_of
+from games.engine.exact import between, exact_fields, ints, is_bool, is_int
 from games.rummy.cards import CARDS
 from games.rummy.models import (
     Close,
@@ -45,18 +45,19 @@ def gain_action(cards: tuple[int, int]) -> Gain:
     return built(Gain, {"kind": "gain", "cards": cards})
 
 
-CARD = between(0, len(CARDS) - 1)
+LAST = len(CARDS) - 1
+CARD = between(0, LAST)
 EXACT = exact_fields(
     {
-        Deal: {"order": tuple_of(CARD)},
+        Deal: {"order": ints(0, LAST)},
         PickFirst: {"seat": is_int},
         Flip: {"card": CARD},
         Take: {"card": CARD},
         Goal: {},
-        Open: {"cards": tuple_of(CARD, length=3, ordered=True)},
+        Open: {"cards": ints(0, LAST, length=3, ordered=True)},
         Discard: {"card": CARD, "ready": is_bool},
         Pass: {},
-        Gain: {"cards": tuple_of(CARD, length=2, ordered=True)},
+        Gain: {"cards": ints(0, LAST, length=2, ordered=True)},
         Close: {},
         NextGame: {},
     }

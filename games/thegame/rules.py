@@ -90,7 +90,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
     action_adapter = ACTION_ADAPTER
     exact_actions = exact_fields(
         {
-            Deal: {"order": ints},
+            Deal: {"order": ints()},
             ChooseFirst: {"seat": is_int},
             Play: {"card": is_int, "pile": between(0, PILES - 1)},
             EndTurn: {},

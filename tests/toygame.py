@@ -28,7 +28,7 @@ from games.engine import (
     ToMove,
 )
 from games.engine.errors import Reason, illegal
-from games.engine.exact import between, exact_fields, is_bool, is_int
+from games.engine.exact import ExactActions, between, is_bool, is_int
 
 
 class Config(Frozen):
@@ -92,7 +92,7 @@ class DiceRace(Rules[Config, State, Any, View]):
     config_model = Config
     state_model = State
     action_adapter = TypeAdapter(Action)
-    exact_actions = exact_fields(
+    exact_actions = ExactActions.of(
         {
             Roll: {"value": between(1, 6)},
             Move: {"amount": is_int},

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from games.engine.errors import GameError, Reason
-from games.engine.exact import Check
+from games.engine.exact import ExactActions
 
 CHANCE = -1
 """Actor id of chance (deal, shuffle, roll)."""
@@ -169,35 +169,32 @@ class Rules(ABC, Generic[C, S, A, V]):
     def secret_cards(self, state: S) -> frozenset[int]:
         """Card ids hidden from the public right now (hands, face-down piles)."""
 
-    exact_actions: ClassVar[Mapping[type[BaseModel], Mapping[str, Check]]]
-    """Every one of the game's action classes, with a check of each of its fields that passes
-    only what validating it leaves as it is (`games.engine.exact.exact_fields` builds it):
-    what `checked` takes without a round trip through the action model."""
+    exact_actions: ClassVar[ExactActions]
+    """Every one of the game's action classes with a check of each of its fields, and the
+    actions the rules build in advance: what `checked` takes without a round trip through the
+    action model (`games.engine.exact`)."""
 
     # Helpers shared by every game -------------------------------------------------------
 
     def checked(self, action: Any) -> A:
         """`action` as this game's own action model accepts it, or GameError.
 
-        An action of one of the game's classes whose fields pass `exact_actions` (the usual
-        case: one the rules listed, or validated before) is what validation would give back,
-        and is taken as it is. Anything else is validated: what was built without validation
+        One the rules built in advance, or of the game's classes with fields that pass
+        `exact_actions` (one validated before), is what validation would give back, and is
+        taken as it is. Anything else is validated: what was built without validation
         (`model_construct`, a field out of range) comes back as the model makes it or is
         refused, and another game's action, None or a dict is refused, so it can reach neither
         `apply`'s indexing nor the log (where it would no longer replay). Actions have no
         nested models, so validating an action's fields as they are is its logged form's round
         trip.
         """
-        checks = self.exact_actions.get(type(action))
-        if checks is None:
-            raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
-        values = action.__dict__
-        if values.keys() == checks.keys() and all(
-            check(values[name]) for name, check in checks.items()
-        ):
+        exact = self.exact_actions.exact(action)
+        if exact:
             return action  # type: ignore[no-any-return]
+        if exact is None:
+            raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
         try:
-            parsed = self.action_adapter.validate_python(values)
+            parsed = self.action_adapter.validate_python(action.__dict__)
         except Exception:  # any failure to validate is a malformed action
             raise GameError(Reason.ILLEGAL_MOVE, "malformed_action") from None
         if type(parsed) is not type(action):
@@ -209,7 +206,11 @@ class Rules(ABC, Generic[C, S, A, V]):
 
     def dump_action(self, action: A) -> dict[str, Any]:
         """The logged (JSON) form of one of this game's actions: its own model's serializer,
-        which the action model's union would pick."""
+        which the action model's union would pick (that of an action built in advance is kept
+        with it)."""
+        built = self.exact_actions.built.get(id(action))
+        if built is not None:
+            return dict(built[1])
         dumped: dict[str, Any] = action.__pydantic_serializer__.to_python(action, mode="json")
         return dumped
 

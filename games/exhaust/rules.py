@@ -22,7 +22,7 @@ from games.engine.contract import (
     ToMove,
 )
 from games.engine.errors import GameError, Reason, illegal
-from games.engine.exact import exact_fields, ints, is_int, tuple_of
+from games.engine.exact import ExactActions, ints, is_int, tuple_of
 from games.engine.options import config_from_options
 from games.exhaust.board import can_play_any
 from games.exhaust.cards import DECK
@@ -52,7 +52,7 @@ from games.exhaust.models import (
     View,
 )
 from games.exhaust.npc import Turn, accepts, pick, plan_turn
-from games.exhaust.plays import NEXT_GAME, combo_views, table_actions
+from games.exhaust.plays import FLIP, NEXT_GAME, USE_TIME, combo_views, table_actions
 from games.exhaust.stacks import bars, stacked, top_last
 
 CHANCE_KINDS = frozenset({"deal", "first", "npc_play", "npc_time", "npc_out"})
@@ -89,7 +89,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     config_model = Config
     state_model = State
     action_adapter = ACTION_ADAPTER
-    exact_actions = exact_fields(
+    exact_actions = ExactActions.of(
         {
             PlayCards: PLAY_FIELDS,
             UseTime: {},
@@ -100,7 +100,8 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             NpcPlay: PLAY_FIELDS,
             NpcUseTime: {},
             NpcOut: {},
-        }
+        },
+        built=(NEXT_GAME, USE_TIME, FLIP),
     )
 
     # Config and setup -------------------------------------------------------------------

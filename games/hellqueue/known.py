@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Literal
 
 from games.engine.exact import (
+    ExactActions,
     at_least,
     between,
-    exact_fields,
     ints,
     is_int,
     one_of,
@@ -70,7 +70,7 @@ ROLL_MARKED = RollMarked()
 
 
 FACE = between(1, 6)
-EXACT = exact_fields(
+EXACT = ExactActions.of(
     {
         Queue: {
             "face": FACE,
@@ -92,6 +92,16 @@ EXACT = exact_fields(
         Shuffle: {"orders": tuple_of(ints())},
         Roll: {"faces": ints()},
         PickFirst: {"seat": is_int},
-    }
+    },
+    built=(
+        *QUEUES.values(),
+        *AWAKENS.values(),
+        *REROLLS.values(),
+        *MARKS.values(),
+        *PICKS.values(),
+        RECALL,
+        ROLL_MARKED,
+    ),
 )
-"""`Rules.exact_actions`: each action's fields as validation leaves them."""
+"""`Rules.exact_actions`: each action's fields as validation leaves them, and every action
+built here."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from games.engine.built import built
-from games.engine.exact import between, exact_fields, ints, is_bool, is_int
+from games.engine.exact import ExactActions, between, ints, is_bool, is_int
 from games.rummy.cards import CARDS
 from games.rummy.models import (
     Close,
@@ -47,7 +47,7 @@ def gain_action(cards: tuple[int, int]) -> Gain:
 
 LAST = len(CARDS) - 1
 CARD = between(0, LAST)
-EXACT = exact_fields(
+EXACT = ExactActions.of(
     {
         Deal: {"order": ints(0, LAST)},
         PickFirst: {"seat": is_int},
@@ -60,6 +60,8 @@ EXACT = exact_fields(
         Gain: {"cards": ints(0, LAST, length=2, ordered=True)},
         Close: {},
         NextGame: {},
-    }
+    },
+    built=(*TAKES, *DISCARDS, *READY_DISCARDS, GOAL, PASS, NEXT_GAME),
 )
-"""`Rules.exact_actions`: Open's and Gain's cards sorted, as their validators leave them."""
+"""`Rules.exact_actions`: Open's and Gain's cards sorted, as their validators leave them;
+the actions built here once, at import."""

@@ -16,14 +16,17 @@ from games.engine.contract import (
     ToMove,
 )
 from games.engine.errors import GameError, Reason, illegal
-from games.engine.exact import between, exact_fields, ints, is_bool, is_int, one_of
+from games.engine.exact import ExactActions, between, ints, is_bool, is_int, one_of
 from games.engine.options import config_from_options
 from games.thegame.models import (
     ACTION_ADAPTER,
     ASCENDING,
     BLUE_NUMBERS,
     CARDS,
+    END_TURN,
     PILES,
+    PLAYS,
+    SIGNALS,
     ChooseFirst,
     Deal,
     EndReason,
@@ -88,7 +91,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
     config_model = TheGameConfig
     state_model = TheGameState
     action_adapter = ACTION_ADAPTER
-    exact_actions = exact_fields(
+    exact_actions = ExactActions.of(
         {
             Deal: {"order": ints()},
             ChooseFirst: {"seat": is_int},
@@ -99,7 +102,8 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
                 "signal": one_of(tuple(SignalKind)),
                 "on": is_bool,
             },
-        }
+        },
+        built=(*PLAYS.values(), END_TURN, *SIGNALS.values()),
     )
 
     def make_config(self, players: int, options: dict[str, Any]) -> TheGameConfig:

@@ -82,7 +82,7 @@ def action_classes(rules: Rules[Any, Any, Any, Any]) -> set[type[BaseModel]]:
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_exact_actions_name_every_action_class_of_the_game(game_id: str) -> None:
     rules = GAMES[game_id]
-    assert set(rules.exact_actions) == action_classes(rules)
+    assert set(rules.exact_actions.fields) == action_classes(rules)
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
@@ -91,7 +91,7 @@ def test_an_action_taken_as_it_is_is_what_validation_gives_back(game_id: str) ->
     listed = some_actions(rules)
     taken = 0
     for _ in range(3000):
-        cls = rng.choice(sorted(rules.exact_actions, key=lambda c: c.__name__))
+        cls = rng.choice(sorted(rules.exact_actions.fields, key=lambda c: c.__name__))
         like = [a for a in listed if type(a) is cls]
         fields = dict(rng.choice(like).__dict__) if like else {}
         for name in cls.model_fields:
@@ -110,6 +110,26 @@ def test_an_action_taken_as_it_is_is_what_validation_gives_back(game_id: str) ->
             (v, type(v)) for v in action.__dict__.values()
         ]
     assert taken
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_each_action_built_in_advance_is_what_validation_gives_back_and_dumps_as_kept(
+    game_id: str,
+) -> None:
+    rules = GAMES[game_id]
+    assert rules.exact_actions.built
+    for action, _ in rules.exact_actions.built.values():
+        dumped = rules.action_adapter.dump_python(action, mode="json")
+        validated = rules.action_adapter.validate_python(dumped)
+        assert type(validated) is type(action) and validated == action
+        assert rules.dump_action(action) == dumped
+
+
+def test_a_kept_dump_handed_out_is_the_callers_own() -> None:
+    rules = GAMES["thegame"]
+    action, _ = next(iter(rules.exact_actions.built.values()))
+    rules.dump_action(action)["kind"] = "changed"
+    assert rules.dump_action(action)["kind"] == action.kind
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

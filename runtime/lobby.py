@@ -6,8 +6,10 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from games.engine.built import evolve
 from games.engine.contract import AI_LEVELS, NORMAL
 from games.engine.errors import GameError, Reason
 from games.engine.live import Session
@@ -28,6 +30,22 @@ def new_session_id() -> str:
     """64 random bits: at a million stored games, a new game clashes about once in 10^13 (a
     clash is retried with another id anyway)."""
     return secrets.token_hex(8)
+
+
+FRESH_SEAT = {"away": False, "missed": 0, "hints": 0, "ai_moves": 0}
+"""A seat's counts for one game, as a rematch starts them again."""
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What a new lobby is opened with, besides its seats."""
+
+    game_id: str
+    guild_id: int | None
+    channel_id: int
+    locale: str
+    options: Mapping[str, Any]
+    turn_timer: int | None
 
 
 class Lobby:
@@ -62,27 +80,47 @@ class Lobby:
         turn_timer: int | None = None,
     ) -> Session:
         """Open a lobby. `turn_timer`: seconds per turn before an AI plays it (None: off)."""
+        table = Table(game_id, guild_id, channel_id, locale, options, turn_timer)
+        return await self._open(table, host_id, (Seat(user_id=host_id, name=host_name),))
+
+    async def reopen(
+        self, old: SessionRecord, by: int, options: Mapping[str, Any] | None = None
+    ) -> Session:
+        """A new lobby at a finished game's table, hosted by `by`: its seats (each one's
+        counts for the game reset), options (unless new ones are given) and turn timer, stored
+        in one write (a rematch)."""
+        table = Table(
+            old.game_id,
+            old.guild_id,
+            old.channel_id,
+            old.locale,
+            old.options if options is None else options,
+            old.turn_timer,
+        )
+        return await self._open(table, by, tuple(evolve(s, **FRESH_SEAT) for s in old.seats))
+
+    async def _open(self, table: Table, host_id: int, seats: tuple[Seat, ...]) -> Session:
         core = self._core
-        rules = core.rules(game_id)
-        rules.make_config(rules.min_players, dict(options))  # validates the options
-        if turn_timer is not None and turn_timer <= 0:
+        rules = core.rules(table.game_id)
+        rules.make_config(rules.min_players, dict(table.options))  # validates the options
+        if table.turn_timer is not None and table.turn_timer <= 0:
             raise GameError(Reason.BAD_OPTION, "turn_timer")
-        async with core.locks.hold(f"channel:{channel_id}"):
-            if await core.store.live_in_channel(channel_id) is not None:
-                raise GameError(Reason.CHANNEL_BUSY)
+        async with core.locks.hold(f"channel:{table.channel_id}"):
+            # The store refuses a second live session in a channel itself (CHANNEL_BUSY), in
+            # the insert's own transaction: a read before it would cost a round trip more.
             record = SessionRecord(
                 id=self._ids(),
-                game_id=game_id,
+                game_id=table.game_id,
                 rules_version=rules.rules_version,
-                guild_id=guild_id,
-                channel_id=channel_id,
+                guild_id=table.guild_id,
+                channel_id=table.channel_id,
                 host_id=host_id,
-                locale=locale,
-                options=dict(options),
+                locale=table.locale,
+                options=dict(table.options),
                 seed=self._seeds(),
-                seats=(Seat(user_id=host_id, name=host_name),),
+                seats=seats,
                 created_at=core.clock.now(),
-                turn_timer=turn_timer,
+                turn_timer=table.turn_timer,
             )
             record = await self._insert(record)
         session = Session(record=record, rules=rules)
@@ -158,11 +196,6 @@ class Lobby:
             session = await self._cache.get(session_id)
             update = {"table_message_id": message_id}
             await self._writer.write(session, session.record.model_copy(update=update))
-
-    async def reseat(self, session: Session, seats: tuple[Seat, ...]) -> None:
-        """Give a new lobby these seats (a rematch's: the old game's, counts reset)."""
-        async with self._core.locks.hold(session.id):
-            await self._writer.write(session, session.record.model_copy(update={"seats": seats}))
 
 
 def require_host(record: SessionRecord, user_id: int) -> None:

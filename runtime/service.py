@@ -111,27 +111,14 @@ class SessionService:
     async def rematch(
         self, session_id: str, by: int, options: Mapping[str, Any] | None = None
     ) -> Change:
-        """A new session with the same seats, options and turn timer, started at once."""
+        """A new session with the same seats, options and turn timer, started at once (its
+        lobby is stored with the seats: one write fewer than opening it and seating them)."""
         old = await self.get(session_id)
         if old.record.status.live:
             raise GameError(Reason.ILLEGAL_MOVE, "still_playing")
         if old.seat_of(by) is None:
             raise GameError(Reason.NOT_A_PLAYER)
-        host = old.record.seats[old.seat_of(by) or 0]
-        session = await self.create(
-            old.record.game_id,
-            guild_id=old.record.guild_id,
-            channel_id=old.record.channel_id,
-            host_id=by,
-            host_name=host.name,
-            locale=old.record.locale,
-            options=old.record.options if options is None else options,
-            turn_timer=old.record.turn_timer,
-        )
-        fresh = {"away": False, "missed": 0, "hints": 0}
-        await self._lobby.reseat(
-            session, tuple(s.model_copy(update=fresh) for s in old.record.seats)
-        )
+        session = await self._lobby.reopen(old.record, by, options)
         return await self.start(session.id, by)
 
     # Lifetime -------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from games.engine import (
     ToMove,
 )
 from games.engine.errors import Reason, illegal
+from games.engine.exact import ExactActions, between, is_bool, is_int
 
 
 class Config(Frozen):
@@ -91,6 +92,14 @@ class DiceRace(Rules[Config, State, Any, View]):
     config_model = Config
     state_model = State
     action_adapter = TypeAdapter(Action)
+    exact_actions = ExactActions.of(
+        {
+            Roll: {"value": between(1, 6)},
+            Move: {"amount": is_int},
+            Vote: {"yes": is_bool},
+            Close: {},
+        }
+    )
 
     def make_config(self, players: int, options: dict[str, Any]) -> Config:
         try:

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from games.engine.errors import GameError, Reason
+from games.engine.exact import ExactActions
 
 CHANCE = -1
 """Actor id of chance (deal, shuffle, roll)."""
@@ -168,42 +169,48 @@ class Rules(ABC, Generic[C, S, A, V]):
     def secret_cards(self, state: S) -> frozenset[int]:
         """Card ids hidden from the public right now (hands, face-down piles)."""
 
-    # Helpers shared by every game -------------------------------------------------------
+    exact_actions: ClassVar[ExactActions]
+    """Every one of the game's action classes with a check of each of its fields, and the
+    actions the rules build in advance: what `checked` takes without a round trip through the
+    action model (`games.engine.exact`)."""
 
-    _passed: Any = None
-    """The action `checked` or `parse_action` validated last: `checked` lets that very object
-    through again at once (the engine validates a move, then the game's own `apply` asks
-    again). Only an object validated here can be it, so nothing unvalidated gets by."""
+    # Helpers shared by every game -------------------------------------------------------
 
     def checked(self, action: Any) -> A:
         """`action` as this game's own action model accepts it, or GameError.
 
-        What was built without validation (`model_construct`, a field out of range), another
-        game's action, None or a dict is refused here, so it can reach neither `apply`'s
-        indexing nor the log (where it would no longer replay). Actions have no nested
-        models, so validating an action's fields as they are is its logged form's round trip.
+        One the rules built in advance, or of the game's classes with fields that pass
+        `exact_actions` (one validated before), is what validation would give back, and is
+        taken as it is. Anything else is validated: what was built without validation
+        (`model_construct`, a field out of range) comes back as the model makes it or is
+        refused, and another game's action, None or a dict is refused, so it can reach neither
+        `apply`'s indexing nor the log (where it would no longer replay). Actions have no
+        nested models, so validating an action's fields as they are is its logged form's round
+        trip.
         """
-        if action is self._passed:
+        exact = self.exact_actions.exact(action)
+        if exact:
             return action  # type: ignore[no-any-return]
-        if not isinstance(action, BaseModel):
+        if exact is None:
             raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
         try:
             parsed = self.action_adapter.validate_python(action.__dict__)
         except Exception:  # any failure to validate is a malformed action
             raise GameError(Reason.ILLEGAL_MOVE, "malformed_action") from None
         if type(parsed) is not type(action):
-            raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
-        self._passed = parsed
+            raise GameError(Reason.ILLEGAL_MOVE, "malformed_action")
         return parsed
 
     def parse_action(self, data: Any) -> A:
-        parsed = self.action_adapter.validate_python(data)
-        self._passed = parsed
-        return parsed
+        return self.action_adapter.validate_python(data)
 
     def dump_action(self, action: A) -> dict[str, Any]:
         """The logged (JSON) form of one of this game's actions: its own model's serializer,
-        which the action model's union would pick."""
+        which the action model's union would pick (that of an action built in advance is kept
+        with it)."""
+        built = self.exact_actions.built.get(id(action))
+        if built is not None:
+            return dict(built[1])
         dumped: dict[str, Any] = action.__pydantic_serializer__.to_python(action, mode="json")
         return dumped
 

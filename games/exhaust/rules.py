@@ -22,6 +22,7 @@ from games.engine.contract import (
     ToMove,
 )
 from games.engine.errors import GameError, Reason, illegal
+from games.engine.exact import ExactActions, ints, is_int, tuple_of
 from games.engine.options import config_from_options
 from games.exhaust.board import can_play_any
 from games.exhaust.cards import DECK
@@ -51,7 +52,7 @@ from games.exhaust.models import (
     View,
 )
 from games.exhaust.npc import Turn, accepts, pick, plan_turn
-from games.exhaust.plays import NEXT_GAME, combo_views, table_actions
+from games.exhaust.plays import FLIP, NEXT_GAME, USE_TIME, combo_views, table_actions
 from games.exhaust.stacks import bars, stacked, top_last
 
 CHANCE_KINDS = frozenset({"deal", "first", "npc_play", "npc_time", "npc_out"})
@@ -72,37 +73,8 @@ SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({seat})) for seat in range(5))
 """What `to_move` returns, built once (they are immutable)."""
 
 
-def _ints(values: object) -> bool:
-    return type(values) is tuple and all(type(v) is int for v in values)
-
-
-ACTIONS = (PlayCards, UseTime, FlipDepletion, NextGame, Deal, PickFirst, NpcPlay, NpcUseTime)
-KINDS: dict[type, str] = {cls: cls.model_fields["kind"].default for cls in (*ACTIONS, NpcOut)}
-
-
-def well_formed(action: object) -> bool:
-    """Whether `action` is one of this game's actions with fields of exactly their types:
-    then validating it (`Rules.checked`, a round trip through its model, the larger part of
-    a move's cost) could change nothing. Anything else goes through `checked`."""
-    kind = KINDS.get(type(action))
-    if kind is None:
-        return False
-    values = action.__dict__
-    if values.get("kind") != kind:
-        return False
-    if kind in ("play", "npc_play"):
-        copies = values.get("copies")
-        return (
-            type(values.get("combo")) is int
-            and _ints(values.get("cards"))
-            and type(copies) is tuple
-            and all(type(p) is tuple and len(p) == 2 and _ints(p) for p in copies)
-        )
-    if kind == "deal":
-        return _ints(values.get("order"))
-    if kind == "first":
-        return type(values.get("seat")) is int
-    return True
+PLAY_FIELDS = {"combo": is_int, "cards": ints(), "copies": tuple_of(ints(length=2))}
+"""A play's fields (a seat's or the NPC's), as validation leaves them."""
 
 
 _PLANS: dict[int, tuple[State, Turn]] = {}
@@ -117,6 +89,20 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     config_model = Config
     state_model = State
     action_adapter = ACTION_ADAPTER
+    exact_actions = ExactActions.of(
+        {
+            PlayCards: PLAY_FIELDS,
+            UseTime: {},
+            FlipDepletion: {},
+            NextGame: {},
+            Deal: {"order": ints()},
+            PickFirst: {"seat": is_int},
+            NpcPlay: PLAY_FIELDS,
+            NpcUseTime: {},
+            NpcOut: {},
+        },
+        built=(NEXT_GAME, USE_TIME, FLIP),
+    )
 
     # Config and setup -------------------------------------------------------------------
 
@@ -179,8 +165,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     # Applying -----------------------------------------------------------------------------
 
     def apply(self, state: State, actor: int, action: Action) -> Step:
-        if not well_formed(action):  # a foreign or unvalidated action never gets further
-            action = self.checked(action)
+        action = self.checked(action)  # a foreign or unvalidated action never gets further
         if state.phase == "over":
             raise GameError(Reason.GAME_OVER)
         if action.kind in CHANCE_KINDS:

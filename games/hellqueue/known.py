@@ -1,18 +1,23 @@
-"""Hell Queue Club's actions as the rules list them, and a fast check of what comes in.
+"""Hell Queue Club's actions as the rules list them, and what validation leaves of each
+action's fields.
 
 Every action a rule can list is validated once here, at import, and shared (they are frozen).
-An action that comes in is used as it is when it is exactly what validation would leave (its
-own class, every field of its field's type and range); anything else goes through the full
-validation of `Rules.checked`, which refuses it or gives the validated equal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel
-
+from games.engine.exact import (
+    ExactActions,
+    at_least,
+    between,
+    ints,
+    is_int,
+    one_of,
+    optional,
+    tuple_of,
+)
 from games.hellqueue.cards import SLOTS, STONES
 from games.hellqueue.models import (
     Awaken,
@@ -64,50 +69,39 @@ RECALL = Recall()
 ROLL_MARKED = RollMarked()
 
 
-def _face(value: Any) -> bool:
-    return type(value) is int and 1 <= value <= 6
-
-
-def _optional_int(value: Any) -> bool:
-    return value is None or type(value) is int
-
-
-def _ints(value: Any) -> bool:
-    return type(value) is tuple and all(type(v) is int for v in value)
-
-
-_CHECKS: dict[type[BaseModel], dict[str, Callable[[Any], bool]]] = {
-    Queue: {
-        "face": _face,
-        "slot": lambda v: type(v) is int,
-        "steal_seat": _optional_int,
-        "steal_face": lambda v: v is None or _face(v),
+FACE = between(1, 6)
+EXACT = ExactActions.of(
+    {
+        Queue: {
+            "face": FACE,
+            "slot": is_int,
+            "steal_seat": optional(is_int),
+            "steal_face": optional(FACE),
+        },
+        Awaken: {"face": FACE, "wake": FACE},
+        Reroll: {"face": FACE},
+        Mark: {
+            "where": one_of(("active", "sleep")),
+            "size": one_of(("large", "small", "black")),
+            "face": FACE,
+            "count": at_least(1),
+        },
+        RollMarked: {},
+        Recall: {},
+        Pick: {"stone": one_of(STONES)},
+        Shuffle: {"orders": tuple_of(ints())},
+        Roll: {"faces": ints()},
+        PickFirst: {"seat": is_int},
     },
-    Awaken: {"face": _face, "wake": _face},
-    Reroll: {"face": _face},
-    Mark: {
-        "where": lambda v: v in ("active", "sleep") and type(v) is str,
-        "size": lambda v: v in ("large", "small", "black") and type(v) is str,
-        "face": _face,
-        "count": lambda v: type(v) is int and v >= 1,
-    },
-    RollMarked: {},
-    Recall: {},
-    Pick: {"stone": lambda v: v in STONES and type(v) is str},
-    Shuffle: {"orders": lambda v: type(v) is tuple and all(_ints(order) for order in v)},
-    Roll: {"faces": _ints},
-    PickFirst: {"seat": lambda v: type(v) is int},
-}
-_KINDS = {cls: cls.model_fields["kind"].default for cls in _CHECKS}
-
-
-def well_formed(action: Any) -> bool:
-    """Whether `action` is one of the game's actions exactly as validation leaves one: then
-    validating it again would give an equal instance, and it can be used as it is."""
-    checks = _CHECKS.get(type(action))
-    if checks is None or action.__pydantic_extra__ or action.__pydantic_private__:
-        return False
-    fields = action.__dict__
-    if len(fields) != len(checks) + 1 or fields.get("kind") != _KINDS[type(action)]:
-        return False
-    return all(name in fields and check(fields[name]) for name, check in checks.items())
+    built=(
+        *QUEUES.values(),
+        *AWAKENS.values(),
+        *REROLLS.values(),
+        *MARKS.values(),
+        *PICKS.values(),
+        RECALL,
+        ROLL_MARKED,
+    ),
+)
+"""`Rules.exact_actions`: each action's fields as validation leaves them, and every action
+built here."""

@@ -38,7 +38,7 @@ from games.hellqueue.cards import (
     Stone,
     stone_counts,
 )
-from games.hellqueue.known import well_formed
+from games.hellqueue.known import EXACT
 from games.hellqueue.models import (
     ACTION_ADAPTER,
     CHANCE_ACTIONS,
@@ -139,6 +139,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
     config_model = Config
     state_model = State
     action_adapter = ACTION_ADAPTER
+    exact_actions = EXACT
 
     # Config and setup -------------------------------------------------------------------
 
@@ -219,11 +220,6 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             case Pick():
                 state = self._pick(state, actor, action, events)
         return Step(self._settle(state, events), tuple(events))
-
-    def checked(self, action: Any) -> Action:
-        """What came in, as it is when it is exactly what validation leaves (the usual case:
-        an action the rules listed), else validated in full."""
-        return action if well_formed(action) else super().checked(action)
 
     def _chance(self, state: State, action: Any, events: list[Event]) -> State:
         match action:

@@ -1,23 +1,17 @@
-"""The rules' own actions, built once, and the quick check that an action is well formed.
+"""The rules' own actions, built once, and what validation leaves of each action's fields.
 
 `legal_actions` lists the same few hundred actions over and over: they are built here once
-(frozen, so shared). `apply` checks an action's fields by hand where validating it through
-`ACTION_ADAPTER` again cost a fifth of a move; anything the check does not recognise as
-well formed and canonical still goes through the adapter, so what it refuses is unchanged.
+(frozen, so shared).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
-
-from pydantic import BaseModel
 
 from games.engine.built import built
+from games.engine.exact import ExactActions, between, ints, is_bool, is_int
 from games.rummy.cards import CARDS
 from games.rummy.models import (
-    Action,
     Close,
     Deal,
     Discard,
@@ -51,42 +45,23 @@ def gain_action(cards: tuple[int, int]) -> Gain:
     return built(Gain, {"kind": "gain", "cards": cards})
 
 
-def _card(value: Any) -> bool:
-    return type(value) is int and 0 <= value < len(CARDS)
-
-
-def _sorted_cards(value: Any, count: int) -> bool:
-    return (
-        type(value) is tuple
-        and len(value) == count
-        and all(_card(c) for c in value)
-        and list(value) == sorted(value)
-    )
-
-
-_CHECKS: dict[type[BaseModel], tuple[str, Callable[[dict[str, Any]], bool]]] = {
-    Take: ("take", lambda d: _card(d["card"])),
-    Flip: ("flip", lambda d: _card(d["card"])),
-    Discard: ("discard", lambda d: _card(d["card"]) and type(d["ready"]) is bool),
-    Open: ("open", lambda d: _sorted_cards(d["cards"], 3)),
-    Gain: ("gain", lambda d: _sorted_cards(d["cards"], 2)),
-    PickFirst: ("first", lambda d: type(d["seat"]) is int),
-    Deal: ("deal", lambda d: type(d["order"]) is tuple and all(_card(c) for c in d["order"])),
-    Goal: ("goal", lambda d: True),
-    Pass: ("pass", lambda d: True),
-    Close: ("close", lambda d: True),
-    NextGame: ("next", lambda d: True),
-}
-_FIELDS = {cls: (cls.model_fields.keys(), kind, check) for cls, (kind, check) in _CHECKS.items()}
-"""Per action model: its field names, its `kind` and the check of its other fields."""
-
-
-def well_formed(action: Action) -> bool:
-    """Whether `action` holds exactly what its model would accept, as validation leaves it
-    (Open's and Gain's cards sorted), so validating it again would change nothing."""
-    known = _FIELDS.get(type(action))
-    if known is None:
-        return False
-    fields, kind, fields_ok = known
-    values = action.__dict__
-    return values.keys() == fields and values["kind"] == kind and fields_ok(values)
+LAST = len(CARDS) - 1
+CARD = between(0, LAST)
+EXACT = ExactActions.of(
+    {
+        Deal: {"order": ints(0, LAST)},
+        PickFirst: {"seat": is_int},
+        Flip: {"card": CARD},
+        Take: {"card": CARD},
+        Goal: {},
+        Open: {"cards": ints(0, LAST, length=3, ordered=True)},
+        Discard: {"card": CARD, "ready": is_bool},
+        Pass: {},
+        Gain: {"cards": ints(0, LAST, length=2, ordered=True)},
+        Close: {},
+        NextGame: {},
+    },
+    built=(*TAKES, *DISCARDS, *READY_DISCARDS, GOAL, PASS, NEXT_GAME),
+)
+"""`Rules.exact_actions`: Open's and Gain's cards sorted, as their validators leave them;
+the actions built here once, at import."""

@@ -246,7 +246,6 @@ Action = Annotated[
     Field(discriminator="kind"),
 ]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
-ACTION_TYPES = (Deal, PickFirst, Flip, Take, Goal, Open, Discard, Pass, Gain, Close, NextGame)
 CHANCE_TYPES = (Deal, PickFirst, Flip)
 
 

@@ -20,8 +20,6 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import ValidationError
-
 from games.engine.built import built, event, evolve
 from games.engine.contract import (
     CHANCE,
@@ -36,6 +34,7 @@ from games.engine.errors import GameError, Reason, illegal
 from games.engine.options import config_from_options
 from games.rummy.actions import (
     DISCARDS,
+    EXACT,
     GOAL,
     NEXT_GAME,
     PASS,
@@ -43,12 +42,10 @@ from games.rummy.actions import (
     TAKES,
     gain_action,
     open_action,
-    well_formed,
 )
 from games.rummy.cards import CARDS, kind
 from games.rummy.models import (
     ACTION_ADAPTER,
-    ACTION_TYPES,
     CHANCE_TYPES,
     DEAL,
     MATCH_GAMES,
@@ -126,6 +123,7 @@ class RummyRules(Rules[Config, State, Action, View]):
     config_model = Config
     state_model = State
     action_adapter = ACTION_ADAPTER
+    exact_actions = EXACT
 
     # Config and setup -------------------------------------------------------------------
 
@@ -251,13 +249,7 @@ class RummyRules(Rules[Config, State, Action, View]):
     # Applying -----------------------------------------------------------------------------
 
     def apply(self, state: State, actor: int, action: Action) -> Step:
-        if not isinstance(action, ACTION_TYPES):
-            raise illegal("unknown_action")
-        if not well_formed(action):
-            try:
-                action = ACTION_ADAPTER.validate_python(dict(action))
-            except ValidationError:
-                raise illegal("malformed_action") from None
+        action = self.checked(action)  # a foreign or unvalidated action never gets further
         if state.phase == "over":
             raise GameError(Reason.GAME_OVER)
         to_move = self.to_move(state)

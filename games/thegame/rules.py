@@ -16,6 +16,7 @@ from games.engine.contract import (
     ToMove,
 )
 from games.engine.errors import GameError, Reason, illegal
+from games.engine.exact import ExactActions, between, ints, is_bool, is_int, one_of
 from games.engine.options import config_from_options
 from games.thegame.models import (
     ACTION_ADAPTER,
@@ -48,11 +49,6 @@ PERFECT, WIN, LOSS, BURNED = "perfect", "win", "loss", "burned"
 CHANCE_TO_MOVE, NOBODY_TO_MOVE = ToMove(chance=True), ToMove()
 SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({seat})) for seat in range(5))  # up to 5 players
 """`to_move`'s answers, built once (they are frozen)."""
-
-BUILT: tuple[TheGameAction, ...] = (*PLAYS.values(), END_TURN, *SIGNALS.values())
-DUMPS = {id(action): (action, ACTION_ADAPTER.dump_python(action, mode="json")) for action in BUILT}
-"""The logged form of each action built in advance, by identity (they live as long as the
-module, so an id stays theirs)."""
 
 
 def can_place(state: TheGameState, card: int, pile: int) -> bool:
@@ -95,6 +91,20 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
     config_model = TheGameConfig
     state_model = TheGameState
     action_adapter = ACTION_ADAPTER
+    exact_actions = ExactActions.of(
+        {
+            Deal: {"order": ints()},
+            ChooseFirst: {"seat": is_int},
+            Play: {"card": is_int, "pile": between(0, PILES - 1)},
+            EndTurn: {},
+            Signal: {
+                "pile": between(0, PILES - 1),
+                "signal": one_of(tuple(SignalKind)),
+                "on": is_bool,
+            },
+        },
+        built=(*PLAYS.values(), END_TURN, *SIGNALS.values()),
+    )
 
     def make_config(self, players: int, options: dict[str, Any]) -> TheGameConfig:
         return config_from_options(TheGameConfig, players, options)
@@ -144,34 +154,6 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         if isinstance(action, Signal):
             return self._signal(state, actor, action)
         raise illegal("unknown_action")
-
-    def checked(self, action: Any) -> TheGameAction:
-        """The engine's check, without its round trip through pydantic for the common moves: a
-        play, end of turn or signal of exactly this game's classes whose fields are exactly
-        those of the one built in advance (`PLAYS`, `SIGNALS`) is that one."""
-        kind = type(action)
-        known: TheGameAction | None = None
-        fields = action.__dict__ if kind in (Play, EndTurn, Signal) else {}
-        if kind is Play:
-            card, pile = fields.get("card"), fields.get("pile")
-            if type(card) is int and type(pile) is int:
-                known = PLAYS.get((card, pile))
-        elif kind is EndTurn:
-            known = END_TURN
-        elif kind is Signal:
-            pile, signal, on = fields.get("pile"), fields.get("signal"), fields.get("on")
-            if type(pile) is int and type(signal) is SignalKind and type(on) is bool:
-                known = SIGNALS.get((pile, signal, on))
-        if known is not None and fields == known.__dict__:
-            return known
-        return super().checked(action)
-
-    def dump_action(self, action: TheGameAction) -> dict[str, Any]:
-        """The engine's dump; that of an action built in advance is kept with it."""
-        known = DUMPS.get(id(action))
-        if known is not None and known[0] is action:
-            return dict(known[1])
-        return super().dump_action(action)
 
     # Chance ---------------------------------------------------------------------------------
 

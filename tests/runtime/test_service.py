@@ -1107,6 +1107,23 @@ async def test_rematch_keeps_the_turn_timer(service: SessionService) -> None:
     assert to_move(change.session) == {0} and change.session.due("turn", 0) is not None
 
 
+async def test_a_rematch_counts_each_seats_timeouts_and_ai_moves_anew(
+    service: SessionService, storage: Storage
+) -> None:
+    session = await new_game(service, (HOST, BOB), target=4, turn_timer=TIMER)
+    clock(service).advance(TIMER + 1)  # the seat to move runs out of time: an AI plays it
+    await service.settle()
+    assert any(seat.ai_moves and seat.missed for seat in session.record.seats)
+    await play(service, session.id)
+    new = (await service.rematch(session.id, HOST)).session
+    assert [(s.user_id, s.missed, s.ai_moves) for s in new.record.seats] == [
+        (HOST, 0, 0),
+        (BOB, 0, 0),
+    ]
+    loaded = await storage.sessions.load(new.id)
+    assert loaded is not None and loaded.record.seats == new.record.seats
+
+
 async def test_turn_timer_must_be_positive(service: SessionService) -> None:
     with pytest.raises(GameError) as refused:
         await open_lobby(service, turn_timer=0)

@@ -1,6 +1,10 @@
 """The action boundary (`Rules.checked`, `parse_action`, `dump_action`): an action is validated
 once where it comes in, the game's own `apply` asking again costs nothing, and nothing
-unvalidated slips through behind a validated action. For every registered game."""
+unvalidated slips through behind a validated action. For every registered game.
+
+What `checked` takes without validating it is declared once per game (`Rules.exact_actions`):
+an action whose fields each pass their check must be what validation gives back, field by
+field and type by type."""
 
 from __future__ import annotations
 
@@ -64,6 +68,78 @@ def nodes(node: Any) -> Iterator[dict[str, Any]]:
     elif isinstance(node, list | tuple):
         for value in node:
             yield from nodes(value)
+
+
+JUNK: tuple[Any, ...] = (0, 1, 7, -1, 10**6, True, False, 1.0, "x", None, (), (1,), (2, 1), [1])
+"""Field values an unvalidated action may carry (some valid for some fields)."""
+
+
+def action_classes(rules: Rules[Any, Any, Any, Any]) -> set[type[BaseModel]]:
+    schema = rules.action_adapter.core_schema
+    return {node["cls"] for node in nodes(schema) if node.get("type") == "model"}
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_exact_actions_name_every_action_class_of_the_game(game_id: str) -> None:
+    rules = GAMES[game_id]
+    assert set(rules.exact_actions.fields) == action_classes(rules)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_an_action_taken_as_it_is_is_what_validation_gives_back(game_id: str) -> None:
+    rules, rng = GAMES[game_id], random.Random(7)
+    listed = some_actions(rules)
+    taken = 0
+    for _ in range(3000):
+        cls = rng.choice(sorted(rules.exact_actions.fields, key=lambda c: c.__name__))
+        like = [a for a in listed if type(a) is cls]
+        fields = dict(rng.choice(like).__dict__) if like else {}
+        for name in cls.model_fields:
+            if name not in fields or rng.random() < 0.5:
+                fields[name] = rng.choice(JUNK)
+        action = cls.model_construct(**fields)
+        try:
+            if rules.checked(action) is not action:
+                continue
+        except GameError:
+            continue
+        taken += 1
+        validated = rules.action_adapter.validate_python(fields)
+        assert type(validated) is cls
+        assert [(v, type(v)) for v in validated.__dict__.values()] == [
+            (v, type(v)) for v in action.__dict__.values()
+        ]
+    assert taken
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_each_action_built_in_advance_is_what_validation_gives_back_and_dumps_as_kept(
+    game_id: str,
+) -> None:
+    rules = GAMES[game_id]
+    assert rules.exact_actions.built
+    for action, _ in rules.exact_actions.built.values():
+        dumped = rules.action_adapter.dump_python(action, mode="json")
+        validated = rules.action_adapter.validate_python(dumped)
+        assert type(validated) is type(action) and validated == action
+        assert rules.dump_action(action) == dumped
+
+
+def test_a_kept_dump_handed_out_is_the_callers_own() -> None:
+    rules = GAMES["thegame"]
+    action, _ = next(iter(rules.exact_actions.built.values()))
+    rules.dump_action(action)["kind"] = "changed"
+    assert rules.dump_action(action)["kind"] == action.kind
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_an_action_of_a_class_not_the_games_is_refused_as_unknown(game_id: str) -> None:
+    rules = GAMES[game_id]
+    for other in GAMES.values():
+        if other is not rules:
+            with pytest.raises(GameError) as refused:
+                rules.checked(some_actions(other)[0])
+            assert refused.value.detail == "unknown_action"
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

@@ -12,6 +12,7 @@ import pytest
 from pydantic import Field, TypeAdapter
 
 from games.engine.contract import Event, Frozen, Outcome, Rules, Step, ToMove
+from games.engine.exact import ExactActions, between, is_bool
 from games.engine.step import (
     InvalidState,
     LoggedAction,
@@ -46,6 +47,7 @@ class Overflow(Rules[Config, Counter, Add, Counter]):
     config_model = Config
     state_model = Counter
     action_adapter = TypeAdapter(Add)
+    exact_actions = ExactActions.of({Add: {"amount": between(1, 99), "shout": is_bool}})
 
     def make_config(self, players: int, options: dict[str, Any]) -> Config:
         return Config(players=players)

@@ -11,18 +11,21 @@ of all the others. The `(session_id, seq)` primary key makes a second entry at o
 impossible anyway.
 
 The rows of a statement travel as one JSON list of lists, which the database unpacks
-(`Dialect.rows`); the whole transaction is one script (`Conn.script`), so a batch costs one
-hand-over to SQLite's thread, or one round trip to PostgreSQL, however many moves it holds.
-That script expects every move to pass the version check, and fails before writing anything
-if one did not (`STALE`); only then is the batch written again, the refused moves left out,
-and the sessions that moved read back: a second hand-over. (Each call handed to SQLite's
-thread costs a turn of the event loop to come back, and the thread waits for the interpreter
-lock after every statement and every row it reads while the loop is busy.)
+(`Dialect.rows`), so a batch costs one call however many moves it holds. On PostgreSQL the
+whole transaction is one script (`Conn.script`): one round trip. On SQLite it is one INSERT
+into a temporary view whose trigger runs the statements (`BATCH`): one hand-over to SQLite's
+thread, of a statement prepared once (a script is parsed anew every batch, and its thread
+waits for the interpreter lock after every statement while the loop is busy). Either expects
+every move to pass the version check, and fails before writing anything if one did not
+(`STALE`); only then is the batch written again as a script, the refused moves left out, and
+the sessions that moved read back: a second call. (Each call handed to SQLite's thread costs
+a turn of the event loop to come back.)
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -109,7 +112,7 @@ passed."""
 
 STALE = "stale_move"
 """The constraint of `MOVED` a batch's script breaks when a move of it failed the version
-check (it inserts an empty id)."""
+check (it inserts an empty id); also the error `BATCH`'s trigger raises then."""
 
 _ACTIONS = [("session_id", "TEXT"), ("seq", "INTEGER"), ("actor", "INTEGER"), ("payload", "JSON")]
 _SEATS = [
@@ -214,17 +217,11 @@ def _update(dialect: Dialect, changed: tuple[str, ...], source: str) -> str:
     )
 
 
-def _script(dialect: Dialect, changes: list[SessionWrite], strict: bool) -> str:
-    """One transaction writing `changes` (of distinct sessions), as one script: sent at once,
-    its data inline (JSON text in SQL literals), so a batch costs one hand-over to SQLite's
-    thread or one round trip to PostgreSQL, however many moves it holds.
-
-    The version check comes first, locking the sessions' rows on PostgreSQL. When `strict`,
-    a session not at its move's old version breaks `STALE` (and a connection without `MOVED`
-    yet fails too): the script writes every move or nothing. Otherwise the sessions at their
-    old versions go in `MOVED`, and every statement after it writes only theirs. A statement
-    that fails stops the script before its COMMIT.
-    """
+def _rows(
+    changes: list[SessionWrite],
+) -> tuple[dict[str, list[list[Any]]], dict[tuple[str, ...], list[list[Any]]]]:
+    """The rows `changes` write, by table (`writers`), and their sessions' rows by the columns
+    they change: `[id, old version, new version, now, *the changed columns' values]`."""
     now = time.time()
     rows: dict[str, list[list[Any]]] = {}
     shapes: dict[tuple[str, ...], list[list[Any]]] = {}
@@ -251,6 +248,44 @@ def _script(dialect: Dialect, changes: list[SessionWrite], strict: bool) -> str:
             add("puts", []).extend([*deadline_key(d), d.due, d.fired] for d in change.deadlines.put)
         if change.notify:
             add("notices", []).append([after.id, f"{after.id} {after.guild_id or ''}"])
+    return rows, shapes
+
+
+def writers(dialect: Dialect, checked: bool) -> dict[str, Callable[[str], str]]:
+    """The statement writing the rows of `source` (`Dialect.rows`), for each table."""
+    return {
+        "actions": lambda source: _insert(dialect, "actions", _ACTIONS, source, checked),
+        "seats_past": lambda source: delete_rows(dialect, "seats", _SEAT_KEY, source, checked),
+        "seats": lambda source: put_seats(dialect, source, checked),
+        "snapshots": lambda source: _insert(
+            dialect,
+            "snapshots",
+            _SNAPSHOTS,
+            source,
+            checked,
+            "ON CONFLICT (session_id) DO UPDATE SET version = excluded.version, "
+            "state = excluded.state WHERE excluded.version >= snapshots.version",
+        ),
+        "drops": lambda source: delete_rows(dialect, "deadlines", DEADLINE_KEY, source, checked),
+        "puts": lambda source: put_deadlines(dialect, source, checked),
+        "notices": lambda source: dialect.notify.format(
+            channel=CHANGED, rows=dialect.rows(source), where=_moved(dialect, checked)
+        ),
+    }
+
+
+def _script(dialect: Dialect, changes: list[SessionWrite], strict: bool) -> str:
+    """One transaction writing `changes` (of distinct sessions), as one script: sent at once,
+    its data inline (JSON text in SQL literals), so a batch costs one round trip to PostgreSQL
+    (or one hand-over to SQLite's thread), however many moves it holds.
+
+    The version check comes first, locking the sessions' rows on PostgreSQL. When `strict`,
+    a session not at its move's old version breaks `STALE` (and a connection without `MOVED`
+    yet fails too): the script writes every move or nothing. Otherwise the sessions at their
+    old versions go in `MOVED`, and every statement after it writes only theirs. A statement
+    that fails stops the script before its COMMIT.
+    """
+    rows, shapes = _rows(changes)
     literal = dialect.literal
     f = dialect.field
     checks = literal(dumps([[c.after.id, c.before.version] for c in changes]))
@@ -271,43 +306,103 @@ def _script(dialect: Dialect, changes: list[SessionWrite], strict: bool) -> str:
             f"DELETE FROM {MOVED}",
             f"INSERT INTO {MOVED} (id) {at_version}",
         ]
-    checked = not strict
     statements += (_update(dialect, c, literal(dumps(r))) for c, r in shapes.items())
-    writers = {
-        "actions": lambda source: _insert(dialect, "actions", _ACTIONS, source, checked),
-        "seats_past": lambda source: delete_rows(dialect, "seats", _SEAT_KEY, source, checked),
-        "seats": lambda source: put_seats(dialect, source, checked),
-        "snapshots": lambda source: _insert(
-            dialect,
-            "snapshots",
-            _SNAPSHOTS,
-            source,
-            checked,
-            "ON CONFLICT (session_id) DO UPDATE SET version = excluded.version, "
-            "state = excluded.state WHERE excluded.version >= snapshots.version",
-        ),
-        "drops": lambda source: delete_rows(dialect, "deadlines", DEADLINE_KEY, source, checked),
-        "puts": lambda source: put_deadlines(dialect, source, checked),
-        "notices": lambda source: dialect.notify.format(
-            channel=CHANGED, rows=dialect.rows(source), where=_moved(dialect, checked)
-        ),
-    }
-    for name, write in writers.items():
+    for name, write in writers(dialect, checked=not strict).items():
         if rows.get(name) and (name != "notices" or dialect.notify):
             statements.append(write(literal(dumps(rows[name]))))
     statements.append("COMMIT")
     return ";\n".join(statements) + ";"
 
 
+BATCH = "move_batch"
+"""A temporary view of SQLite's writer connection: a row inserted into it is a batch of
+moves, which its trigger (`_batch_view`) writes. One statement, prepared once and cached by
+the connection, where a script is parsed again every batch; and SQLite's thread takes the
+interpreter lock back once for it, not after each statement of a script."""
+
+_PARTS = ("checks", "sessions", "actions", "seats_past", "seats", "snapshots", "drops", "puts")
+"""The columns of `BATCH`: JSON rows (`Dialect.rows`) for the version check, the sessions and
+each of the tables (`writers`)."""
+
+_WRITE_BATCH = (
+    f"INSERT INTO {BATCH} ({', '.join(_PARTS)}) "
+    f"VALUES ({', '.join(f'${n}' for n in range(1, len(_PARTS) + 1))})"
+)
+
+
+def _batch_view(dialect: Dialect) -> str:
+    """`BATCH` and its trigger: the version check (every session at its move's old version, or
+    `STALE` and nothing written), then each table's statement over its column's rows; a
+    session row sets each of the `MUTABLE` columns its mask (a bit per column) says changed."""
+    f = dialect.field
+    at_version = (
+        f"SELECT COUNT(*) FROM sessions AS s, {dialect.rows('NEW.checks')} "
+        f"WHERE s.id = {f(0, 'TEXT')} AND s.version = {f(1, 'INTEGER')}"
+    )
+    sets = [
+        f"version = {f(2, 'INTEGER')}",
+        f"updated_at = {f(3, 'DOUBLE PRECISION')}",
+        *(
+            f"{name} = CASE WHEN ({f(4, 'INTEGER')} & {1 << n}) <> 0 "
+            f"THEN {f(5 + n, KINDS[name])} ELSE {name} END"
+            for n, name in enumerate(MUTABLE)
+        ),
+    ]
+    table_writers = writers(dialect, checked=False)
+    statements = [
+        f"SELECT RAISE(ABORT, '{STALE}') WHERE ({at_version}) < json_array_length(NEW.checks)",
+        f"UPDATE sessions SET {', '.join(sets)} FROM {dialect.rows('NEW.sessions')} "
+        f"WHERE sessions.id = {f(0, 'TEXT')} AND sessions.version = {f(1, 'INTEGER')}",
+        *(table_writers[name](f"NEW.{name}") for name in _PARTS[2:]),
+    ]
+    columns = ", ".join(f"NULL AS {name}" for name in _PARTS)
+    body = "".join(f"{statement};\n" for statement in statements)
+    return (
+        f"CREATE TEMP VIEW {BATCH} AS SELECT {columns};\n"
+        f"CREATE TEMP TRIGGER {BATCH}_written INSTEAD OF INSERT ON {BATCH} BEGIN\n{body}END;"
+    )
+
+
+async def _write_batch(conn: Conn, changes: list[SessionWrite]) -> None:
+    """Commit `changes` (of distinct sessions) on SQLite, or fail with `STALE` having written
+    nothing: one statement in a transaction of its own (autocommit), through `BATCH`."""
+    rows, shapes = _rows(changes)
+    rows["checks"] = [[c.after.id, c.before.version] for c in changes]
+    rows["sessions"] = [
+        [*row[:4], sum(1 << MUTABLE.index(n) for n in changed), *_mutable(changed, row[4:])]
+        for changed, group in shapes.items()
+        for row in group
+    ]
+    args = [dumps(rows[name]) if rows.get(name) else None for name in _PARTS]
+    try:
+        await conn.execute(_WRITE_BATCH, *args)
+    except Exception as error:
+        if f"no such table: {BATCH}" not in str(error):
+            raise
+        await conn.script(_batch_view(conn.dialect))  # the connection's first batch
+        await conn.execute(_WRITE_BATCH, *args)
+
+
+def _mutable(changed: tuple[str, ...], given: list[Any]) -> list[Any]:
+    """The `MUTABLE` columns' values in a row of `BATCH`'s sessions: None where unchanged."""
+    by_name = dict(zip(changed, given, strict=True))
+    return [by_name.get(name) for name in MUTABLE]
+
+
 async def _write(conn: Conn, changes: list[SessionWrite]) -> set[str]:
     """Commit `changes` (of distinct sessions); the ids of the sessions that moved."""
+    sqlite = conn.dialect.name == "sqlite"
     try:
-        await conn.script(_script(conn.dialect, changes, strict=True))
+        if sqlite:
+            await _write_batch(conn, changes)
+        else:
+            await conn.script(_script(conn.dialect, changes, strict=True))
         return {change.after.id for change in changes}
     except Exception as error:
         if STALE not in str(error) and MOVED not in str(error):
             raise  # not a refused move, nor a connection yet to make its `MOVED`
-    await conn.execute("ROLLBACK")
+    if not sqlite:
+        await conn.execute("ROLLBACK")  # the script stopped before its COMMIT
     await conn.script(_script(conn.dialect, changes, strict=False))
     return {row[0] for row in await conn.fetch(f"SELECT id FROM {MOVED}")}
 

@@ -625,6 +625,27 @@ async def test_a_batch_of_sound_writes_is_one_transaction(storage: Storage) -> N
         assert len(await execute(storage, sql, ids)) == 1
 
 
+async def test_a_batch_of_moves_on_sqlite_is_one_statement_prepared_once(
+    tmp_path: Path,
+) -> None:
+    async with await open_storage(tmp_path / "bot.db") as storage:
+        assert isinstance(storage.db, SqliteDatabase)
+        store = storage.sessions
+        games = [await start(store, make_record(f"s{n}", 10 + n)) for n in range(4)]
+        await move(store, *games[3])  # the writer's first batch of moves makes its view
+        statements: list[str] = []
+        await storage.db.trace(statements.append)
+        writes = [next_move(*game)[0] for game in games[:3]]
+        await asyncio.gather(*(store.write(w) for w in writes))
+        await storage.db.trace(None)
+        # The trace names the statement again for each one its trigger runs: no BEGIN, no
+        # COMMIT, no script, only the batch's INSERT (its rows bound: one for the three moves).
+        [run] = set(statements)
+        assert run.startswith("INSERT INTO move_batch")
+        for write in writes:
+            assert len(await store.log(write.after.id)) == write.after.version
+
+
 # Bot tables ---------------------------------------------------------------------------------
 
 

@@ -221,7 +221,9 @@ def _rows(
     changes: list[SessionWrite],
 ) -> tuple[dict[str, list[list[Any]]], dict[tuple[str, ...], list[list[Any]]]]:
     """The rows `changes` write, by table (`writers`), and their sessions' rows by the columns
-    they change: `[id, old version, new version, now, *the changed columns' values]`."""
+    they change: `[id, old version, new version, now, *the changed columns' values]`. An
+    action or a snapshot's state stays an object in its row: the rows' JSON holds it once,
+    not as a string of JSON again, and the database gives its text (`->>`) to the column."""
     now = time.time()
     rows: dict[str, list[list[Any]]] = {}
     shapes: dict[tuple[str, ...], list[list[Any]]] = {}
@@ -233,15 +235,13 @@ def _rows(
             [after.id, before.version, after.version, now, *values]
         )
         add = rows.setdefault
-        add("actions", []).extend(
-            [after.id, e.seq, e.actor, dumps(e.action)] for e in change.entries
-        )
+        add("actions", []).extend([after.id, e.seq, e.actor, e.action] for e in change.entries)
         past = range(len(after.seats), len(before.seats))
         add("seats_past", []).extend([after.id, seat] for seat in past)
         if before.seats != after.seats:
             add("seats", []).extend(seat_rows(before, after))
         if change.snapshot is not None:
-            snapshot = [after.id, change.snapshot.version, dumps(change.snapshot.state)]
+            snapshot = [after.id, change.snapshot.version, change.snapshot.state]
             add("snapshots", []).append(snapshot)
         if change.deadlines is not None:
             add("drops", []).extend(list(deadline_key(d)) for d in change.deadlines.drop)

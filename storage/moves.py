@@ -65,6 +65,13 @@ def column_value(record: SessionRecord, name: str) -> Any:
     return value
 
 
+def row_value(record: SessionRecord, name: str) -> Any:
+    """`column_value` in a batch's JSON rows: a JSON column's value is the object itself, whose
+    text the database reads from the rows (`->>`), no string of JSON dumped first."""
+    value = getattr(record, name)
+    return value.value if name == "status" else value
+
+
 def deadline_key(d: Deadline) -> tuple[str, str, int]:
     return (d.session_id, d.kind, NO_SEAT if d.seat is None else d.seat)
 
@@ -222,15 +229,16 @@ def _rows(
 ) -> tuple[dict[str, list[list[Any]]], dict[tuple[str, ...], list[list[Any]]]]:
     """The rows `changes` write, by table (`writers`), and their sessions' rows by the columns
     they change: `[id, old version, new version, now, *the changed columns' values]`. An
-    action or a snapshot's state stays an object in its row: the rows' JSON holds it once,
-    not as a string of JSON again, and the database gives its text (`->>`) to the column."""
+    action, a snapshot's state or a JSON column's value stays an object in its row: the rows'
+    JSON holds it once, not as a string of JSON again, and the database gives its text
+    (`->>`) to the column."""
     now = time.time()
     rows: dict[str, list[list[Any]]] = {}
     shapes: dict[tuple[str, ...], list[list[Any]]] = {}
     for change in changes:
         before, after = change.before, change.after
         changed = tuple(n for n in MUTABLE if getattr(before, n) != getattr(after, n))
-        values = (column_value(after, n) for n in changed)
+        values = (row_value(after, n) for n in changed)
         shapes.setdefault(changed, []).append(
             [after.id, before.version, after.version, now, *values]
         )

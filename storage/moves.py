@@ -328,40 +328,60 @@ moves, which its trigger (`_batch_view`) writes. One statement, prepared once an
 the connection, where a script is parsed again every batch; and SQLite's thread takes the
 interpreter lock back once for it, not after each statement of a script."""
 
-_PARTS = ("checks", "sessions", "actions", "seats_past", "seats", "snapshots", "drops", "puts")
-"""The columns of `BATCH`: JSON rows (`Dialect.rows`) for the version check, the sessions and
-each of the tables (`writers`)."""
+_PARTS = (
+    "checks",
+    "sessions",
+    "columns",
+    "actions",
+    "seats_past",
+    "seats",
+    "snapshots",
+    "drops",
+    "puts",
+)
+"""The columns of `BATCH`: JSON rows (`Dialect.rows`) for the version check, the sessions, the
+sessions that change more than their turn, and each of the tables (`writers`)."""
 
 _WRITE_BATCH = (
     f"INSERT INTO {BATCH} ({', '.join(_PARTS)}) "
     f"VALUES ({', '.join(f'${n}' for n in range(1, len(_PARTS) + 1))})"
 )
 
+TURN = "to_move"
+"""The one `MUTABLE` column most moves change; the others change seldom (a game's end, a
+setting), and a statement setting one of them costs more than writing it: `status` is in the
+partial indexes of live sessions (rewritten when it is set, however it changes), and options
+and config have their JSON checked."""
+
+SELDOM = tuple(name for name in MUTABLE if name != TURN)
+
 
 def _batch_view(dialect: Dialect) -> str:
     """`BATCH` and its trigger: the version check (every session at its move's old version, or
-    `STALE` and nothing written), then each table's statement over its column's rows; a
-    session row sets each of the `MUTABLE` columns its mask (a bit per column) says changed."""
+    `STALE` and nothing written), then each session's version and turn (`sessions`: `[id, old
+    version, new version, now, turn changed, turn]`), the other columns a few of them change
+    (`columns`: `[id, new version, a bit per `SELDOM` column set, *their values]`), and each
+    table's statement over its column's rows."""
     f = dialect.field
     at_version = (
         f"SELECT COUNT(*) FROM sessions AS s, {dialect.rows('NEW.checks')} "
         f"WHERE s.id = {f(0, 'TEXT')} AND s.version = {f(1, 'INTEGER')}"
     )
-    sets = [
-        f"version = {f(2, 'INTEGER')}",
-        f"updated_at = {f(3, 'DOUBLE PRECISION')}",
-        *(
-            f"{name} = CASE WHEN ({f(4, 'INTEGER')} & {1 << n}) <> 0 "
-            f"THEN {f(5 + n, KINDS[name])} ELSE {name} END"
-            for n, name in enumerate(MUTABLE)
-        ),
-    ]
+    sets = (
+        f"{name} = CASE WHEN ({f(2, 'INTEGER')} & {1 << n}) <> 0 "
+        f"THEN {f(3 + n, KINDS[name])} ELSE {name} END"
+        for n, name in enumerate(SELDOM)
+    )
     table_writers = writers(dialect, checked=False)
     statements = [
         f"SELECT RAISE(ABORT, '{STALE}') WHERE ({at_version}) < json_array_length(NEW.checks)",
-        f"UPDATE sessions SET {', '.join(sets)} FROM {dialect.rows('NEW.sessions')} "
+        f"UPDATE sessions SET version = {f(2, 'INTEGER')}, "
+        f"updated_at = {f(3, 'DOUBLE PRECISION')}, {TURN} = CASE WHEN {f(4, 'INTEGER')} = 1 "
+        f"THEN {f(5, KINDS[TURN])} ELSE {TURN} END FROM {dialect.rows('NEW.sessions')} "
         f"WHERE sessions.id = {f(0, 'TEXT')} AND sessions.version = {f(1, 'INTEGER')}",
-        *(table_writers[name](f"NEW.{name}") for name in _PARTS[2:]),
+        f"UPDATE sessions SET {', '.join(sets)} FROM {dialect.rows('NEW.columns')} "
+        f"WHERE sessions.id = {f(0, 'TEXT')} AND sessions.version = {f(1, 'INTEGER')}",
+        *(table_writers[name](f"NEW.{name}") for name in _PARTS[3:]),
     ]
     columns = ", ".join(f"NULL AS {name}" for name in _PARTS)
     body = "".join(f"{statement};\n" for statement in statements)
@@ -376,11 +396,17 @@ async def _write_batch(conn: Conn, changes: list[SessionWrite]) -> None:
     nothing: one statement in a transaction of its own (autocommit), through `BATCH`."""
     rows, shapes = _rows(changes)
     rows["checks"] = [[c.after.id, c.before.version] for c in changes]
-    rows["sessions"] = [
-        [*row[:4], sum(1 << MUTABLE.index(n) for n in changed), *_mutable(changed, row[4:])]
-        for changed, group in shapes.items()
-        for row in group
-    ]
+    sessions = rows["sessions"] = []
+    columns = rows["columns"] = []
+    for changed, group in shapes.items():
+        turn = int(TURN in changed)
+        seldom = [name for name in changed if name != TURN]
+        mask = sum(1 << SELDOM.index(name) for name in seldom)
+        for row in group:
+            by_name = dict(zip(changed, row[4:], strict=True))
+            sessions.append([*row[:4], turn, by_name.get(TURN)])
+            if seldom:
+                columns.append([row[0], row[2], mask, *(by_name.get(n) for n in SELDOM)])
     args = [dumps(rows[name]) if rows.get(name) else None for name in _PARTS]
     try:
         await conn.execute(_WRITE_BATCH, *args)
@@ -389,12 +415,6 @@ async def _write_batch(conn: Conn, changes: list[SessionWrite]) -> None:
             raise
         await conn.script(_batch_view(conn.dialect))  # the connection's first batch
         await conn.execute(_WRITE_BATCH, *args)
-
-
-def _mutable(changed: tuple[str, ...], given: list[Any]) -> list[Any]:
-    """The `MUTABLE` columns' values in a row of `BATCH`'s sessions: None where unchanged."""
-    by_name = dict(zip(changed, given, strict=True))
-    return [by_name.get(name) for name in MUTABLE]
 
 
 async def _write(conn: Conn, changes: list[SessionWrite]) -> set[str]:

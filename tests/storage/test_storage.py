@@ -388,6 +388,36 @@ async def test_seat_state_and_turn_timer_round_trip(storage: Storage) -> None:
     assert loaded is not None and loaded.record == back
 
 
+async def test_moves_of_one_batch_store_every_column_they_change_and_keep_the_rest(
+    storage: Storage,
+) -> None:
+    store = storage.sessions
+    games = [await start(store, make_record(f"s{n}", 10 + n)) for n in range(2)]
+    plain, _ = next_move(*games[0])
+    turned = plain.after.model_copy(update={"to_move": (1,)})
+    move, _ = next_move(*games[1])
+    everything = move.after.model_copy(
+        update={
+            "host_id": 300,
+            "locale": "ja",
+            "options": {"target": "五"},
+            "status": Status.FINISHED,
+            "config": {"rounds": 3},
+            "table_message_id": 2**60,
+            "turn_timer": 45,
+            "to_move": None,
+        }
+    )
+    writes = [
+        SessionWrite(plain.before, turned, plain.entries),
+        SessionWrite(move.before, everything, move.entries),
+    ]
+    await asyncio.gather(*(store.write(w) for w in writes))
+    for write in writes:
+        loaded = await store.load(write.after.id)
+        assert loaded is not None and loaded.record == write.after
+
+
 def deadline(kind: str, seat: int | None, due: float, session_id: str = "s1") -> Deadline:
     return Deadline.model_validate(
         {"session_id": session_id, "kind": kind, "seat": seat, "due": due}

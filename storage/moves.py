@@ -237,7 +237,11 @@ def _rows(
     shapes: dict[tuple[str, ...], list[list[Any]]] = {}
     for change in changes:
         before, after = change.before, change.after
-        changed = tuple(n for n in MUTABLE if getattr(before, n) != getattr(after, n))
+        changed = tuple(
+            n
+            for n in MUTABLE  # a value the move left alone is the same object: no comparing
+            if (old := getattr(before, n)) is not (new := getattr(after, n)) and old != new
+        )
         values = (row_value(after, n) for n in changed)
         shapes.setdefault(changed, []).append(
             [after.id, before.version, after.version, now, *values]

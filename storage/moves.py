@@ -175,11 +175,20 @@ def _insert(
 
 
 def delete_rows(
-    dialect: Dialect, table: str, key: list[tuple[str, str]], source: str, checked: bool
+    dialect: Dialect,
+    table: str,
+    key: list[tuple[str, str]],
+    source: str,
+    checked: bool,
+    maybe_null: bool = False,
 ) -> str:
+    """Deletes the rows of `source`'s keys. `maybe_null`: `source` may be NULL (no rows), which
+    the statement tests first: SQLite's DELETE … IN over no rows, in a trigger, cost a 1-move
+    batch 60-200 us more than without it (sqlite3 on tmpfs, 1,000 sessions)."""
     names = ", ".join(name for name, _ in key)
+    given = f"{source} IS NOT NULL AND " if maybe_null else ""
     return (
-        f"DELETE FROM {table} WHERE ({names}) IN (SELECT {_values(dialect, key)} "
+        f"DELETE FROM {table} WHERE {given}({names}) IN (SELECT {_values(dialect, key)} "
         f"FROM {dialect.rows(source)} {_moved(dialect, checked)})"
     )
 
@@ -263,11 +272,16 @@ def _rows(
     return rows, shapes
 
 
-def writers(dialect: Dialect, checked: bool) -> dict[str, Callable[[str], str]]:
-    """The statement writing the rows of `source` (`Dialect.rows`), for each table."""
+def writers(
+    dialect: Dialect, checked: bool, maybe_null: bool = False
+) -> dict[str, Callable[[str], str]]:
+    """The statement writing the rows of `source` (`Dialect.rows`), for each table;
+    `maybe_null`: a NULL `source` is no rows (`delete_rows`)."""
     return {
         "actions": lambda source: _insert(dialect, "actions", _ACTIONS, source, checked),
-        "seats_past": lambda source: delete_rows(dialect, "seats", _SEAT_KEY, source, checked),
+        "seats_past": lambda source: delete_rows(
+            dialect, "seats", _SEAT_KEY, source, checked, maybe_null
+        ),
         "seats": lambda source: put_seats(dialect, source, checked),
         "snapshots": lambda source: _insert(
             dialect,
@@ -278,7 +292,9 @@ def writers(dialect: Dialect, checked: bool) -> dict[str, Callable[[str], str]]:
             "ON CONFLICT (session_id) DO UPDATE SET version = excluded.version, "
             "state = excluded.state WHERE excluded.version >= snapshots.version",
         ),
-        "drops": lambda source: delete_rows(dialect, "deadlines", DEADLINE_KEY, source, checked),
+        "drops": lambda source: delete_rows(
+            dialect, "deadlines", DEADLINE_KEY, source, checked, maybe_null
+        ),
         "puts": lambda source: put_deadlines(dialect, source, checked),
         "notices": lambda source: dialect.notify.format(
             channel=CHANGED, rows=dialect.rows(source), where=_moved(dialect, checked)
@@ -376,7 +392,7 @@ def _batch_view(dialect: Dialect) -> str:
         f"THEN {f(3 + n, KINDS[name])} ELSE {name} END"
         for n, name in enumerate(SELDOM)
     )
-    table_writers = writers(dialect, checked=False)
+    table_writers = writers(dialect, checked=False, maybe_null=True)
     statements = [
         f"SELECT RAISE(ABORT, '{STALE}') WHERE ({at_version}) < json_array_length(NEW.checks)",
         f"UPDATE sessions SET version = {f(2, 'INTEGER')}, "

@@ -50,9 +50,13 @@ INSERT INTO sessions (id, game_id, rules_version, guild_id, channel_id, host_id,
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
 """
 
-_ID_HELD = "SELECT 1 FROM records WHERE session_id = $1"
-"""A finished game's record keeps its session's id (one record per id), even were the session
-pruned: a new session must not take it."""
+_TAKEN = (
+    f"SELECT EXISTS (SELECT 1 FROM sessions WHERE channel_id = $1 AND {LIVE}), "
+    "EXISTS (SELECT 1 FROM records WHERE session_id = $2)"
+)
+"""Whether channel $1 has a live session, and whether a game record holds id $2: a finished
+game's record keeps its session's id (one record per id), even were the session pruned, and a
+new session must not take it. One query: each is a hand-over to SQLite's thread."""
 
 _SELECT_SEATS = (
     "SELECT session_id, seat, user_id, name, away, missed, ai_level, hints, ai_moves FROM seats"
@@ -156,11 +160,12 @@ def _create(record: SessionRecord) -> Any:
     )
 
     async def create(conn: Conn) -> None:
-        if record.status.live:
-            sql = f"SELECT 1 FROM sessions WHERE channel_id = $1 AND {LIVE}"
-            if await conn.fetchval(sql, record.channel_id) is not None:
-                raise GameError(Reason.CHANNEL_BUSY)
-        if await conn.fetchval(_ID_HELD, record.id) is not None:
+        channel = record.channel_id if record.status.live else None  # None: no live check
+        row = await conn.fetchrow(_TAKEN, channel, record.id)
+        assert row is not None  # a SELECT without FROM has its row
+        if row[0]:
+            raise GameError(Reason.CHANNEL_BUSY)
+        if row[1]:
             raise SessionIdTaken(record.id)
         try:
             await conn.execute(_INSERT, *params)

@@ -30,9 +30,13 @@ class Row(Protocol):
     def __getitem__(self, key: int, /) -> Any: ...
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+"""Made once: `json.dumps` with options builds an encoder every call, half its cost."""
+
+
 def dumps(value: Any) -> str:
     """Compact JSON text, non-ASCII kept as is (a JSON column in either database)."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(value)
 
 
 Clash = Literal["key", "unique"]

@@ -388,6 +388,36 @@ async def test_seat_state_and_turn_timer_round_trip(storage: Storage) -> None:
     assert loaded is not None and loaded.record == back
 
 
+async def test_moves_of_one_batch_store_every_column_they_change_and_keep_the_rest(
+    storage: Storage,
+) -> None:
+    store = storage.sessions
+    games = [await start(store, make_record(f"s{n}", 10 + n)) for n in range(2)]
+    plain, _ = next_move(*games[0])
+    turned = plain.after.model_copy(update={"to_move": (1,)})
+    move, _ = next_move(*games[1])
+    everything = move.after.model_copy(
+        update={
+            "host_id": 300,
+            "locale": "ja",
+            "options": {"target": "五"},
+            "status": Status.FINISHED,
+            "config": {"rounds": 3},
+            "table_message_id": 2**60,
+            "turn_timer": 45,
+            "to_move": None,
+        }
+    )
+    writes = [
+        SessionWrite(plain.before, turned, plain.entries),
+        SessionWrite(move.before, everything, move.entries),
+    ]
+    await asyncio.gather(*(store.write(w) for w in writes))
+    for write in writes:
+        loaded = await store.load(write.after.id)
+        assert loaded is not None and loaded.record == write.after
+
+
 def deadline(kind: str, seat: int | None, due: float, session_id: str = "s1") -> Deadline:
     return Deadline.model_validate(
         {"session_id": session_id, "kind": kind, "seat": seat, "due": due}
@@ -623,6 +653,27 @@ async def test_a_batch_of_sound_writes_is_one_transaction(storage: Storage) -> N
         ids = [w.after.id for w in writes]
         sql = "SELECT DISTINCT xmin::TEXT FROM sessions WHERE id = ANY(?)"
         assert len(await execute(storage, sql, ids)) == 1
+
+
+async def test_a_batch_of_moves_on_sqlite_is_one_statement_prepared_once(
+    tmp_path: Path,
+) -> None:
+    async with await open_storage(tmp_path / "bot.db") as storage:
+        assert isinstance(storage.db, SqliteDatabase)
+        store = storage.sessions
+        games = [await start(store, make_record(f"s{n}", 10 + n)) for n in range(4)]
+        await move(store, *games[3])  # the writer's first batch of moves makes its view
+        statements: list[str] = []
+        await storage.db.trace(statements.append)
+        writes = [next_move(*game)[0] for game in games[:3]]
+        await asyncio.gather(*(store.write(w) for w in writes))
+        await storage.db.trace(None)
+        # The trace names the statement again for each one its trigger runs: no BEGIN, no
+        # COMMIT, no script, only the batch's INSERT (its rows bound: one for the three moves).
+        [run] = set(statements)
+        assert run.startswith("INSERT INTO move_batch")
+        for write in writes:
+            assert len(await store.log(write.after.id)) == write.after.version
 
 
 # Bot tables ---------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ class Frozen(BaseModel):
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """pydantic's copy, whose fields-set is shared (`games.engine.fieldsets`): a record is
         copied several times a move."""
-        if deep or self.__pydantic_private__ is not None:
+        if deep or self.__pydantic_private__ is not None or self.__pydantic_extra__ is not None:
             return super().model_copy(update=update, deep=deep)
         values = dict(self.__dict__)  # a compact table (games.thegame.models' evolve)
         if update:
@@ -44,7 +44,7 @@ class Frozen(BaseModel):
         copied = _new(type(self))
         _set(copied, "__dict__", values)
         _set(copied, "__pydantic_fields_set__", joined(self.__pydantic_fields_set__, update or ()))
-        _set(copied, "__pydantic_extra__", None)  # extra="forbid": never any
+        _set(copied, "__pydantic_extra__", None)
         _set(copied, "__pydantic_private__", None)
         return copied
 

@@ -49,7 +49,7 @@ def every_field(cls: type[BaseModel]) -> set[str]:
 def evolve(model: M, **changes: Any) -> M:
     """`model` with `changes`: what `model_copy(update=changes)` gives, for a fraction of
     its cost."""
-    values = dict(model.__dict__)  # a compact table (see TheGameState.evolve)
+    values = dict(model.__dict__)  # built anew: compact, where .copy() keeps deleted keys' slots
     values.update(changes)
     return built(type(model), values, joined(model.__pydantic_fields_set__, changes))
 

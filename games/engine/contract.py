@@ -38,7 +38,7 @@ class Frozen(BaseModel):
         copied several times a move."""
         if deep or self.__pydantic_private__ is not None or self.__pydantic_extra__ is not None:
             return super().model_copy(update=update, deep=deep)
-        values = dict(self.__dict__)  # a compact table (games.thegame.models' evolve)
+        values = dict(self.__dict__)  # built anew: compact, where .copy() keeps deleted keys' slots
         if update:
             values.update(update)
         copied = _new(type(self))

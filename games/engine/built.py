@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from games.engine.contract import Event
+from games.engine.fieldsets import joined, shared
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -41,19 +42,16 @@ def every_field(cls: type[BaseModel]) -> set[str]:
     object less per model to allocate and collect (pydantic copies it before it changes it)."""
     fields = _EVERY_FIELD.get(cls)
     if fields is None:
-        fields = _EVERY_FIELD[cls] = set(cls.model_fields)
+        fields = _EVERY_FIELD[cls] = shared(cls.model_fields)
     return fields
 
 
 def evolve(model: M, **changes: Any) -> M:
     """`model` with `changes`: what `model_copy(update=changes)` gives, for a fraction of
     its cost."""
-    values = model.__dict__.copy()
+    values = dict(model.__dict__)  # built anew: compact, where .copy() keeps deleted keys' slots
     values.update(changes)
-    fields_set = model.__pydantic_fields_set__  # shared while it names every change
-    if not fields_set.issuperset(changes):
-        fields_set = fields_set | changes.keys()
-    return built(type(model), values, fields_set)
+    return built(type(model), values, joined(model.__pydantic_fields_set__, changes))
 
 
 def event(

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from games.engine.errors import GameError, Reason
 from games.engine.exact import ExactActions
+from games.engine.fieldsets import joined
 
 CHANCE = -1
 """Actor id of chance (deal, shuffle, roll)."""
@@ -32,6 +33,25 @@ class Frozen(BaseModel):
     """Base for every config, state, action, view and event: immutable, strict."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """pydantic's copy, whose fields-set is shared (`games.engine.fieldsets`): a record is
+        copied several times a move."""
+        if deep or self.__pydantic_private__ is not None or self.__pydantic_extra__ is not None:
+            return super().model_copy(update=update, deep=deep)
+        values = dict(self.__dict__)  # built anew: compact, where .copy() keeps deleted keys' slots
+        if update:
+            values.update(update)
+        copied = _new(type(self))
+        _set(copied, "__dict__", values)
+        _set(copied, "__pydantic_fields_set__", joined(self.__pydantic_fields_set__, update or ()))
+        _set(copied, "__pydantic_extra__", None)
+        _set(copied, "__pydantic_private__", None)
+        return copied
+
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 @dataclass(frozen=True, slots=True)

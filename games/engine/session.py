@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any, Self
+from typing import Any
 
-from games.engine.built import evolve
 from games.engine.contract import Frozen
 
 SESSION_ID_PATTERN = r"(?:[0-9a-f]{16}|[0-9a-f]{8})"
@@ -25,17 +23,7 @@ class Status(StrEnum):
         return self in (Status.LOBBY, Status.ACTIVE)
 
 
-class Copied(Frozen):
-    """A model the runtime copies with changes on every move (a session's record, a seat):
-    its shallow `model_copy` is `evolve`, the same copy for a fraction of pydantic's cost."""
-
-    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
-        if deep:
-            return super().model_copy(update=update, deep=deep)
-        return evolve(self, **(update or {}))
-
-
-class Seat(Copied):
+class Seat(Frozen):
     """A seat: a Discord user, or an AI when `user_id` is None."""
 
     user_id: int | None
@@ -62,7 +50,7 @@ class Seat(Copied):
         return self.is_ai or self.away
 
 
-class SessionRecord(Copied):
+class SessionRecord(Frozen):
     id: str
     game_id: str
     rules_version: int

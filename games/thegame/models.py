@@ -11,6 +11,7 @@ from pydantic import Field, TypeAdapter
 
 from games.engine.built import built
 from games.engine.contract import Frozen
+from games.engine.fieldsets import joined
 
 CARDS = tuple(range(2, 100))
 BLUE_NUMBERS = frozenset({22, 33, 44, 55, 66, 77})
@@ -196,7 +197,11 @@ class TheGameState(Frozen):
         every value is valid by construction (the engine's checked mode re-validates them in
         the tests). A derived value stays only while none of the fields it reads change;
         `cards_left` gives the count when the transition knows it."""
-        fields = self.__dict__.copy()
+        # A table built anew, not `.copy()`, which clones the old one with the slots of the
+        # derived values deleted from it: a few moves on, the table doubled (832 bytes, not
+        # 464), past what Python's small-object allocator serves, and every session's state
+        # went back and forth between the two allocators, each keeping its high-water mark.
+        fields = dict(self.__dict__)
         fields.update(changes)
         if len(fields) > len(FIELDS):  # some derived value is kept
             for name, reads in DERIVED.items():
@@ -204,10 +209,8 @@ class TheGameState(Frozen):
                     del fields[name]
         if cards_left is not None:
             fields["cards_left"] = cards_left
-        fields_set = self.__pydantic_fields_set__  # shared: pydantic copies it to change it
-        if not fields_set.issuperset(changes):  # as pydantic's model_copy counts them
-            fields_set = fields_set.union(changes)
-        return built(TheGameState, fields, fields_set)
+        # pydantic's model_copy would count the changed fields as set
+        return built(TheGameState, fields, joined(self.__pydantic_fields_set__, changes))
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """pydantic's copy, without the derived values (they may not fit the update)."""

@@ -70,6 +70,14 @@ async def test_a_turn_timer_warns_at_half_time_then_an_ai_plays_the_turn(tmp_pat
             assert not session.record.seats[0].away
 
 
+async def miss_three_turns(clock: ManualClock, session: Session) -> None:
+    """Let seat 0's turn expire three times: the seat is handed to an AI (away)."""
+    for missed in (1, 2, 3):
+        await run_clock(clock, lambda: session.state.turn == 0)
+        await run_clock(clock, lambda m=missed: session.record.seats[0].missed == m)
+    assert session.record.seats[0].away
+
+
 async def test_three_expiries_hand_the_seat_to_an_ai_until_the_player_comes_back(
     tmp_path: Path,
 ) -> None:
@@ -78,10 +86,7 @@ async def test_three_expiries_hand_the_seat_to_an_ai_until_the_player_comes_back
         alice = emu.add_user("alice")
         async with running_bot(emu, tmp_path / "db.sqlite3", clock=clock, ai_delay=0.5) as bot:
             session, table = await start_game(emu, bot, alice, ai=1, first="0", turn_timer=TIMER)
-            for missed in (1, 2, 3):
-                await run_clock(clock, lambda: session.state.turn == 0)
-                await run_clock(clock, lambda m=missed: session.record.seats[0].missed == m)
-            assert session.record.seats[0].away
+            await miss_three_turns(clock, session)
             away = t("en", "event.session.seat_away", seat="alice")
             await emu.wait_for(lambda: away in table.text)
             # The AI now plays the seat on its own, with no timer behind it.
@@ -106,10 +111,7 @@ async def test_an_away_players_move_takes_the_seat_back_in_the_moves_own_commit(
         alice = emu.add_user("alice")
         async with running_bot(emu, tmp_path / "db.sqlite3", clock=clock, ai_delay=0.5) as bot:
             session, table = await start_game(emu, bot, alice, ai=1, first="0", turn_timer=TIMER)
-            for missed in (1, 2, 3):
-                await run_clock(clock, lambda: session.state.turn == 0)
-                await run_clock(clock, lambda m=missed: session.record.seats[0].missed == m)
-            assert session.record.seats[0].away
+            await miss_three_turns(clock, session)
             told: list[tuple[str, list[str]]] = []
             bot.service.observe(lambda c: told.append((c.kind, [e.key for e in c.events])))
             await emu.wait_for(lambda: bool(custom_ids(table, r":x\.sig$")))

@@ -229,7 +229,7 @@ def _split(hand: Collection[int]) -> tuple[list[int], list[int]]:
     return reals, sorted(c for c in hand if c >= NUMBER_CARDS)
 
 
-def _by(key: str, cards: Sequence[int]) -> dict[int, list[int]]:
+def grouped(key: str, cards: Sequence[int]) -> dict[int, list[int]]:
     """`cards` grouped by number or colour, groups in order of their first card."""
     table = NUMBER if key == "number" else COLOUR
     groups: dict[int, list[int]] = {}
@@ -270,7 +270,7 @@ def playable(combo: Combo, top: int | None, last: int | None, hand: Collection[i
         }
     if kind in SET_SIZE:
         size = SET_SIZE[kind]
-        for n, group in _by("number", reals).items():
+        for n, group in grouped("number", reals).items():
             if n < min_number(top) or len(group) + len(copies) < size:
                 continue
             out.update(group)
@@ -281,7 +281,7 @@ def playable(combo: Combo, top: int | None, last: int | None, hand: Collection[i
     if kind is ComboKind.STRAIGHT:
         runs = _runs({number_of(c) for c in reals}, need)
         return {c for c in reals if any(number_of(c) in r for r in runs)}
-    groups = _by("colour", reals) if kind is ComboKind.FLUSH else {0: reals}
+    groups = grouped("colour", reals) if kind is ComboKind.FLUSH else {0: reals}
     for group in groups.values():
         if group and len(group) + len(copies) >= need:
             out.update(group)
@@ -306,7 +306,7 @@ class Split(NamedTuple):
 
 def split(hand: Collection[int]) -> Split:
     reals, copies = _split(hand)
-    return Split(reals, copies, _by("number", reals), _by("colour", reals))
+    return Split(reals, copies, grouped("number", reals), grouped("colour", reals))
 
 
 Raw = tuple[tuple[int, ...], tuple[tuple[int, int], ...]]

@@ -15,8 +15,7 @@ import random
 from collections.abc import Sequence
 
 from games.exhaust.cards import HIGHEST, NUMBER_CARDS
-from games.exhaust.combos import MIN_COUNT, Play, table
-from games.exhaust.npc import NUMBER, RANK
+from games.exhaust.combos import MIN_COUNT, NUMBER, RANK, Play, grouped, table
 
 PAIR, THREE, FOUR, STRAIGHT, FLUSH, ANY = range(1, 7)
 """The solo table's combos after its one Single (index 0), as `combos.table(1)` lists them."""
@@ -54,13 +53,7 @@ def fast_play(
         if best <= HIGHEST:
             return 0, Play((rng.choice(sorted(c for c in hand if NUMBER[c] == best)),))
     reals = sorted((c for c in hand if c < NUMBER_CARDS), key=RANK.__getitem__)
-    groups: dict[int, list[int]] = {}  # by number, ascending; each group in rank order
-    for c in reals:
-        group = groups.get(NUMBER[c])
-        if group is None:
-            groups[NUMBER[c]] = [c]
-        else:
-            group.append(c)
+    groups = grouped("number", reals)  # by number, ascending; each group in rank order
     if len(groups) < len(reals):
         for combo, size in SETS:
             bar = bars[combo]

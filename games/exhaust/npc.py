@@ -17,11 +17,12 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from games.engine.errors import GameError
-from games.exhaust.cards import COLOURS, DECK, HIGHEST, LOWEST, is_copy
-from games.exhaust.cards import colour as colour_of
-from games.exhaust.cards import number as number_of
+from games.exhaust.cards import COLOURS, HIGHEST, LOWEST, is_copy
 from games.exhaust.combos import (
+    COLOUR,
     NPC_PRIORITY,
+    NUMBER,
+    RANK,
     SET_SIZE,
     Combo,
     ComboKind,
@@ -58,12 +59,6 @@ class Choice(NamedTuple):
 
 def play_key(numbers: Sequence[int], copies: int) -> Key:
     return (sum(numbers), tuple(sorted(numbers, reverse=True)), copies)
-
-
-NUMBER = tuple(number_of(c) if not is_copy(c) else 0 for c in DECK)
-COLOUR = tuple(colour_of(c) if not is_copy(c) else -1 for c in DECK)
-RANK = tuple(NUMBER[c] * len(DECK) + c for c in DECK)
-"""An int per card that sorts like `combos.rank` (the NPC sorts a lot: plain ints are fast)."""
 
 
 class Hand(NamedTuple):

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.client import TableBot, create_bot
-from bot.playground.emulator import Emulator
+from bot.playground.emulator import Emulator, RateLimit
 from bot.playground.emulator.models import EmuChannel, EmuMessage, EmuUser
 from bot.settings import Settings
 from games.engine import Session
@@ -31,6 +31,11 @@ def settings_for(emu: Emulator, db: Path, **overrides: Any) -> Settings:
     }
     return Settings(_env_file=None, **values)
 
+
+FAST = {"table_edit_interval": 0.1}
+"""Bot options of the game tests: table edits come quickly."""
+QUICK = RateLimit(5, 0.2)
+"""Discord's edit limit, with a shorter window (the behaviour, not the wait)."""
 
 BOT_LOGGERS = ("discord", "bot", "games", "storage")
 # The Discord locale of a server (and its users) that speaks each catalog language.

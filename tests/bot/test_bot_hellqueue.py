@@ -60,6 +60,8 @@ from games.hellqueue.models import (
 from games.hellqueue.models import Pick as TakeStone
 from games.hellqueue.moves import room, to_move_seat
 from tests.botkit import (
+    FAST,
+    QUICK,
     custom_ids,
     open_hand,
     rules_page,
@@ -72,9 +74,6 @@ from tests.botkit import (
 from tests.games.hellqueue.hellqueue_tables import dice, table
 
 COMMAND = "hellqueue new"
-FAST = {"table_edit_interval": 0.1}
-QUICK = RateLimit(5, 0.2)
-"""Discord's edit limit, with a shorter window (the behaviour, not the wait)."""
 SEED = 11
 """The session seed of the scripted games (the first user's stone pick comes early)."""
 

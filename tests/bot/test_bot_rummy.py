@@ -48,6 +48,8 @@ from games.rummy.models import (
 from games.rummy.sets import is_big
 from runtime import ManualClock
 from tests.botkit import (
+    FAST,
+    QUICK,
     custom_ids,
     open_hand,
     rules_page,
@@ -60,8 +62,6 @@ from tests.games.rummy.rummy_cards import c, cs, make
 from tests.games.rummy.rummy_play import (
     AI_DELAY,
     COMMAND,
-    FAST,
-    QUICK,
     SEED,
     START,
     ai_like,

@@ -24,11 +24,9 @@ from games.engine import Session, Status
 from games.rummy import RULES
 from games.rummy.models import Action, Discard, Goal, Pass, ShortResult, State
 from runtime import ManualClock
-from tests.botkit import custom_ids, open_hand, running_bot, start_game
+from tests.botkit import FAST, QUICK, custom_ids, open_hand, running_bot, start_game
 from tests.games.rummy.rummy_play import (
     COMMAND,
-    FAST,
-    QUICK,
     START,
     before,
     click,

@@ -15,7 +15,7 @@ from bot.context import Context
 from bot.games.rummy.controls import discard_choices, one_per_kinds
 from bot.games.rummy.pieces import WINDOW, card_label, card_text, cards_text
 from bot.games.rummy.ui import RummyUI
-from bot.playground.emulator import Emulator, EmuMessage, EmuUser, RateLimit
+from bot.playground.emulator import Emulator, EmuMessage, EmuUser
 from games.engine import Seat, Session, SessionRecord, Status
 from games.engine.contract import CHANCE
 from games.engine.deadlines import Deadline
@@ -38,9 +38,6 @@ from runtime import ManualClock
 from tests.botkit import custom_ids
 
 COMMAND = "rummy new"
-FAST = {"table_edit_interval": 0.1}
-QUICK = RateLimit(5, 0.2)
-"""Discord's edit limit, with a shorter window (the behaviour, not the wait)."""
 START = 1_800_000_000.0
 AI_DELAY = 0.5
 SEED = 7

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,12 +83,13 @@ class Lobby:
         table = Table(game_id, guild_id, channel_id, locale, options, turn_timer)
         return await self._open(table, host_id, (Seat(user_id=host_id, name=host_name),))
 
-    async def reopen(
+    def reopen(
         self, old: SessionRecord, by: int, options: Mapping[str, Any] | None = None
-    ) -> Session:
+    ) -> Awaitable[Session]:
         """A new lobby at a finished game's table, hosted by `by`: its seats (each one's
         counts for the game reset), options (unless new ones are given) and turn timer, stored
-        in one write (a rematch)."""
+        in one write (a rematch). Not a coroutine itself: what it awaits holds the table, not
+        the finished record, while the write waits in the commit queue."""
         table = Table(
             old.game_id,
             old.guild_id,
@@ -97,7 +98,7 @@ class Lobby:
             old.options if options is None else options,
             old.turn_timer,
         )
-        return await self._open(table, by, tuple(evolve(s, **FRESH_SEAT) for s in old.seats))
+        return self._open(table, by, tuple(evolve(s, **FRESH_SEAT) for s in old.seats))
 
     async def _open(self, table: Table, host_id: int, seats: tuple[Seat, ...]) -> Session:
         core = self._core

@@ -23,6 +23,7 @@ from typing import Any
 from games.engine.ai import GameAI
 from games.engine.contract import Rules
 from games.engine.errors import GameError, Reason
+from games.engine.session import SessionRecord
 from games.engine.shards import Shards
 from runtime.cache import Cache
 from runtime.clock import SYSTEM_CLOCK, Clock
@@ -112,14 +113,19 @@ class SessionService:
         self, session_id: str, by: int, options: Mapping[str, Any] | None = None
     ) -> Change:
         """A new session with the same seats, options and turn timer, started at once (its
-        lobby is stored with the seats: one write fewer than opening it and seating them)."""
-        old = await self.get(session_id)
-        if old.record.status.live:
-            raise GameError(Reason.ILLEGAL_MOVE, "still_playing")
-        if old.seat_of(by) is None:
-            raise GameError(Reason.NOT_A_PLAYER)
-        session = await self._lobby.reopen(old.record, by, options)
+        lobby is stored with the seats: one write fewer than opening it and seating them).
+        Only the finished game's record is kept, and only until the lobby is built from it:
+        its state is let go while the new game waits on the store."""
+        session = await self._lobby.reopen(await self._finished(session_id, by), by, options)
         return await self.start(session.id, by)
+
+    async def _finished(self, session_id: str, by: int) -> SessionRecord:
+        record = (await self.get(session_id)).record
+        if record.status.live:
+            raise GameError(Reason.ILLEGAL_MOVE, "still_playing")
+        if record.seat_of(by) is None:
+            raise GameError(Reason.NOT_A_PLAYER)
+        return record
 
     # Lifetime -------------------------------------------------------------------------------
 

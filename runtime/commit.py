@@ -1,6 +1,6 @@
 """Persisting a change: the record, its log entries, a snapshot now and then, and the deadlines
-the change makes due, in one transaction, before the change reaches memory. A cancelled caller
-cannot leave memory behind the store."""
+the change makes due, in one transaction, before the change reaches memory and the session's
+timer. A cancelled caller cannot leave memory behind the store."""
 
 from __future__ import annotations
 
@@ -31,9 +31,9 @@ more than this many actions, whatever the game's length. A snapshot is only a ca
 
 
 class Writer:
-    armed: Callable[[Session], None]
-    """Run after each commit reached memory, so the session's timer and AI follow it (the
-    seats' `arm`; set as the service is wired)."""
+    drive: Callable[[Session], None]
+    """Start or stop a session's AI driver (the seats' `drive`; set as the service is wired):
+    asked by `arm` only when the AI has a seat to play or the game is no longer in play."""
 
     def __init__(self, core: Core, cache: Cache) -> None:
         self._core = core
@@ -100,7 +100,7 @@ class Writer:
         elif error is None:
             session.record, session.state, session.deadlines = record, state, needed
             session.waiting = waiting
-            self.armed(session)
+            self.arm(session)
             if self._core.on_commit is not None:
                 self._core.on_commit(time.perf_counter() - started)
         else:
@@ -110,6 +110,32 @@ class Writer:
                 raise error
         if cancelled:
             raise asyncio.CancelledError
+
+    def arm(self, session: Session) -> None:
+        """Make the session's timer and AI driver match what it now waits for, on the process
+        that owns it only: after each commit, and for a session seen again (a restart, another
+        process's change, a deadline that found nothing due)."""
+        core = self._core
+        if core.closed or not core.owns(session.record):
+            return
+        active = session.record.status is Status.ACTIVE
+        pending = [d.due for d in session.deadlines.values() if not d.fired] if active else []
+        core.timers.set(session.id, min(pending, default=None))
+        if not active or autoplay_seats(session):
+            self.drive(session)
+
+
+def autoplay_seats(session: Session) -> list[int]:
+    """Seats to move that the AI plays now: AI and away seats, and expired turns."""
+    seats = session.record.seats
+    to_move = session.waiting.seats
+    return sorted(s for s in to_move if seats[s].autoplay or _expiring(session, s))
+
+
+def _expiring(session: Session, seat: int) -> bool:
+    """The seat's turn timer ran out and the AI is playing the rest of that turn."""
+    turn = session.deadlines.get(("turn", seat))
+    return turn is not None and turn.fired
 
 
 def advanced(

@@ -75,9 +75,9 @@ class SessionService:
         writer = Writer(core, cache)
         seats = self._seats = Seats(core, cache, writer, listeners, thinker, ai_delay)
         deadlines = Deadlines(core, cache, writer, listeners, seats)
-        resumer = Resumer(core, cache, seats)
+        resumer = Resumer(core, cache, writer)
         # Each job made before the one it calls gets that call now (no call back up to here):
-        writer.armed = seats.arm
+        writer.drive = seats.drive
         core.timers.fire = deadlines.fire
         listeners.told = cache.drop_if_over
         lobby = self._lobby = Lobby(core, cache, writer, listeners, self._seed, id_source)

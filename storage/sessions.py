@@ -36,7 +36,7 @@ from storage.session_store import (
     Snapshot,
     Watcher,
 )
-from storage.sql import Conn, Row, clash, dumps
+from storage.sql import Conn, Dialect, Row, clash, dumps
 
 _COLUMNS = (
     "id, game_id, rules_version, guild_id, channel_id, host_id, locale, options, seed, status, "
@@ -58,15 +58,24 @@ _TAKEN = (
 game's record keeps its session's id (one record per id), even were the session pruned, and a
 new session must not take it. One query: each is a hand-over to SQLite's thread."""
 
-_SELECT_SEATS = (
-    "SELECT session_id, seat, user_id, name, away, missed, ai_level, hints, ai_moves FROM seats"
-)
-
 
 _LOG = "SELECT seq, actor, payload FROM actions WHERE session_id = $1 AND seq > $2 ORDER BY seq"
 
 
-def record_of(row: Row, seats: Sequence[Row]) -> SessionRecord:
+_SEAT_FIELDS = ("user_id", "name", "away", "missed", "ai_level", "hints", "ai_moves")
+
+
+def _seats_of(dialect: Dialect, session: str) -> str:
+    """The seats of session `session` (a column), as `Dialect.json_rows` of `[seat,
+    *_SEAT_FIELDS]`: one query reads sessions with their seats."""
+    return dialect.json_rows(
+        f"seat, {', '.join(_SEAT_FIELDS)}", f"seats WHERE seats.session_id = {session}"
+    )
+
+
+def record_of(row: Row) -> SessionRecord:
+    """A session's record from its row, whose `seats` column is `_seats_of`'s."""
+    seats = sorted(json.loads(row["seats"]))  # by seat number
     return SessionRecord.model_validate(
         {
             "id": row["id"],
@@ -82,13 +91,13 @@ def record_of(row: Row, seats: Sequence[Row]) -> SessionRecord:
             "version": row["version"],
             "seats": [
                 {
-                    "user_id": s["user_id"],
-                    "name": s["name"],
-                    "away": bool(s["away"]),
-                    "missed": s["missed"],
-                    "ai_level": s["ai_level"],
-                    "hints": s["hints"],
-                    "ai_moves": s["ai_moves"],
+                    "user_id": s[1],
+                    "name": s[2],
+                    "away": bool(s[3]),
+                    "missed": s[4],
+                    "ai_level": s[5],
+                    "hints": s[6],
+                    "ai_moves": s[7],
                 }
                 for s in seats
             ],
@@ -102,33 +111,14 @@ def record_of(row: Row, seats: Sequence[Row]) -> SessionRecord:
     )
 
 
-def deadline_of(row: Row) -> Deadline:
-    return Deadline(
-        session_id=row["session_id"],
-        kind=row["kind"],
-        seat=None if row["seat"] == NO_SEAT else row["seat"],
-        due=row["due"],
-        fired=bool(row["fired"]),
-    )
-
-
-async def _records(conn: Conn, where: str, params: Sequence[Any]) -> list[SessionRecord]:
-    """Sessions matching `where` with their seats, oldest first, in two queries (call within
-    one read transaction, so both see the same sessions)."""
-    rows = await conn.fetch(
-        f"SELECT {_COLUMNS} FROM sessions WHERE {where} ORDER BY created_at, id", *params
-    )
-    if not rows:
-        return []
-    seats: dict[str, list[Row]] = {row["id"]: [] for row in rows}
-    seat_rows = await conn.fetch(
-        f"{_SELECT_SEATS} WHERE session_id IN (SELECT id FROM sessions WHERE {where}) "
-        "ORDER BY session_id, seat",
+async def _records(db: Database, where: str, params: Sequence[Any]) -> list[SessionRecord]:
+    """Sessions matching `where` with their seats, oldest first: one query."""
+    rows = await db.fetch(
+        f"SELECT {_COLUMNS}, {_seats_of(db.dialect, 'sessions.id')} AS seats FROM sessions "
+        f"WHERE {where} ORDER BY created_at, id",
         *params,
     )
-    for seat in seat_rows:
-        seats[seat["session_id"]].append(seat)
-    return [record_of(row, seats[row["id"]]) for row in rows]
+    return [record_of(row) for row in rows]
 
 
 def _log_of(rows: Sequence[Row]) -> tuple[LoggedAction, ...]:
@@ -182,22 +172,52 @@ def _create(record: SessionRecord) -> Any:
     return create
 
 
-async def _load(conn: Conn, session_id: str) -> LoadedSession | None:
-    found = await _records(conn, "id = $1", (session_id,))
-    if not found:
-        return None
-    row = await conn.fetchrow(
-        "SELECT version, state FROM snapshots WHERE session_id = $1", session_id
+def _load_sql(dialect: Dialect) -> str:
+    """A session with its seats, snapshot, the log after it and its deadlines: one query (one
+    snapshot of the database, one call), the rows of each as `Dialect.json_rows`."""
+    after = "COALESCE(n.version, 0)"
+    log = dialect.json_rows(
+        f"seq, actor, {dialect.json_value('payload')}",
+        f"actions WHERE actions.session_id = s.id AND seq > {after}",
     )
+    deadlines = dialect.json_rows(
+        f"kind, seat, {dialect.exact('due')}, fired", "deadlines WHERE deadlines.session_id = s.id"
+    )
+    columns = ", ".join(f"s.{name.strip()}" for name in _COLUMNS.split(","))
+    return (
+        f"SELECT {columns}, {_seats_of(dialect, 's.id')} AS seats, n.version AS snapshot, "
+        f"n.state, {log} AS log, {deadlines} AS deadlines FROM sessions AS s "
+        "LEFT JOIN snapshots AS n ON n.session_id = s.id WHERE s.id = $1"
+    )
+
+
+def _loaded(row: Row) -> LoadedSession:
+    record = record_of(row)
     snapshot = (
-        None if row is None else Snapshot(version=row["version"], state=json.loads(row["state"]))
+        None
+        if row["snapshot"] is None
+        else Snapshot(version=row["snapshot"], state=json.loads(row["state"]))
     )
-    log = _log_of(await conn.fetch(_LOG, session_id, 0 if snapshot is None else snapshot.version))
-    rows = await conn.fetch(
-        "SELECT * FROM deadlines WHERE session_id = $1 ORDER BY due", session_id
+    log = tuple(
+        LoggedAction(seq=seq, actor=actor, action=action)
+        for seq, actor, action in sorted(json.loads(row["log"]), key=_first)
     )
-    deadlines = tuple(deadline_of(row) for row in rows)
-    return LoadedSession(record=found[0], snapshot=snapshot, log=log, deadlines=deadlines)
+    deadlines = [
+        Deadline(
+            session_id=record.id,
+            kind=kind,
+            seat=None if seat == NO_SEAT else seat,
+            due=float(due),
+            fired=bool(fired),
+        )
+        for kind, seat, due, fired in json.loads(row["deadlines"])
+    ]
+    deadlines.sort(key=lambda d: d.due)
+    return LoadedSession(record=record, snapshot=snapshot, log=log, deadlines=tuple(deadlines))
+
+
+def _first(row: list[Any]) -> Any:
+    return row[0]
 
 
 class SqlSessionStore:
@@ -206,6 +226,7 @@ class SqlSessionStore:
     def __init__(self, db: Database) -> None:
         self.db = db
         dialect = db.dialect
+        self._load = _load_sql(dialect)
         self._awaiting_ai = f"""
 SELECT DISTINCT s.id FROM sessions AS s JOIN seats AS t ON t.session_id = s.id
 WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
@@ -236,7 +257,8 @@ WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
 
     async def load(self, session_id: str) -> LoadedSession | None:
         """The record, the latest snapshot, the log entries after it and the deadlines."""
-        return await self.db.read(lambda conn: _load(conn, session_id))
+        row = await self.db.fetchrow(self._load, session_id)
+        return None if row is None else _loaded(row)
 
     async def version(self, session_id: str) -> int | None:
         version = await self.db.fetchval("SELECT version FROM sessions WHERE id = $1", session_id)
@@ -259,18 +281,14 @@ WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
         return [(row[0], row[1]) for row in await self.db.fetch(sql, *params)]
 
     async def live_in_channel(self, channel_id: int) -> SessionRecord | None:
-        found = await self.db.read(
-            lambda conn: _records(conn, f"channel_id = $1 AND {LIVE}", (channel_id,))
-        )
+        found = await _records(self.db, f"channel_id = $1 AND {LIVE}", (channel_id,))
         return found[-1] if found else None
 
     async def live_sessions(self, guild_id: int | None = None) -> list[SessionRecord]:
         """Sessions in lobby or play, oldest first: all of them, or one guild's."""
         if guild_id is None:
-            return await self.db.read(lambda conn: _records(conn, LIVE, ()))
-        return await self.db.read(
-            lambda conn: _records(conn, f"guild_id = $1 AND {LIVE}", (guild_id,))
-        )
+            return await _records(self.db, LIVE, ())
+        return await _records(self.db, f"guild_id = $1 AND {LIVE}", (guild_id,))
 
     async def awaiting_ai(self, shards: Shards | None = None) -> list[str]:
         """Active sessions whose AI (or away) seat is to move, or may be (of `shards`)."""

@@ -17,7 +17,7 @@ from games.engine.errors import GameError, Reason
 from games.engine.session import SessionRecord, Status
 from games.engine.shards import Shards
 from games.engine.step import LoggedAction
-from storage.database import Database
+from storage.database import Database, OneStatement
 from storage.migrations import LIVE
 from storage.moves import (
     CHANGED,
@@ -43,12 +43,31 @@ _COLUMNS = (
     "version, config, table_message_id, created_at, turn_timer, to_move, quarantine"
 )
 
-_INSERT = """
-INSERT INTO sessions (id, game_id, rules_version, guild_id, channel_id, host_id, locale,
-    options, seed, status, version, config, table_message_id, created_at, updated_at,
-    turn_timer, to_move)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
-"""
+_NEW_COLUMNS = (
+    "id",
+    "game_id",
+    "rules_version",
+    "guild_id",
+    "channel_id",
+    "host_id",
+    "locale",
+    "options",
+    "seed",
+    "status",
+    "version",
+    "config",
+    "table_message_id",
+    "created_at",
+    "updated_at",
+    "turn_timer",
+    "to_move",
+)
+"""What a new session's INSERT gives (`_create`'s parameters, in this order)."""
+
+_INSERT = (
+    f"INSERT INTO sessions ({', '.join(_NEW_COLUMNS)}) "
+    f"VALUES ({', '.join(f'${n}' for n in range(1, len(_NEW_COLUMNS) + 1))})"
+)
 
 _TAKEN = (
     f"SELECT EXISTS (SELECT 1 FROM sessions WHERE channel_id = $1 AND {LIVE}), "
@@ -128,7 +147,7 @@ def _log_of(rows: Sequence[Row]) -> tuple[LoggedAction, ...]:
     )
 
 
-def _create(record: SessionRecord) -> Any:
+def _create(record: SessionRecord, sqlite: bool) -> Any:
     params = (  # in the INSERT's column order
         record.id,
         record.game_id,
@@ -149,27 +168,80 @@ def _create(record: SessionRecord) -> Any:
         column_value(record, "to_move"),
     )
 
+    seats = seat_rows(None, record)
+
     async def create(conn: Conn) -> None:
-        channel = record.channel_id if record.status.live else None  # None: no live check
-        row = await conn.fetchrow(_TAKEN, channel, record.id)
-        assert row is not None  # a SELECT without FROM has its row
-        if row[0]:
-            raise GameError(Reason.CHANNEL_BUSY)
-        if row[1]:
-            raise SessionIdTaken(record.id)
         try:
+            if conn.dialect.name == "sqlite":
+                await _create_at_once(conn, params, dumps(seats))
+                return
+            channel = record.channel_id if record.status.live else None  # None: no live check
+            row = await conn.fetchrow(_TAKEN, channel, record.id)
+            assert row is not None  # a SELECT without FROM has its row
+            if row[0]:
+                raise GameError(Reason.CHANNEL_BUSY)
+            if row[1]:
+                raise SessionIdTaken(record.id)
             await conn.execute(_INSERT, *params)
-        except Exception as error:  # another process got there meanwhile
+        except Exception as error:  # another process got there meanwhile (or SQLite's checks)
             clashed = clash(error)
-            if clashed == "key":
+            if clashed == "key" or SESSION_TAKEN in str(error):
                 raise SessionIdTaken(record.id) from None
-            if clashed == "unique":
+            if clashed == "unique" or CHANNEL_TAKEN in str(error):
                 raise GameError(Reason.CHANNEL_BUSY) from None
             raise
-        if rows := seat_rows(None, record):
-            await conn.execute(put_seats(conn.dialect, "$1", False), dumps(rows))
+        if seats:
+            await conn.execute(put_seats(conn.dialect, "$1", False), dumps(seats))
 
-    return create
+    # On SQLite: one statement, alone in its batch (a rematch's) one call in all.
+    return OneStatement(create) if sqlite else create
+
+
+NEW_SESSION = "new_session"
+"""A temporary view of SQLite's writer connection: a row inserted into it is a new session
+and its seats, which its trigger (`_new_session_view`) checks and writes, as `BATCH` does a
+batch of moves (`storage.moves`): one statement, prepared once, where the checks and the two
+INSERTs were four calls and a transaction (two more)."""
+
+SESSION_TAKEN = "session_id_taken"
+CHANNEL_TAKEN = "channel_busy"
+"""The errors `NEW_SESSION`'s trigger raises: a game record holds the id; the channel has a
+live session."""
+
+
+def _new_session_view(dialect: Dialect) -> list[str]:
+    columns = ", ".join(f"NULL AS {name}" for name in [*_NEW_COLUMNS, "seats"])
+    news = ", ".join(f"NEW.{name}" for name in _NEW_COLUMNS)
+    body = [
+        f"SELECT RAISE(ABORT, '{CHANNEL_TAKEN}') WHERE NEW.status IN ('lobby', 'active') AND "
+        f"EXISTS (SELECT 1 FROM sessions WHERE channel_id = NEW.channel_id AND {LIVE})",
+        f"SELECT RAISE(ABORT, '{SESSION_TAKEN}') "
+        "WHERE EXISTS (SELECT 1 FROM records WHERE session_id = NEW.id)",
+        f"INSERT INTO sessions ({', '.join(_NEW_COLUMNS)}) VALUES ({news})",
+        put_seats(dialect, "NEW.seats", False),
+    ]
+    return [
+        f"CREATE TEMP VIEW IF NOT EXISTS {NEW_SESSION} AS SELECT {columns}",
+        f"CREATE TEMP TRIGGER IF NOT EXISTS {NEW_SESSION}_written INSTEAD OF INSERT ON "
+        f"{NEW_SESSION} BEGIN\n{''.join(f'{line};{chr(10)}' for line in body)}END",
+    ]
+
+
+_WRITE_NEW = (
+    f"INSERT INTO {NEW_SESSION} ({', '.join([*_NEW_COLUMNS, 'seats'])}) "
+    f"VALUES ({', '.join(f'${n}' for n in range(1, len(_NEW_COLUMNS) + 2))})"
+)
+
+
+async def _create_at_once(conn: Conn, params: tuple[Any, ...], seats: str) -> None:
+    try:
+        await conn.execute(_WRITE_NEW, *params, seats)
+    except Exception as error:
+        if f"no such table: {NEW_SESSION}" not in str(error):
+            raise
+        for sql in _new_session_view(conn.dialect):  # the connection's first new session
+            await conn.execute(sql)  # (not a script: that would commit a transaction begun)
+        await conn.execute(_WRITE_NEW, *params, seats)
 
 
 def _load_sql(dialect: Dialect) -> str:
@@ -248,7 +320,7 @@ WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
         SessionIdTaken if a session or a game record holds its id already."""
         if record.version != 0:
             raise ValueError("a new session starts at version 0")
-        await self.db.write(_create(record))
+        await self.db.write(_create(record, self.db.dialect.name == "sqlite"))
 
     def write(self, change: SessionWrite) -> Durable[None]:
         """Store what `change` changes in the next group commit."""

@@ -75,7 +75,8 @@ _TAKEN = (
 )
 """Whether channel $1 has a live session, and whether a game record holds id $2: a finished
 game's record keeps its session's id (one record per id), even were the session pruned, and a
-new session must not take it. One query: each is a hand-over to SQLite's thread."""
+new session must not take it. One query, on PostgreSQL (on SQLite, `NEW_SESSION`'s trigger
+asks the same)."""
 
 
 _LOG = "SELECT seq, actor, payload FROM actions WHERE session_id = $1 AND seq > $2 ORDER BY seq"
@@ -172,7 +173,7 @@ def _create(record: SessionRecord, sqlite: bool) -> Any:
 
     async def create(conn: Conn) -> None:
         try:
-            if conn.dialect.name == "sqlite":
+            if sqlite:
                 await _create_at_once(conn, params, dumps(seats))
                 return
             channel = record.channel_id if record.status.live else None  # None: no live check

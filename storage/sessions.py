@@ -20,13 +20,19 @@ from games.engine.step import LoggedAction
 from storage.database import Database, OneStatement
 from storage.migrations import LIVE
 from storage.moves import (
+    BATCH,
     CHANGED,
     NO_SEAT,
+    PARTS,
     Move,
+    batch_args,
+    batch_view,
     check_chain,
     column_value,
+    make_views,
     put_seats,
     seat_rows,
+    write_begun,
 )
 from storage.session_store import (
     Durable,
@@ -148,7 +154,7 @@ def _log_of(rows: Sequence[Row]) -> tuple[LoggedAction, ...]:
     )
 
 
-def _create(record: SessionRecord, sqlite: bool) -> Any:
+def _create(record: SessionRecord, first: SessionWrite | None, sqlite: bool) -> Any:
     params = (  # in the INSERT's column order
         record.id,
         record.game_id,
@@ -174,7 +180,8 @@ def _create(record: SessionRecord, sqlite: bool) -> Any:
     async def create(conn: Conn) -> None:
         try:
             if sqlite:
-                await _create_at_once(conn, params, dumps(seats))
+                moved = batch_args([first]) if first is not None else [None] * len(PARTS)
+                await _create_at_once(conn, [*params, dumps(seats), *moved])
                 return
             channel = record.channel_id if record.status.live else None  # None: no live check
             row = await conn.fetchrow(_TAKEN, channel, record.id)
@@ -193,16 +200,19 @@ def _create(record: SessionRecord, sqlite: bool) -> Any:
             raise
         if seats:
             await conn.execute(put_seats(conn.dialect, "$1", False), dumps(seats))
+        if first is not None:
+            await write_begun(conn, first)
 
     # On SQLite: one statement, alone in its batch (a rematch's) one call in all.
     return OneStatement(create) if sqlite else create
 
 
 NEW_SESSION = "new_session"
-"""A temporary view of SQLite's writer connection: a row inserted into it is a new session
-and its seats, which its trigger (`_new_session_view`) checks and writes, as `BATCH` does a
-batch of moves (`storage.moves`): one statement, prepared once, where the checks and the two
-INSERTs were four calls and a transaction (two more)."""
+"""A temporary view of SQLite's writer connection: a row inserted into it is a new session,
+its seats and maybe its first move (`BATCH`'s columns, NULL without one), which its trigger
+(`_new_session_view`) checks and writes, as `BATCH` does a batch of moves (`storage.moves`):
+one statement, prepared once, where the checks and the two INSERTs were four calls and a
+transaction (two more), and a rematch's start a batch of its own after them."""
 
 SESSION_TAKEN = "session_id_taken"
 CHANNEL_TAKEN = "channel_busy"
@@ -211,7 +221,7 @@ live session."""
 
 
 def _new_session_view(dialect: Dialect) -> list[str]:
-    columns = ", ".join(f"NULL AS {name}" for name in [*_NEW_COLUMNS, "seats"])
+    columns = ", ".join(f"NULL AS {name}" for name in _NEW_VIEW)
     news = ", ".join(f"NEW.{name}" for name in _NEW_COLUMNS)
     body = [
         f"SELECT RAISE(ABORT, '{CHANNEL_TAKEN}') WHERE NEW.status IN ('lobby', 'active') AND "
@@ -219,7 +229,9 @@ def _new_session_view(dialect: Dialect) -> list[str]:
         f"SELECT RAISE(ABORT, '{SESSION_TAKEN}') "
         "WHERE EXISTS (SELECT 1 FROM records WHERE session_id = NEW.id)",
         f"INSERT INTO sessions ({', '.join(_NEW_COLUMNS)}) VALUES ({news})",
-        put_seats(dialect, "NEW.seats", False),
+        put_seats(dialect, "NEW.lobby_seats", False),
+        f"INSERT INTO {BATCH} ({', '.join(PARTS)}) "
+        f"SELECT {', '.join(f'NEW.{name}' for name in PARTS)} WHERE NEW.checks IS NOT NULL",
     ]
     return [
         f"CREATE TEMP VIEW IF NOT EXISTS {NEW_SESSION} AS SELECT {columns}",
@@ -228,21 +240,27 @@ def _new_session_view(dialect: Dialect) -> list[str]:
     ]
 
 
+_NEW_VIEW = (*_NEW_COLUMNS, "lobby_seats", *PARTS)
+"""`NEW_SESSION`'s columns: the session's, its seats (JSON rows), its first move's."""
+
 _WRITE_NEW = (
-    f"INSERT INTO {NEW_SESSION} ({', '.join([*_NEW_COLUMNS, 'seats'])}) "
-    f"VALUES ({', '.join(f'${n}' for n in range(1, len(_NEW_COLUMNS) + 2))})"
+    f"INSERT INTO {NEW_SESSION} ({', '.join(_NEW_VIEW)}) "
+    f"VALUES ({', '.join(f'${n}' for n in range(1, len(_NEW_VIEW) + 1))})"
 )
 
 
-async def _create_at_once(conn: Conn, params: tuple[Any, ...], seats: str) -> None:
+async def _create_at_once(conn: Conn, args: list[Any]) -> None:
     try:
-        await conn.execute(_WRITE_NEW, *params, seats)
+        await conn.execute(_WRITE_NEW, *args)
     except Exception as error:
-        if f"no such table: {NEW_SESSION}" not in str(error):
+        if f"no such table: {NEW_SESSION}" not in str(error) and (
+            f"no such table: main.{BATCH}" not in str(error)
+            and f"no such table: {BATCH}" not in str(error)
+        ):
             raise
-        for sql in _new_session_view(conn.dialect):  # the connection's first new session
-            await conn.execute(sql)  # (not a script: that would commit a transaction begun)
-        await conn.execute(_WRITE_NEW, *params, seats)
+        # The connection's first new session: the views it writes through (its move's too).
+        await make_views(conn, [*batch_view(conn.dialect), *_new_session_view(conn.dialect)])
+        await conn.execute(_WRITE_NEW, *args)
 
 
 def _load_sql(dialect: Dialect) -> str:
@@ -316,12 +334,17 @@ WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
         shard = dialect.in_list("(COALESCE(s.guild_id, 0) >> 22) % $1", 2, "INTEGER")
         return f" AND {shard}", (shards.count, dialect.listed(sorted(shards.ids)))
 
-    async def create(self, record: SessionRecord) -> None:
+    async def create(self, record: SessionRecord, first: SessionWrite | None = None) -> None:
         """Insert a new session; GameError(CHANNEL_BUSY) if its channel has a live one,
-        SessionIdTaken if a session or a game record holds its id already."""
+        SessionIdTaken if a session or a game record holds its id already. `first`: its
+        first change too (a rematch's start), in the same commit: both or neither."""
         if record.version != 0:
             raise ValueError("a new session starts at version 0")
-        await self.db.write(_create(record, self.db.dialect.name == "sqlite"))
+        if first is not None:
+            check_chain(first)
+            if first.before != record:
+                raise ValueError(f"the first change of {record.id} starts from another record")
+        await self.db.write(_create(record, first, self.db.dialect.name == "sqlite"))
 
     def write(self, change: SessionWrite) -> Durable[None]:
         """Store what `change` changes in the next group commit."""

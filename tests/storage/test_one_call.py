@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from toygame import RULES
 
-from games.engine import Deadline, DeadlineUpdate, GameError, Reason, advance
+from games.engine import Deadline, DeadlineUpdate, GameError, Reason, SessionRecord, Status, advance
 from storage import Storage, open_storage
-from storage.session_store import SessionIdTaken
+from storage.session_store import SessionIdTaken, SessionWrite, Snapshot
 from storage.sqlite import SqliteDatabase
 from tests.storage.test_storage import append, make_record, start
 
@@ -136,5 +136,57 @@ async def test_a_games_figures_are_one_statement_on_sqlite(tmp_path: Path) -> No
         assert len(statements) == 1
         assert (stats.games, stats.wins, stats.results) == (3, 2, {"win": 2, "loss": 1})
         assert stats.best is not None and stats.best.session_id == "s2"
+    finally:
+        await storage.close()
+
+
+def started(record: SessionRecord) -> SessionWrite:
+    """`record`'s start, as the service makes it (with the deal's snapshot)."""
+    config = RULES.make_config(len(record.seats), {"target": 30})
+    step = advance(RULES, RULES.setup(config), 0, 0, None, record.seed)
+    update = {"status": Status.ACTIVE, "config": config.model_dump(mode="json")}
+    after = record.model_copy(update={**update, "version": len(step.logged)})
+    snapshot = Snapshot(version=after.version, state=step.state.model_dump(mode="json"))
+    return SessionWrite(record, after, step.logged, snapshot)
+
+
+async def test_a_new_session_and_its_first_change_commit_together(storage: Storage) -> None:
+    store = storage.sessions
+    first = started(make_record("r", channel_id=20))
+    await store.create(first.before, first)
+    loaded = await store.load("r")
+    assert loaded is not None and loaded.record == first.after
+    assert loaded.record.status is Status.ACTIVE and loaded.snapshot == first.snapshot
+    assert len(await store.log("r")) == first.after.version
+
+
+async def test_a_refused_new_session_writes_not_its_first_change_either(
+    storage: Storage,
+) -> None:
+    store = storage.sessions
+    await store.create(make_record("a", channel_id=20))
+    first = started(make_record("r", channel_id=20))
+    with pytest.raises(GameError) as refused:
+        await store.create(first.before, first)
+    assert refused.value.reason is Reason.CHANNEL_BUSY
+    assert await store.load("r") is None and await store.log("r") == ()
+
+
+async def test_a_new_session_with_its_first_change_is_one_statement_on_sqlite(
+    tmp_path: Path,
+) -> None:
+    storage = await traced_sqlite(tmp_path)
+    try:
+        store = storage.sessions
+        await store.create(make_record("a", channel_id=1))  # the writer's first makes its view
+        first = started(make_record("r", channel_id=2))
+        statements: list[str] = []
+        await storage.db.trace(statements.append)
+        await store.create(first.before, first)
+        await storage.db.trace(None)
+        [run] = set(statements)  # named again for each statement its triggers run
+        assert run.startswith("INSERT INTO new_session")
+        loaded = await store.load("r")
+        assert loaded is not None and loaded.record == first.after
     finally:
         await storage.close()

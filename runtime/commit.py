@@ -47,6 +47,7 @@ class Writer:
         *,
         acted: int | None = None,
         keep: Mapping[Key, Deadline] | None = None,
+        new: bool = False,
     ) -> None:
         """Persist `record` (and `step`'s log entries) with the deadlines they need, then bring
         the live session and its timers level with the store: both or neither, even if the
@@ -55,7 +56,8 @@ class Writer:
         would be refused). Call under the session's lock.
 
         `acted`: the seat whose own player made this change. `keep`: the deadlines to plan
-        from when not the stored ones (one that fired is left out or marked).
+        from when not the stored ones (one that fired is left out or marked). `new`: the
+        session is not stored yet (a rematch's lobby): it is, with this change, in one commit.
         """
         stored = session.deadlines
         state = session.state if step is None else step.state
@@ -90,7 +92,8 @@ class Writer:
             notify=not self._core.owns(record),  # its owner must arm what this change made due
         )
         started = time.perf_counter()
-        committing = asyncio.ensure_future(self._core.store.write(write))
+        store = self._core.store
+        committing = asyncio.ensure_future(store.create(old, write) if new else store.write(write))
         cancelled = await _settle(committing)
         error = committing.exception()
         if isinstance(error, VersionConflict):

@@ -84,11 +84,16 @@ class Lobby:
         return await self._open(table, host_id, (Seat(user_id=host_id, name=host_name),))
 
     async def reopen(
-        self, old: SessionRecord, by: int, options: Mapping[str, Any] | None = None
+        self,
+        old: SessionRecord,
+        by: int,
+        options: Mapping[str, Any] | None = None,
+        *,
+        stored: bool = True,
     ) -> Session:
         """A new lobby at a finished game's table, hosted by `by`: its seats (each one's
         counts for the game reset), options (unless new ones are given) and turn timer, stored
-        in one write (a rematch)."""
+        in one write (a rematch). Not `stored`: only held, its start stores it."""
         table = Table(
             old.game_id,
             old.guild_id,
@@ -97,9 +102,12 @@ class Lobby:
             old.options if options is None else options,
             old.turn_timer,
         )
-        return await self._open(table, by, tuple(evolve(s, **FRESH_SEAT) for s in old.seats))
+        seats = tuple(evolve(s, **FRESH_SEAT) for s in old.seats)
+        return await self._open(table, by, seats, stored)
 
-    async def _open(self, table: Table, host_id: int, seats: tuple[Seat, ...]) -> Session:
+    async def _open(
+        self, table: Table, host_id: int, seats: tuple[Seat, ...], stored: bool = True
+    ) -> Session:
         core = self._core
         rules = core.rules(table.game_id)
         rules.make_config(rules.min_players, dict(table.options))  # validates the options
@@ -122,7 +130,8 @@ class Lobby:
                 created_at=core.clock.now(),
                 turn_timer=table.turn_timer,
             )
-            record = await self._insert(record)
+            if stored:
+                record = await self._insert(record)
         session = Session(record=record, rules=rules)
         self._cache.hold(session)
         return session

@@ -35,7 +35,7 @@ from runtime.play import Play
 from runtime.resume import Resumer
 from runtime.seats import Seats
 from runtime.thinking import SEAT_NICENESS, Thinker, Timed
-from storage.session_store import SessionStore
+from storage.session_store import SessionIdTaken, SessionStore
 
 
 class SessionService:
@@ -112,12 +112,20 @@ class SessionService:
         self, session_id: str, by: int, options: Mapping[str, Any] | None = None
     ) -> Change:
         """A new session with the same seats, options and turn timer, started at once (its
-        lobby is stored with the seats: one write fewer than opening it and seating them)."""
+        lobby is stored with its seats and its start: one write)."""
         old = await self.get(session_id)
         if old.record.status.live:
             raise GameError(Reason.ILLEGAL_MOVE, "still_playing")
         if old.seat_of(by) is None:
             raise GameError(Reason.NOT_A_PLAYER)
+        session = await self._lobby.reopen(old.record, by, options, stored=False)
+        try:  # the lobby and its start in one write
+            return await self.start(session.id, by, new=True)
+        except SessionIdTaken:  # 64 random bits: all but never; then under another id
+            self._cache.drop(session)
+        except BaseException:
+            self._cache.drop(session)  # maybe never stored: the store decides on the next look
+            raise
         session = await self._lobby.reopen(old.record, by, options)
         return await self.start(session.id, by)
 

@@ -302,7 +302,9 @@ def writers(
     }
 
 
-def _script(dialect: Dialect, changes: list[SessionWrite], strict: bool) -> str:
+def _script(
+    dialect: Dialect, changes: list[SessionWrite], strict: bool, transaction: bool = True
+) -> str:
     """One transaction writing `changes` (of distinct sessions), as one script: sent at once,
     its data inline (JSON text in SQL literals), so a batch costs one round trip to PostgreSQL
     (or one hand-over to SQLite's thread), however many moves it holds.
@@ -311,7 +313,8 @@ def _script(dialect: Dialect, changes: list[SessionWrite], strict: bool) -> str:
     a session not at its move's old version breaks `STALE` (and a connection without `MOVED`
     yet fails too): the script writes every move or nothing. Otherwise the sessions at their
     old versions go in `MOVED`, and every statement after it writes only theirs. A statement
-    that fails stops the script before its COMMIT.
+    that fails stops the script before its COMMIT. Without `transaction`, no BEGIN and no
+    COMMIT: statements of a transaction begun already.
     """
     rows, shapes = _rows(changes)
     literal = dialect.literal
@@ -321,7 +324,7 @@ def _script(dialect: Dialect, changes: list[SessionWrite], strict: bool) -> str:
         f"SELECT s.id FROM sessions AS s, {dialect.rows(checks)} "
         f"WHERE s.id = {f(0, 'TEXT')} AND s.version = {f(1, 'INTEGER')}{dialect.lock_rows}"
     )
-    statements = [dialect.begin_write]
+    statements = [dialect.begin_write] if transaction else []
     if strict:
         statements.append(
             f"INSERT INTO {MOVED} (id) SELECT '' "
@@ -338,17 +341,18 @@ def _script(dialect: Dialect, changes: list[SessionWrite], strict: bool) -> str:
     for name, write in writers(dialect, checked=not strict).items():
         if rows.get(name) and (name != "notices" or dialect.notify):
             statements.append(write(literal(dumps(rows[name]))))
-    statements.append("COMMIT")
+    if transaction:
+        statements.append("COMMIT")
     return ";\n".join(statements) + ";"
 
 
 BATCH = "move_batch"
 """A temporary view of SQLite's writer connection: a row inserted into it is a batch of
-moves, which its trigger (`_batch_view`) writes. One statement, prepared once and cached by
+moves, which its trigger (`batch_view`) writes. One statement, prepared once and cached by
 the connection, where a script is parsed again every batch; and SQLite's thread takes the
 interpreter lock back once for it, not after each statement of a script."""
 
-_PARTS = (
+PARTS = (
     "checks",
     "sessions",
     "columns",
@@ -363,8 +367,8 @@ _PARTS = (
 sessions that change more than their turn, and each of the tables (`writers`)."""
 
 _WRITE_BATCH = (
-    f"INSERT INTO {BATCH} ({', '.join(_PARTS)}) "
-    f"VALUES ({', '.join(f'${n}' for n in range(1, len(_PARTS) + 1))})"
+    f"INSERT INTO {BATCH} ({', '.join(PARTS)}) "
+    f"VALUES ({', '.join(f'${n}' for n in range(1, len(PARTS) + 1))})"
 )
 
 TURN = "to_move"
@@ -376,7 +380,7 @@ and config have their JSON checked."""
 SELDOM = tuple(name for name in MUTABLE if name != TURN)
 
 
-def _batch_view(dialect: Dialect) -> str:
+def batch_view(dialect: Dialect) -> list[str]:
     """`BATCH` and its trigger: the version check (every session at its move's old version, or
     `STALE` and nothing written), then each session's version and turn (`sessions`: `[id, old
     version, new version, now, turn changed, turn]`), the other columns a few of them change
@@ -401,19 +405,19 @@ def _batch_view(dialect: Dialect) -> str:
         f"WHERE sessions.id = {f(0, 'TEXT')} AND sessions.version = {f(1, 'INTEGER')}",
         f"UPDATE sessions SET {', '.join(sets)} FROM {dialect.rows('NEW.columns')} "
         f"WHERE sessions.id = {f(0, 'TEXT')} AND sessions.version = {f(1, 'INTEGER')}",
-        *(table_writers[name](f"NEW.{name}") for name in _PARTS[3:]),
+        *(table_writers[name](f"NEW.{name}") for name in PARTS[3:]),
     ]
-    columns = ", ".join(f"NULL AS {name}" for name in _PARTS)
+    columns = ", ".join(f"NULL AS {name}" for name in PARTS)
     body = "".join(f"{statement};\n" for statement in statements)
-    return (
-        f"CREATE TEMP VIEW {BATCH} AS SELECT {columns};\n"
-        f"CREATE TEMP TRIGGER {BATCH}_written INSTEAD OF INSERT ON {BATCH} BEGIN\n{body}END;"
-    )
+    return [
+        f"CREATE TEMP VIEW IF NOT EXISTS {BATCH} AS SELECT {columns}",
+        f"CREATE TEMP TRIGGER IF NOT EXISTS {BATCH}_written INSTEAD OF INSERT ON {BATCH} "
+        f"BEGIN\n{body}END",
+    ]
 
 
-async def _write_batch(conn: Conn, changes: list[SessionWrite]) -> None:
-    """Commit `changes` (of distinct sessions) on SQLite, or fail with `STALE` having written
-    nothing: one statement in a transaction of its own (autocommit), through `BATCH`."""
+def batch_args(changes: list[SessionWrite]) -> list[str | None]:
+    """`BATCH`'s columns (`PARTS`) for `changes` (of distinct sessions)."""
     rows, shapes = _rows(changes)
     rows["checks"] = [[c.after.id, c.before.version] for c in changes]
     sessions = rows["sessions"] = []
@@ -427,14 +431,27 @@ async def _write_batch(conn: Conn, changes: list[SessionWrite]) -> None:
             sessions.append([*row[:4], turn, by_name.get(TURN)])
             if seldom:
                 columns.append([row[0], row[2], mask, *(by_name.get(n) for n in SELDOM)])
-    args = [dumps(rows[name]) if rows.get(name) else None for name in _PARTS]
+    return [dumps(rows[name]) if rows.get(name) else None for name in PARTS]
+
+
+async def _write_batch(conn: Conn, changes: list[SessionWrite]) -> None:
+    """Commit `changes` (of distinct sessions) on SQLite, or fail with `STALE` having written
+    nothing: one statement in a transaction of its own (autocommit), through `BATCH`."""
+    args = batch_args(changes)
     try:
         await conn.execute(_WRITE_BATCH, *args)
     except Exception as error:
         if f"no such table: {BATCH}" not in str(error):
             raise
-        await conn.script(_batch_view(conn.dialect))  # the connection's first batch
+        await make_views(conn, batch_view(conn.dialect))  # the connection's first batch
         await conn.execute(_WRITE_BATCH, *args)
+
+
+async def make_views(conn: Conn, statements: list[str]) -> None:
+    """Make a temporary view and its trigger on `conn`: statement by statement, not as a
+    script, which would commit a transaction begun (they are part of it, then)."""
+    for sql in statements:
+        await conn.execute(sql)
 
 
 async def _write(conn: Conn, changes: list[SessionWrite]) -> set[str]:
@@ -453,6 +470,15 @@ async def _write(conn: Conn, changes: list[SessionWrite]) -> set[str]:
         await conn.execute("ROLLBACK")  # the script stopped before its COMMIT
     await conn.script(_script(conn.dialect, changes, strict=False))
     return {row[0] for row in await conn.fetch(f"SELECT id FROM {MOVED}")}
+
+
+async def write_begun(conn: Conn, change: SessionWrite) -> None:
+    """Write `change` in the transaction `conn` has begun, on PostgreSQL (a script there
+    commits nothing; SQLite's would): VersionConflict if its session is not at its old
+    version."""
+    await conn.script(_script(conn.dialect, [change], strict=False, transaction=False))
+    if not await conn.fetchval(f"SELECT COUNT(*) FROM {MOVED}"):
+        raise VersionConflict(f"session {change.after.id}: not at {change.before.version}")
 
 
 @dataclass(slots=True)

@@ -17,16 +17,22 @@ from games.engine.errors import GameError, Reason
 from games.engine.session import SessionRecord, Status
 from games.engine.shards import Shards
 from games.engine.step import LoggedAction
-from storage.database import Database
+from storage.database import Database, OneStatement
 from storage.migrations import LIVE
 from storage.moves import (
+    BATCH,
     CHANGED,
     NO_SEAT,
+    PARTS,
     Move,
+    batch_args,
+    batch_view,
     check_chain,
     column_value,
+    make_views,
     put_seats,
     seat_rows,
+    write_begun,
 )
 from storage.session_store import (
     Durable,
@@ -36,19 +42,38 @@ from storage.session_store import (
     Snapshot,
     Watcher,
 )
-from storage.sql import Conn, Row, clash, dumps
+from storage.sql import Conn, Dialect, Row, clash, dumps
 
 _COLUMNS = (
     "id, game_id, rules_version, guild_id, channel_id, host_id, locale, options, seed, status, "
     "version, config, table_message_id, created_at, turn_timer, to_move, quarantine"
 )
 
-_INSERT = """
-INSERT INTO sessions (id, game_id, rules_version, guild_id, channel_id, host_id, locale,
-    options, seed, status, version, config, table_message_id, created_at, updated_at,
-    turn_timer, to_move)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
-"""
+_NEW_COLUMNS = (
+    "id",
+    "game_id",
+    "rules_version",
+    "guild_id",
+    "channel_id",
+    "host_id",
+    "locale",
+    "options",
+    "seed",
+    "status",
+    "version",
+    "config",
+    "table_message_id",
+    "created_at",
+    "updated_at",
+    "turn_timer",
+    "to_move",
+)
+"""What a new session's INSERT gives (`_create`'s parameters, in this order)."""
+
+_INSERT = (
+    f"INSERT INTO sessions ({', '.join(_NEW_COLUMNS)}) "
+    f"VALUES ({', '.join(f'${n}' for n in range(1, len(_NEW_COLUMNS) + 1))})"
+)
 
 _TAKEN = (
     f"SELECT EXISTS (SELECT 1 FROM sessions WHERE channel_id = $1 AND {LIVE}), "
@@ -56,17 +81,27 @@ _TAKEN = (
 )
 """Whether channel $1 has a live session, and whether a game record holds id $2: a finished
 game's record keeps its session's id (one record per id), even were the session pruned, and a
-new session must not take it. One query: each is a hand-over to SQLite's thread."""
-
-_SELECT_SEATS = (
-    "SELECT session_id, seat, user_id, name, away, missed, ai_level, hints, ai_moves FROM seats"
-)
+new session must not take it. One query, on PostgreSQL (on SQLite, `NEW_SESSION`'s trigger
+asks the same)."""
 
 
 _LOG = "SELECT seq, actor, payload FROM actions WHERE session_id = $1 AND seq > $2 ORDER BY seq"
 
 
-def record_of(row: Row, seats: Sequence[Row]) -> SessionRecord:
+_SEAT_FIELDS = ("user_id", "name", "away", "missed", "ai_level", "hints", "ai_moves")
+
+
+def _seats_of(dialect: Dialect, session: str) -> str:
+    """The seats of session `session` (a column), as `Dialect.json_rows` of `[seat,
+    *_SEAT_FIELDS]`: one query reads sessions with their seats."""
+    return dialect.json_rows(
+        f"seat, {', '.join(_SEAT_FIELDS)}", f"seats WHERE seats.session_id = {session}"
+    )
+
+
+def record_of(row: Row) -> SessionRecord:
+    """A session's record from its row, whose `seats` column is `_seats_of`'s."""
+    seats = sorted(json.loads(row["seats"]))  # by seat number
     return SessionRecord.model_validate(
         {
             "id": row["id"],
@@ -82,13 +117,13 @@ def record_of(row: Row, seats: Sequence[Row]) -> SessionRecord:
             "version": row["version"],
             "seats": [
                 {
-                    "user_id": s["user_id"],
-                    "name": s["name"],
-                    "away": bool(s["away"]),
-                    "missed": s["missed"],
-                    "ai_level": s["ai_level"],
-                    "hints": s["hints"],
-                    "ai_moves": s["ai_moves"],
+                    "user_id": s[1],
+                    "name": s[2],
+                    "away": bool(s[3]),
+                    "missed": s[4],
+                    "ai_level": s[5],
+                    "hints": s[6],
+                    "ai_moves": s[7],
                 }
                 for s in seats
             ],
@@ -102,33 +137,14 @@ def record_of(row: Row, seats: Sequence[Row]) -> SessionRecord:
     )
 
 
-def deadline_of(row: Row) -> Deadline:
-    return Deadline(
-        session_id=row["session_id"],
-        kind=row["kind"],
-        seat=None if row["seat"] == NO_SEAT else row["seat"],
-        due=row["due"],
-        fired=bool(row["fired"]),
-    )
-
-
-async def _records(conn: Conn, where: str, params: Sequence[Any]) -> list[SessionRecord]:
-    """Sessions matching `where` with their seats, oldest first, in two queries (call within
-    one read transaction, so both see the same sessions)."""
-    rows = await conn.fetch(
-        f"SELECT {_COLUMNS} FROM sessions WHERE {where} ORDER BY created_at, id", *params
-    )
-    if not rows:
-        return []
-    seats: dict[str, list[Row]] = {row["id"]: [] for row in rows}
-    seat_rows = await conn.fetch(
-        f"{_SELECT_SEATS} WHERE session_id IN (SELECT id FROM sessions WHERE {where}) "
-        "ORDER BY session_id, seat",
+async def _records(db: Database, where: str, params: Sequence[Any]) -> list[SessionRecord]:
+    """Sessions matching `where` with their seats, oldest first: one query."""
+    rows = await db.fetch(
+        f"SELECT {_COLUMNS}, {_seats_of(db.dialect, 'sessions.id')} AS seats FROM sessions "
+        f"WHERE {where} ORDER BY created_at, id",
         *params,
     )
-    for seat in seat_rows:
-        seats[seat["session_id"]].append(seat)
-    return [record_of(row, seats[row["id"]]) for row in rows]
+    return [record_of(row) for row in rows]
 
 
 def _log_of(rows: Sequence[Row]) -> tuple[LoggedAction, ...]:
@@ -138,7 +154,7 @@ def _log_of(rows: Sequence[Row]) -> tuple[LoggedAction, ...]:
     )
 
 
-def _create(record: SessionRecord) -> Any:
+def _create(record: SessionRecord, first: SessionWrite | None, sqlite: bool) -> Any:
     params = (  # in the INSERT's column order
         record.id,
         record.game_id,
@@ -159,45 +175,140 @@ def _create(record: SessionRecord) -> Any:
         column_value(record, "to_move"),
     )
 
+    seats = seat_rows(None, record)
+
     async def create(conn: Conn) -> None:
-        channel = record.channel_id if record.status.live else None  # None: no live check
-        row = await conn.fetchrow(_TAKEN, channel, record.id)
-        assert row is not None  # a SELECT without FROM has its row
-        if row[0]:
-            raise GameError(Reason.CHANNEL_BUSY)
-        if row[1]:
-            raise SessionIdTaken(record.id)
         try:
+            if sqlite:
+                moved = batch_args([first]) if first is not None else [None] * len(PARTS)
+                await _create_at_once(conn, [*params, dumps(seats), *moved])
+                return
+            channel = record.channel_id if record.status.live else None  # None: no live check
+            row = await conn.fetchrow(_TAKEN, channel, record.id)
+            assert row is not None  # a SELECT without FROM has its row
+            if row[0]:
+                raise GameError(Reason.CHANNEL_BUSY)
+            if row[1]:
+                raise SessionIdTaken(record.id)
             await conn.execute(_INSERT, *params)
-        except Exception as error:  # another process got there meanwhile
+        except Exception as error:  # another process got there meanwhile (or SQLite's checks)
             clashed = clash(error)
-            if clashed == "key":
+            if clashed == "key" or SESSION_TAKEN in str(error):
                 raise SessionIdTaken(record.id) from None
-            if clashed == "unique":
+            if clashed == "unique" or CHANNEL_TAKEN in str(error):
                 raise GameError(Reason.CHANNEL_BUSY) from None
             raise
-        if rows := seat_rows(None, record):
-            await conn.execute(put_seats(conn.dialect, "$1", False), dumps(rows))
+        if seats:
+            await conn.execute(put_seats(conn.dialect, "$1", False), dumps(seats))
+        if first is not None:
+            await write_begun(conn, first)
 
-    return create
+    # On SQLite: one statement, alone in its batch (a rematch's) one call in all.
+    return OneStatement(create) if sqlite else create
 
 
-async def _load(conn: Conn, session_id: str) -> LoadedSession | None:
-    found = await _records(conn, "id = $1", (session_id,))
-    if not found:
-        return None
-    row = await conn.fetchrow(
-        "SELECT version, state FROM snapshots WHERE session_id = $1", session_id
+NEW_SESSION = "new_session"
+"""A temporary view of SQLite's writer connection: a row inserted into it is a new session,
+its seats and maybe its first move (`BATCH`'s columns, NULL without one), which its trigger
+(`_new_session_view`) checks and writes, as `BATCH` does a batch of moves (`storage.moves`):
+one statement, prepared once, where the checks and the two INSERTs were four calls and a
+transaction (two more), and a rematch's start a batch of its own after them."""
+
+SESSION_TAKEN = "session_id_taken"
+CHANNEL_TAKEN = "channel_busy"
+"""The errors `NEW_SESSION`'s trigger raises: a game record holds the id; the channel has a
+live session."""
+
+
+def _new_session_view(dialect: Dialect) -> list[str]:
+    columns = ", ".join(f"NULL AS {name}" for name in _NEW_VIEW)
+    news = ", ".join(f"NEW.{name}" for name in _NEW_COLUMNS)
+    body = [
+        f"SELECT RAISE(ABORT, '{CHANNEL_TAKEN}') WHERE NEW.status IN ('lobby', 'active') AND "
+        f"EXISTS (SELECT 1 FROM sessions WHERE channel_id = NEW.channel_id AND {LIVE})",
+        f"SELECT RAISE(ABORT, '{SESSION_TAKEN}') "
+        "WHERE EXISTS (SELECT 1 FROM records WHERE session_id = NEW.id)",
+        f"INSERT INTO sessions ({', '.join(_NEW_COLUMNS)}) VALUES ({news})",
+        put_seats(dialect, "NEW.lobby_seats", False),
+        f"INSERT INTO {BATCH} ({', '.join(PARTS)}) "
+        f"SELECT {', '.join(f'NEW.{name}' for name in PARTS)} WHERE NEW.checks IS NOT NULL",
+    ]
+    return [
+        f"CREATE TEMP VIEW IF NOT EXISTS {NEW_SESSION} AS SELECT {columns}",
+        f"CREATE TEMP TRIGGER IF NOT EXISTS {NEW_SESSION}_written INSTEAD OF INSERT ON "
+        f"{NEW_SESSION} BEGIN\n{''.join(f'{line};{chr(10)}' for line in body)}END",
+    ]
+
+
+_NEW_VIEW = (*_NEW_COLUMNS, "lobby_seats", *PARTS)
+"""`NEW_SESSION`'s columns: the session's, its seats (JSON rows), its first move's."""
+
+_WRITE_NEW = (
+    f"INSERT INTO {NEW_SESSION} ({', '.join(_NEW_VIEW)}) "
+    f"VALUES ({', '.join(f'${n}' for n in range(1, len(_NEW_VIEW) + 1))})"
+)
+
+
+async def _create_at_once(conn: Conn, args: list[Any]) -> None:
+    try:
+        await conn.execute(_WRITE_NEW, *args)
+    except Exception as error:
+        if f"no such table: {NEW_SESSION}" not in str(error) and (
+            f"no such table: main.{BATCH}" not in str(error)
+            and f"no such table: {BATCH}" not in str(error)
+        ):
+            raise
+        # The connection's first new session: the views it writes through (its move's too).
+        await make_views(conn, [*batch_view(conn.dialect), *_new_session_view(conn.dialect)])
+        await conn.execute(_WRITE_NEW, *args)
+
+
+def _load_sql(dialect: Dialect) -> str:
+    """A session with its seats, snapshot, the log after it and its deadlines: one query (one
+    snapshot of the database, one call), the rows of each as `Dialect.json_rows`."""
+    after = "COALESCE(n.version, 0)"
+    log = dialect.json_rows(
+        f"seq, actor, {dialect.json_value('payload')}",
+        f"actions WHERE actions.session_id = s.id AND seq > {after}",
     )
+    deadlines = dialect.json_rows(
+        f"kind, seat, {dialect.exact('due')}, fired", "deadlines WHERE deadlines.session_id = s.id"
+    )
+    columns = ", ".join(f"s.{name.strip()}" for name in _COLUMNS.split(","))
+    return (
+        f"SELECT {columns}, {_seats_of(dialect, 's.id')} AS seats, n.version AS snapshot, "
+        f"n.state, {log} AS log, {deadlines} AS deadlines FROM sessions AS s "
+        "LEFT JOIN snapshots AS n ON n.session_id = s.id WHERE s.id = $1"
+    )
+
+
+def _loaded(row: Row) -> LoadedSession:
+    record = record_of(row)
     snapshot = (
-        None if row is None else Snapshot(version=row["version"], state=json.loads(row["state"]))
+        None
+        if row["snapshot"] is None
+        else Snapshot(version=row["snapshot"], state=json.loads(row["state"]))
     )
-    log = _log_of(await conn.fetch(_LOG, session_id, 0 if snapshot is None else snapshot.version))
-    rows = await conn.fetch(
-        "SELECT * FROM deadlines WHERE session_id = $1 ORDER BY due", session_id
+    log = tuple(
+        LoggedAction(seq=seq, actor=actor, action=action)
+        for seq, actor, action in sorted(json.loads(row["log"]), key=_first)
     )
-    deadlines = tuple(deadline_of(row) for row in rows)
-    return LoadedSession(record=found[0], snapshot=snapshot, log=log, deadlines=deadlines)
+    deadlines = [
+        Deadline(
+            session_id=record.id,
+            kind=kind,
+            seat=None if seat == NO_SEAT else seat,
+            due=float(due),
+            fired=bool(fired),
+        )
+        for kind, seat, due, fired in json.loads(row["deadlines"])
+    ]
+    deadlines.sort(key=lambda d: d.due)
+    return LoadedSession(record=record, snapshot=snapshot, log=log, deadlines=tuple(deadlines))
+
+
+def _first(row: list[Any]) -> Any:
+    return row[0]
 
 
 class SqlSessionStore:
@@ -206,6 +317,7 @@ class SqlSessionStore:
     def __init__(self, db: Database) -> None:
         self.db = db
         dialect = db.dialect
+        self._load = _load_sql(dialect)
         self._awaiting_ai = f"""
 SELECT DISTINCT s.id FROM sessions AS s JOIN seats AS t ON t.session_id = s.id
 WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
@@ -222,12 +334,17 @@ WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
         shard = dialect.in_list("(COALESCE(s.guild_id, 0) >> 22) % $1", 2, "INTEGER")
         return f" AND {shard}", (shards.count, dialect.listed(sorted(shards.ids)))
 
-    async def create(self, record: SessionRecord) -> None:
+    async def create(self, record: SessionRecord, first: SessionWrite | None = None) -> None:
         """Insert a new session; GameError(CHANNEL_BUSY) if its channel has a live one,
-        SessionIdTaken if a session or a game record holds its id already."""
+        SessionIdTaken if a session or a game record holds its id already. `first`: its
+        first change too (a rematch's start), in the same commit: both or neither."""
         if record.version != 0:
             raise ValueError("a new session starts at version 0")
-        await self.db.write(_create(record))
+        if first is not None:
+            check_chain(first)
+            if first.before != record:
+                raise ValueError(f"the first change of {record.id} starts from another record")
+        await self.db.write(_create(record, first, self.db.dialect.name == "sqlite"))
 
     def write(self, change: SessionWrite) -> Durable[None]:
         """Store what `change` changes in the next group commit."""
@@ -236,7 +353,8 @@ WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
 
     async def load(self, session_id: str) -> LoadedSession | None:
         """The record, the latest snapshot, the log entries after it and the deadlines."""
-        return await self.db.read(lambda conn: _load(conn, session_id))
+        row = await self.db.fetchrow(self._load, session_id)
+        return None if row is None else _loaded(row)
 
     async def version(self, session_id: str) -> int | None:
         version = await self.db.fetchval("SELECT version FROM sessions WHERE id = $1", session_id)
@@ -259,18 +377,14 @@ WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
         return [(row[0], row[1]) for row in await self.db.fetch(sql, *params)]
 
     async def live_in_channel(self, channel_id: int) -> SessionRecord | None:
-        found = await self.db.read(
-            lambda conn: _records(conn, f"channel_id = $1 AND {LIVE}", (channel_id,))
-        )
+        found = await _records(self.db, f"channel_id = $1 AND {LIVE}", (channel_id,))
         return found[-1] if found else None
 
     async def live_sessions(self, guild_id: int | None = None) -> list[SessionRecord]:
         """Sessions in lobby or play, oldest first: all of them, or one guild's."""
         if guild_id is None:
-            return await self.db.read(lambda conn: _records(conn, LIVE, ()))
-        return await self.db.read(
-            lambda conn: _records(conn, f"guild_id = $1 AND {LIVE}", (guild_id,))
-        )
+            return await _records(self.db, LIVE, ())
+        return await _records(self.db, f"guild_id = $1 AND {LIVE}", (guild_id,))
 
     async def awaiting_ai(self, shards: Shards | None = None) -> list[str]:
         """Active sessions whose AI (or away) seat is to move, or may be (of `shards`)."""

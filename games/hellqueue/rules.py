@@ -92,6 +92,12 @@ def _rolling(seat: int, purpose: str, large: int = 0, small: int = 0, black: int
     return built(Rolling, fields)
 
 
+def _roll(rng: random.Random, count: int) -> Roll:
+    """Chance's roll of `count` dice (built unvalidated: its faces are what `Roll` keeps)."""
+    randint = rng.randint
+    return built(Roll, {"kind": "roll", "faces": tuple([randint(1, 6) for _ in range(count)])})
+
+
 def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -190,12 +196,11 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 orders.append(tuple(order))
             return Shuffle(orders=tuple(orders))
         if state.rolling is not None:
-            return Roll(faces=tuple(rng.randint(1, 6) for _ in range(state.rolling.count)))
+            return _roll(rng, state.rolling.count)
         if state.payout is not None:
             tied = pending_tie(state.payout)
             assert tied is not None
-            count = sum(state.queues[state.payout.slot][seat].count for seat in tied)
-            return Roll(faces=tuple(rng.randint(1, 6) for _ in range(count)))
+            return _roll(rng, sum(state.queues[state.payout.slot][seat].count for seat in tied))
         return PickFirst(seat=rng.randrange(state.config.players))
 
     # Applying -----------------------------------------------------------------------------

@@ -361,14 +361,16 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         changes["rolling"] = _rolling(seat=seat, purpose="black", black=1)
         return changes
 
-    def _rest(self, player: Player, group: Dice, face: int) -> Player:
+    def _rest(self, player: Player, group: Dice, face: int, **more: Any) -> Player:
         """`player` with the face group `face` (`group`) moved from the active card to the
-        rest area (black dice go to the shared rest area: the caller adds them)."""
+        rest area (black dice go to the shared rest area: the caller adds them), and the
+        changes `more` in the same copy."""
         return evolve(
             player,
             active=player.active.without(face),
             rest_large=player.rest_large + len(group.large),
             rest_small=player.rest_small + len(group.small),
+            **more,
         )
 
     def _awaken(self, state: State, seat: int, action: Awaken, events: list[Event]) -> State:
@@ -379,10 +381,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         if wake != action.face and (group.count < 2 or wake not in sleep):
             raise illegal("bad_wake", face=wake)
         woken = tuple([f for f in sleep if f == wake])
-        player = evolve(
-            self._rest(player, group, action.face),
-            sleep=tuple([f for f in sleep if f != wake]) if woken else sleep,
-        )
+        asleep = tuple([f for f in sleep if f != wake]) if woken else sleep
+        player = self._rest(player, group, action.face, sleep=asleep)
         if woken:
             active = player.active
             small = tuple(sorted(active.small + woken))

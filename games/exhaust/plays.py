@@ -81,12 +81,14 @@ def table_actions(
         bar = bars[index] or None
         top, last = (bar, None) if combo.number_rule else (None, bar)
         for cards, copies in raw_plays(combo, top, last, parts):
-            action = new(PlayCards)  # games.engine.built, inlined: a hand lists dozens of plays
-            put(
-                action,
-                "__dict__",
-                {"kind": "play", "combo": index, "cards": cards, "copies": copies},
-            )
+            # games.engine.built, inlined (a hand lists dozens of plays), with each field set
+            # on its own: the values stay in the object, no dict for the collector to track
+            # until one is asked for, so a listing is half the objects for the GC to walk.
+            action = new(PlayCards)
+            put(action, "kind", "play")
+            put(action, "combo", index)
+            put(action, "cards", cards)
+            put(action, "copies", copies)
             put(action, "__pydantic_fields_set__", fields)
             put(action, "__pydantic_extra__", None)
             put(action, "__pydantic_private__", None)

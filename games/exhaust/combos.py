@@ -397,11 +397,13 @@ def raw_plays(
             ((c,), ()) for c in reals if COLOUR[c] in colours and NUMBER[c] >= need
         )
     elif kind in SET_SIZE:
+        need, size = min_number(top), SET_SIZE[kind]
+        short = size - len(copies)  # a number with fewer cards has no play
         plays = (
             play
             for n, group in parts.by_number.items()  # numbers ascending
-            if n >= min_number(top)
-            for play in _subsets(group, copies, SET_SIZE[kind])
+            if n >= need and len(group) >= short
+            for play in _subsets(group, copies, size)
         )
     elif kind is ComboKind.STRAIGHT:
         plays = _straights(parts.by_number, min_count(last))

@@ -124,11 +124,15 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         return CHANCE_TO_MOVE
 
     def chance_action(self, state: TheGameState, rng: random.Random) -> TheGameAction:
+        # Built without validation: a shuffle of CARDS, a seat in range (the engine's checked
+        # mode validates chance actions in the tests).
         if state.phase is Phase.DEAL:
             order = list(CARDS)
             rng.shuffle(order)
-            return Deal(order=tuple(order))
-        return ChooseFirst(seat=rng.randrange(state.config.players))
+            return built(Deal, {"kind": "deal", "order": tuple(order)})
+        return built(
+            ChooseFirst, {"kind": "choose_first", "seat": rng.randrange(state.config.players)}
+        )
 
     def legal_actions(self, state: TheGameState, seat: int) -> list[TheGameAction]:
         if seat == state.turn:

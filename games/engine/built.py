@@ -53,5 +53,13 @@ def event(
     cards: tuple[int, ...] = (),
 ) -> Event:
     """An `Event` of the rules' own values (several a move)."""
-    values = {"key": key, "params": {} if params is None else params}
-    return built(Event, {**values, "audience": audience, "cards": cards})
+    values = {
+        "key": key,
+        "params": {} if params is None else params,
+        "audience": audience,
+        "cards": cards,
+    }
+    return made(Event, values, _EVENT_FIELDS)
+
+
+_EVENT_FIELDS = every_field(Event)

@@ -100,6 +100,9 @@ class Advance:
     """What the game waits for after the step (`rules.to_move(state)`, computed once)."""
 
 
+_NONE_LEFT: frozenset[int] = frozenset()
+
+
 def advance(
     rules: Rules[Any, Any, Any, Any],
     state: Any,
@@ -127,7 +130,9 @@ def advance(
         entry = _logged(version + 1, actor, rules.dump_action(action))
         to_move = rules.to_move(state)
         if not to_move.chance:  # the usual move: no chance follows, nothing to gather
-            return Advance(state, step.events, (entry,), waiting - to_move.seats, to_move)
+            seats = to_move.seats
+            left = _NONE_LEFT if seats is waiting or seats >= waiting else waiting - seats
+            return Advance(state, step.events, (entry,), left, to_move)
         events, logged = list(step.events), [entry]
     else:
         events, logged = [], []

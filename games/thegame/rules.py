@@ -45,6 +45,7 @@ from games.thegame.models import (
 from games.thegame.models import fits as fits  # the placement rule, where it was defined first
 
 PERFECT, WIN, LOSS, BURNED = "perfect", "win", "loss", "burned"
+CARD_SET = frozenset(CARDS)
 
 CHANCE_TO_MOVE, NOBODY_TO_MOVE = ToMove(chance=True), ToMove()
 SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({seat})) for seat in range(5))  # up to 5 players
@@ -162,7 +163,8 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
     # Chance ---------------------------------------------------------------------------------
 
     def _deal(self, state: TheGameState, deal: Deal) -> Step:
-        if state.phase is not Phase.DEAL or sorted(deal.order) != list(CARDS):
+        order = deal.order  # every card once: as many as there are, none left out
+        if state.phase is not Phase.DEAL or len(order) != len(CARDS) or CARD_SET.difference(order):
             raise illegal("bad_deal")
         size, players = state.config.hand_size, state.config.players
         hands = tuple(tuple(sorted(deal.order[i * size : (i + 1) * size])) for i in range(players))

@@ -131,8 +131,8 @@ def advance(
         to_move = rules.to_move(state)
         if not to_move.chance:  # the usual move: no chance follows, nothing to gather
             seats = to_move.seats
-            left = _NONE_LEFT if seats is waiting or seats >= waiting else waiting - seats
-            return Advance(state, step.events, (entry,), left, to_move)
+            ended = _NONE_LEFT if seats is waiting or seats >= waiting else waiting - seats
+            return Advance(state, step.events, (entry,), ended, to_move)
         events, logged = list(step.events), [entry]
     else:
         events, logged = [], []

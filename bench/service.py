@@ -144,6 +144,10 @@ class Bench:
         seat = self.rng.choice(sorted(session.waiting.seats))
         moves = [a for a in rules.legal_actions(state, seat) if a.kind not in self.free]
         action = self.rng.choice(moves)
+        # Not held across the move's await: a thousand sessions' lists of actions kept alive
+        # would be promoted by the collector, whose full collections then land in the
+        # service's time (Exhaust lists about 80 plays a turn).
+        del moves
         self.choosing += time.thread_time() - choosing
         version, user = record.version, record.seats[seat].user_id
         assert user is not None  # every seat is a player's: no AI seats here

@@ -21,7 +21,7 @@ from bot.i18n import CatalogTranslator
 from bot.languages import Languages
 from bot.lobby import Lobby
 from bot.ops import Metrics, Ops
-from bot.play import Play
+from bot.play import ControlButton, ControlSelect, Play, modal_control
 from bot.refresh import Refresher
 from bot.replays import Replays
 from bot.results import Results
@@ -31,7 +31,6 @@ from bot.store import claim_shards, open_store
 from bot.table_pictures import TablePictures, start_picture_process
 from bot.tables import Tables
 from bot.turns import Turns
-from bot.ui.controls import ControlButton, ControlSelect, modal_control
 from games.registry import AIS, GAME_IDS, GAMES
 from runtime import Change, Clock, SessionService, SystemClock
 from runtime.logcontext import bind

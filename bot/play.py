@@ -1,14 +1,17 @@
 """Play dispatch: a click on any control, from its custom_id to the service and back.
 
-Shared verbs first (replay steps, rules pages, lobby, hand, rematch), then the game's own verbs
-through its `GameUI`; the click is answered as soon as the move is committed, everything else
-follows it.
+discord.py enters here: the persistent items it makes from a clicked button's or select's
+custom_id (`ControlButton`, `ControlSelect`, registered by the client) and a submitted form
+(`modal_control`) hand the click to `Play.on_control`. Shared verbs first (replay steps, rules
+pages, lobby, hand, rematch), then the game's own verbs through its `GameUI`; the click is
+answered as soon as the move is committed, everything else follows it.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 import discord
 
@@ -26,12 +29,87 @@ from bot.replays import Replays
 from bot.rules import VERB as RULES_VERB
 from bot.rules import pick_page
 from bot.tables import Tables
-from bot.ui.controls import GAME_NS
+from bot.ui.controls import FIELDS, GAME_NS
 from bot.ui.layout import base_action
 from games.engine import GameError, Reason, Session, Status
 from runtime import SessionService
 from runtime.logcontext import bind
 from storage import PrefTable
+
+if TYPE_CHECKING:  # discord.types cannot be imported on its own at run time (circular)
+    from discord.types.interactions import ModalSubmitInteractionData
+
+ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
+
+
+class _Clicked(Generic[ItemT]):
+    """What a clicked button and select share: the custom_id's fields, and the click handed to
+    the client's `Play`."""
+
+    sid: str
+    ver: str
+    act: str
+    item: ItemT
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: Any, match: Any, /
+    ) -> Any:
+        # cls is ControlButton or ControlSelect, whose __init__ takes these; the mixin has none.
+        return cls(match["sid"], match["ver"], match["act"], item)  # type: ignore[call-arg]
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        # A button carrying a select's custom_id (or the reverse) has no values: `on_control`
+        # then refuses it like any malformed control.
+        values = tuple(getattr(self.item, "values", ()) or ())
+        play: Play = interaction.client.controls
+        await play.on_control(interaction, self.sid, self.ver, self.act, values)
+
+
+class ControlButton(
+    _Clicked[discord.ui.Button[Any]],
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template="g:" + FIELDS,
+):
+    def __init__(self, sid: str, ver: str, act: str, item: discord.ui.Button[Any]) -> None:
+        super().__init__(item)
+        self.sid, self.ver, self.act = sid, ver, act
+
+
+class ControlSelect(
+    _Clicked[discord.ui.Select[Any]],
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template="s:" + FIELDS,
+):
+    def __init__(self, sid: str, ver: str, act: str, item: discord.ui.Select[Any]) -> None:
+        super().__init__(item)
+        self.sid, self.ver, self.act = sid, ver, act
+
+
+_MODAL = re.compile("m:" + FIELDS)
+
+
+async def modal_control(interaction: discord.Interaction[Any]) -> None:
+    """Hand a `ControlModal` submission to the client's `Play` like a select's values (the
+    client calls this for every interaction; others are left alone)."""
+    if interaction.type is not discord.InteractionType.modal_submit or interaction.data is None:
+        return
+    data = cast("ModalSubmitInteractionData", interaction.data)  # a modal_submit's, as checked
+    match = _MODAL.fullmatch(str(data.get("custom_id", "")))
+    if match is None:
+        return
+    values = tuple(_texts(list(data.get("components") or [])))
+    play: Play = interaction.client.controls
+    await play.on_control(interaction, match["sid"], match["ver"], match["act"], values)
+
+
+def _texts(components: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The values of a submission's text inputs in order, found in rows and labels alike."""
+    found: list[str] = []
+    for component in components:
+        inner = component.get("components") or [component.get("component") or {}]
+        found += [str(field.get("value") or "") for field in inner if field.get("type") == 4]
+    return found
 
 
 class Play:

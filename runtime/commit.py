@@ -1,6 +1,6 @@
 """Persisting a change: the record, its log entries, a snapshot now and then, and the deadlines
-the change makes due, in one transaction, before the change reaches memory. A cancelled caller
-cannot leave memory behind the store."""
+the change makes due, in one transaction, before the change reaches memory and the session's
+timer. A cancelled caller cannot leave memory behind the store."""
 
 from __future__ import annotations
 
@@ -32,9 +32,9 @@ more than this many actions, whatever the game's length. A snapshot is only a ca
 
 
 class Writer:
-    armed: Callable[[Session], None]
-    """Run after each commit reached memory, so the session's timer and AI follow it (the
-    seats' `arm`; set as the service is wired)."""
+    drive: Callable[[Session], None]
+    """Start or stop a session's AI driver (the seats' `drive`; set as the service is wired):
+    asked by `arm` only when the AI has a seat to play or the game is no longer in play."""
 
     def __init__(self, core: Core, cache: Cache) -> None:
         self._core = core
@@ -48,6 +48,7 @@ class Writer:
         *,
         acted: int | None = None,
         keep: Mapping[Key, Deadline] | None = None,
+        new: bool = False,
     ) -> None:
         """Persist `record` (and `step`'s log entries) with the deadlines they need, then bring
         the live session and its timers level with the store: both or neither, even if the
@@ -56,7 +57,8 @@ class Writer:
         would be refused). Call under the session's lock.
 
         `acted`: the seat whose own player made this change. `keep`: the deadlines to plan
-        from when not the stored ones (one that fired is left out or marked).
+        from when not the stored ones (one that fired is left out or marked). `new`: the
+        session is not stored yet (a rematch's lobby): it is, with this change, in one commit.
         """
         stored = session.deadlines
         state = session.state if step is None else step.state
@@ -94,7 +96,8 @@ class Writer:
             notify=not self._core.owns(record),  # its owner must arm what this change made due
         )
         started = time.perf_counter()
-        committing = asyncio.ensure_future(self._core.store.write(write))
+        store = self._core.store
+        committing = asyncio.ensure_future(store.create(old, write) if new else store.write(write))
         cancelled = await _settle(committing)
         error = committing.exception()
         if isinstance(error, VersionConflict):
@@ -104,7 +107,7 @@ class Writer:
         elif error is None:
             session.record, session.state, session.deadlines = record, state, needed
             session.waiting = waiting
-            self.armed(session)
+            self.arm(session)
             if self._core.on_commit is not None:
                 self._core.on_commit(time.perf_counter() - started)
         else:
@@ -114,6 +117,32 @@ class Writer:
                 raise error
         if cancelled:
             raise asyncio.CancelledError
+
+    def arm(self, session: Session) -> None:
+        """Make the session's timer and AI driver match what it now waits for, on the process
+        that owns it only: after each commit, and for a session seen again (a restart, another
+        process's change, a deadline that found nothing due)."""
+        core = self._core
+        if core.closed or not core.owns(session.record):
+            return
+        active = session.record.status is Status.ACTIVE
+        pending = [d.due for d in session.deadlines.values() if not d.fired] if active else []
+        core.timers.set(session.id, min(pending, default=None))
+        if not active or autoplay_seats(session):
+            self.drive(session)
+
+
+def autoplay_seats(session: Session) -> list[int]:
+    """Seats to move that the AI plays now: AI and away seats, and expired turns."""
+    seats = session.record.seats
+    to_move = session.waiting.seats
+    return sorted(s for s in to_move if seats[s].autoplay or _expiring(session, s))
+
+
+def _expiring(session: Session, seat: int) -> bool:
+    """The seat's turn timer ran out and the AI is playing the rest of that turn."""
+    turn = session.deadlines.get(("turn", seat))
+    return turn is not None and turn.fired
 
 
 def advanced(

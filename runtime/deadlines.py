@@ -53,7 +53,7 @@ class Deadlines:
             now = self._core.clock.now()
             due_now = [d for d in session.deadlines.values() if not d.fired and d.due <= now]
             if session.record.status is not Status.ACTIVE or not due_now:
-                self._seats.arm(session)
+                self._writer.arm(session)
                 return
             try:
                 await self._act(session, min(due_now, key=lambda d: d.due))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,13 +83,17 @@ class Lobby:
         table = Table(game_id, guild_id, channel_id, locale, options, turn_timer)
         return await self._open(table, host_id, (Seat(user_id=host_id, name=host_name),))
 
-    def reopen(
-        self, old: SessionRecord, by: int, options: Mapping[str, Any] | None = None
-    ) -> Awaitable[Session]:
+    async def reopen(
+        self,
+        old: SessionRecord,
+        by: int,
+        options: Mapping[str, Any] | None = None,
+        *,
+        stored: bool = True,
+    ) -> Session:
         """A new lobby at a finished game's table, hosted by `by`: its seats (each one's
         counts for the game reset), options (unless new ones are given) and turn timer, stored
-        in one write (a rematch). Not a coroutine itself: what it awaits holds the table, not
-        the finished record, while the write waits in the commit queue."""
+        in one write (a rematch). Not `stored`: only held, its start stores it."""
         table = Table(
             old.game_id,
             old.guild_id,
@@ -98,9 +102,12 @@ class Lobby:
             old.options if options is None else options,
             old.turn_timer,
         )
-        return self._open(table, by, tuple(evolve(s, **FRESH_SEAT) for s in old.seats))
+        seats = tuple(evolve(s, **FRESH_SEAT) for s in old.seats)
+        return await self._open(table, by, seats, stored)
 
-    async def _open(self, table: Table, host_id: int, seats: tuple[Seat, ...]) -> Session:
+    async def _open(
+        self, table: Table, host_id: int, seats: tuple[Seat, ...], stored: bool = True
+    ) -> Session:
         core = self._core
         rules = core.rules(table.game_id)
         rules.make_config(rules.min_players, dict(table.options))  # validates the options
@@ -123,7 +130,8 @@ class Lobby:
                 created_at=core.clock.now(),
                 turn_timer=table.turn_timer,
             )
-            record = await self._insert(record)
+            if stored:
+                record = await self._insert(record)
         session = Session(record=record, rules=rules)
         self._cache.hold(session)
         return session

@@ -31,7 +31,10 @@ class Play:
         self._listeners = listeners
         self._thinker = thinker
 
-    async def start(self, session_id: str, by: int, first_seat: int | None = None) -> Change:
+    async def start(
+        self, session_id: str, by: int, first_seat: int | None = None, *, new: bool = False
+    ) -> Change:
+        """`new`: the lobby is held but not stored yet (`Writer.write`'s)."""
         async with self._core.locks.hold(session_id):
             session = await self._cache.get(session_id)
             record = session.record
@@ -49,7 +52,7 @@ class Play:
             step = advance(rules, rules.setup(config), 0, 0, None, record.seed)
             update = {"status": Status.ACTIVE, "config": config.model_dump(mode="json")}
             started = advanced(record.model_copy(update=update), rules, step)
-            await self._writer.write(session, started, step)
+            await self._writer.write(session, started, step, new=new)
             session.config = config
         return self._listeners.tell(Change(session=session, events=step.events, kind="start"))
 

@@ -15,9 +15,9 @@ import logging
 from games.engine.errors import GameError
 from games.engine.session import Status
 from runtime.cache import Cache, freeze
+from runtime.commit import Writer
 from runtime.core import Core
 from runtime.logcontext import about, bind
-from runtime.seats import Seats
 from storage.session_store import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -30,10 +30,10 @@ stalls its loop nor loads every session at once."""
 
 
 class Resumer:
-    def __init__(self, core: Core, cache: Cache, seats: Seats) -> None:
+    def __init__(self, core: Core, cache: Cache, writer: Writer) -> None:
         self._core = core
         self._cache = cache
-        self._seats = seats
+        self._writer = writer
 
     async def resume(self) -> None:
         """Schedule every stored deadline and resume, in the background, the sessions with an
@@ -75,7 +75,7 @@ class Resumer:
                 self._core.retry_later(session_id, error)
                 return
             bind(session.record)
-            self._seats.arm(session)
+            self._writer.arm(session)
 
     async def _resume(self, due: list[str]) -> None:
         """Load and arm the sessions whose deadline is due, then those whose AI is to move
@@ -107,6 +107,6 @@ class Resumer:
                         log.exception("session %s could not be resumed", session_id)
                         continue
                 if session.record.status is Status.ACTIVE:
-                    self._seats.arm(session)
+                    self._writer.arm(session)
         if session_ids:
             freeze()

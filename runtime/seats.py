@@ -1,8 +1,8 @@
 """Driving the seats the AI plays: AI seats, away players' seats, and turns whose timer ran
 out. Each session's driver is a task of its own that plays `ai_delay` after the change that
 made the move due; a STRONG decision is made outside the session's lock, in the AI pool, so
-players' clicks go on meanwhile. `arm` keeps a session's timer and driver in step with what it
-waits for, on the process that owns it only."""
+players' clicks go on meanwhile. The writer's `arm` starts a driver (`drive`) when a commit
+leaves the AI a seat to play, and stops it once the game is over."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from games.engine.live import Session
 from games.engine.session import SessionRecord, Status
 from games.engine.step import advance
 from runtime.cache import Cache
-from runtime.commit import Writer, advanced, with_seat
+from runtime.commit import Writer, advanced, autoplay_seats, with_seat
 from runtime.core import Core
 from runtime.listeners import Change, Listeners
 from runtime.logcontext import bind
@@ -48,26 +48,16 @@ class Seats:
         self.drivers: dict[str, asyncio.Task[None]] = {}
         """Each session's AI driver while it runs."""
 
-    def arm(self, session: Session) -> None:
-        """Make the session's timer and AI driver match what it now waits for (on the process
-        that owns it only)."""
-        core = self._core
-        if core.closed or not core.owns(session.record):
-            return
+    def drive(self, session: Session) -> None:
+        """Start the session's driver if none runs (the AI has a seat to play), or stop it once
+        the game is no longer in play."""
+        driver = self.drivers.get(session.id)
         if session.record.status is not Status.ACTIVE:
-            core.timers.set(session.id, None)
-            driver = self.drivers.get(session.id)
             if driver is not None and driver is not asyncio.current_task():
                 driver.cancel()
-            return
-        pending = [d.due for d in session.deadlines.values() if not d.fired]
-        core.timers.set(session.id, min(pending, default=None))
-        if autoplay_seats(session):
-            driver = self.drivers.get(session.id)
-            if driver is None or driver.done():
-                since = core.clock.now()
-                task = core.background.spawn(self._drive(session.id, since))
-                self.drivers[session.id] = task
+        elif driver is None or driver.done():
+            since = self._core.clock.now()
+            self.drivers[session.id] = self._core.background.spawn(self._drive(session.id, since))
 
     async def _drive(self, session_id: str, since: float) -> None:
         """Play the AI's seats, `ai_delay` after the change that made each move due (in a store
@@ -167,13 +157,6 @@ class Seats:
         return self._listeners.publish(change)
 
 
-def autoplay_seats(session: Session) -> list[int]:
-    """Seats to move that the AI plays now: AI and away seats, and expired turns."""
-    seats = session.record.seats
-    to_move = session.waiting.seats
-    return sorted(s for s in to_move if seats[s].autoplay or _expiring(session, s))
-
-
 def ai_seed(record: SessionRecord) -> str:
     """The seed of the AI's rng at the record's version: the same move after a restart."""
     return f"{record.seed}:ai:{record.version}"
@@ -184,9 +167,3 @@ def _level(record: SessionRecord, ai: GameAI[Any, Any], seat: int) -> str:
     NORMAL for a player's seat it holds (away, or a turn whose timer ran out)."""
     held = record.seats[seat]
     return level_of(held.ai_level, ai.levels) if held.is_ai else NORMAL
-
-
-def _expiring(session: Session, seat: int) -> bool:
-    """The seat's turn timer ran out and the AI is playing the rest of that turn."""
-    turn = session.deadlines.get(("turn", seat))
-    return turn is not None and turn.fired

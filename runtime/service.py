@@ -36,7 +36,7 @@ from runtime.play import Play
 from runtime.resume import Resumer
 from runtime.seats import Seats
 from runtime.thinking import SEAT_NICENESS, Thinker, Timed
-from storage.session_store import SessionStore
+from storage.session_store import SessionIdTaken, SessionStore
 
 
 class SessionService:
@@ -76,9 +76,9 @@ class SessionService:
         writer = Writer(core, cache)
         seats = self._seats = Seats(core, cache, writer, listeners, thinker, ai_delay)
         deadlines = Deadlines(core, cache, writer, listeners, seats)
-        resumer = Resumer(core, cache, seats)
+        resumer = Resumer(core, cache, writer)
         # Each job made before the one it calls gets that call now (no call back up to here):
-        writer.armed = seats.arm
+        writer.drive = seats.drive
         core.timers.fire = deadlines.fire
         listeners.told = cache.drop_if_over
         lobby = self._lobby = Lobby(core, cache, writer, listeners, self._seed, id_source)
@@ -113,10 +113,18 @@ class SessionService:
         self, session_id: str, by: int, options: Mapping[str, Any] | None = None
     ) -> Change:
         """A new session with the same seats, options and turn timer, started at once (its
-        lobby is stored with the seats: one write fewer than opening it and seating them).
-        Only the finished game's record is kept, and only until the lobby is built from it:
-        its state is let go while the new game waits on the store."""
-        session = await self._lobby.reopen(await self._finished(session_id, by), by, options)
+        lobby is stored with its seats and its start: one write). Only the finished game's
+        record is kept: its state is let go while the new game waits on the store."""
+        finished = await self._finished(session_id, by)
+        session = await self._lobby.reopen(finished, by, options, stored=False)
+        try:  # the lobby and its start in one write
+            return await self.start(session.id, by, new=True)
+        except SessionIdTaken:  # 64 random bits: all but never; then under another id
+            self._cache.drop(session)
+        except BaseException:
+            self._cache.drop(session)  # maybe never stored: the store decides on the next look
+            raise
+        session = await self._lobby.reopen(finished, by, options)
         return await self.start(session.id, by)
 
     async def _finished(self, session_id: str, by: int) -> SessionRecord:

@@ -6,7 +6,8 @@ COMMIT (one fsync), however many moves it holds. A batch runs its writes in orde
 `Grouped` writes of one kind (the session moves) is handed to that kind at once, which writes
 them in one transaction, a statement per table, after deciding by its version check which of
 them it refuses: a refused write fails alone, and the others commit. A run of other writes
-(functions of the connection: a new session, a record, a preference) is a transaction too.
+(functions of the connection: a new session, a record, a preference) is a transaction too,
+except one write of one statement alone (`OneStatement`), which is a transaction by itself.
 Every caller is answered only after its COMMIT returned (durable: SQLite with
 synchronous=FULL, PostgreSQL with synchronous_commit on).
 
@@ -25,7 +26,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
-from typing import Any, ClassVar, Literal, TypeVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from storage.session_store import Durable, StoreUnavailable
 from storage.sql import Conn, Dialect, Read, Row, Write
@@ -51,6 +53,23 @@ class Grouped:
 
     def failed(self, error: Exception) -> Exception:
         return error
+
+
+@dataclass(frozen=True, slots=True)
+class OneStatement(Generic[T]):
+    """A plain write that runs one statement (`write`). Alone in its batch it needs no
+    transaction of its own, the statement being one: one call to the database where BEGIN and
+    COMMIT around it made three, each a turn of a busy event loop on SQLite."""
+
+    write: Write[T]
+
+    async def __call__(self, conn: Conn) -> T:
+        return await self.write(conn)
+
+
+def statement(sql: str, *args: Any) -> OneStatement[int]:
+    """A write of the one statement `sql`: how many rows it changed."""
+    return OneStatement(lambda conn: conn.execute(sql, *args))
 
 
 class Database:
@@ -167,6 +186,8 @@ class Database:
             try:
                 if isinstance(writes[0], Grouped):
                     return await type(writes[0]).commit(conn, writes)
+                if len(writes) == 1 and isinstance(writes[0], OneStatement):
+                    return [(True, await writes[0](conn))]
                 await conn.execute(self.dialect.begin_write)
                 outcomes: list[Outcome] = []
                 for write in writes:

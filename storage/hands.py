@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from storage.database import statement
 from storage.sql import Row
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ class HandMessages:
             "channel_id = excluded.channel_id, message_id = excluded.message_id"
         )
         args = (session_id, user_id, channel_id, message_id)
-        await self.db.write(lambda conn: conn.execute(sql, *args))
+        await self.db.write(statement(sql, *args))
 
     async def get(self, session_id: str, user_id: int) -> HandMessage | None:
         sql = "SELECT * FROM hand_messages WHERE session_id = $1 AND user_id = $2"
@@ -50,13 +50,9 @@ class HandMessages:
     async def delete(self, session_id: str, user_id: int) -> bool:
         """Forget one hand message (say, after the DM was deleted); True if there was one."""
         sql = "DELETE FROM hand_messages WHERE session_id = $1 AND user_id = $2"
-        return await self.db.write(lambda conn: _changed(conn.execute(sql, session_id, user_id)))
+        return await self.db.write(statement(sql, session_id, user_id)) > 0
 
     async def clear(self, session_id: str) -> int:
         """Forget every hand message of a session; returns how many there were."""
         sql = "DELETE FROM hand_messages WHERE session_id = $1"
-        return await self.db.write(lambda conn: conn.execute(sql, session_id))
-
-
-async def _changed(count: Awaitable[int]) -> bool:
-    return await count > 0
+        return await self.db.write(statement(sql, session_id))

@@ -6,8 +6,9 @@ the bot parses them.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Literal
+
+from storage.database import statement
 
 if TYPE_CHECKING:
     from storage.database import Database
@@ -35,16 +36,12 @@ class SqlPrefTable:
             f"INSERT INTO {self.table} ({self.owner}, key, value) VALUES ($1, $2, $3) "
             f"ON CONFLICT ({self.owner}, key) DO UPDATE SET value = excluded.value"
         )
-        await self.db.write(lambda conn: conn.execute(sql, owner_id, key, value))
+        await self.db.write(statement(sql, owner_id, key, value))
 
     async def delete(self, owner_id: int, key: str) -> bool:
         """Remove a value; True if there was one."""
         sql = f"DELETE FROM {self.table} WHERE {self.owner} = $1 AND key = $2"
-        return await self.db.write(lambda conn: _deleted(conn.execute(sql, owner_id, key)))
-
-
-async def _deleted(count: Awaitable[int]) -> bool:
-    return await count > 0
+        return await self.db.write(statement(sql, owner_id, key)) > 0
 
 
 class Prefs:

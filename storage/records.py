@@ -130,15 +130,17 @@ def _scope(
 async def _best(
     conn: Conn | Database, where: str, params: list[Any], limit: int
 ) -> list[GameRecord]:
+    rows = await conn.fetch(_best_sql(where, f"${len(params) + 1}"), *params, limit)
+    return [game_record(row) for row in rows]
+
+
+def _best_sql(where: str, limit: str) -> str:
     """Once any game was won, only wins compete (a win without a score hides every loss)."""
-    rows = await conn.fetch(
+    return (
         f"SELECT * FROM records WHERE {where} AND score IS NOT NULL "
         f"AND won = (SELECT won FROM records WHERE {where} ORDER BY won DESC LIMIT 1) "
-        f"ORDER BY won DESC, score, finished_at, id LIMIT ${len(params) + 1}",
-        *params,
-        limit,
+        f"ORDER BY won DESC, score, finished_at, id LIMIT {limit}"
     )
-    return [game_record(row) for row in rows]
 
 
 _INSERT = """
@@ -232,26 +234,33 @@ class Records:
     ) -> GameStats:
         """One server's figures for one game, or one channel's (guild None: games in DMs)."""
         where, params = _scope(guild_id, game_id, channel_id)
-        totals = "guild_key = $1 AND game_id = $2" + (
-            "" if channel_id is None else " AND channel_id = $3"
+        after = len(params) + 1  # the totals' parameters follow the records'
+        totals = f"guild_key = ${after} AND game_id = ${after + 1}" + (
+            "" if channel_id is None else f" AND channel_id = ${after + 2}"
         )
         keys = [guild_id or NO_GUILD, game_id, *([] if channel_id is None else [channel_id])]
-
-        async def read(conn: Conn) -> tuple[list[Row], list[GameRecord]]:
-            counts = await conn.fetch(
-                "SELECT result, SUM(games) AS n, SUM(wins) AS wins FROM record_totals "
-                f"WHERE {totals} GROUP BY result ORDER BY n DESC, result",
-                *keys,
-            )
-            return counts, await _best(conn, where, params, 1)
-
-        counts, best = await self.db.read(read)
-        results = {row["result"]: int(row["n"]) for row in counts}
+        counts = self.db.dialect.json_rows(
+            "c.result, c.n, c.wins",
+            "(SELECT result, SUM(games) AS n, SUM(wins) AS wins FROM record_totals "
+            f"WHERE {totals} GROUP BY result) AS c",
+        )
+        # One query, the counts as JSON rows beside the best record's columns (NULL without
+        # one): each call to SQLite waits for a turn of a busy event loop to come back.
+        row = await self.db.fetchrow(
+            f"SELECT {counts} AS counts, b.* FROM (SELECT 1 AS one) AS o "
+            f"LEFT JOIN ({_best_sql(where, '1')}) AS b ON TRUE",
+            *params,
+            *keys,
+        )
+        assert row is not None  # a LEFT JOIN from one row has that row
+        rows = sorted(json.loads(row["counts"]), key=lambda c: (-c[1], c[0]))
+        results = {result: int(n) for result, n, _ in rows}
+        best = None if row["id"] is None else game_record(row)
         return GameStats(
             game_id=game_id,
             games=sum(results.values()),
-            wins=sum(int(row["wins"]) for row in counts),
-            best=best[0] if best else None,
+            wins=sum(int(wins) for _, _, wins in rows),
+            best=best,
             results=results,
         )
 

@@ -2,7 +2,8 @@
 deadlines, on either database.
 
 The log is the truth and snapshots only a cache over it. Moves go through the group commit as
-`storage.moves.Move`; here are the reads, a new session, deadlines and quarantine.
+`storage.moves.Move` and a new session as `storage.new_session`; here are the reads, deadlines
+and quarantine.
 """
 
 from __future__ import annotations
@@ -13,60 +14,45 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.engine.deadlines import Deadline
-from games.engine.errors import GameError, Reason
 from games.engine.session import SessionRecord, Status
 from games.engine.shards import Shards
 from games.engine.step import LoggedAction
 from storage.database import Database
 from storage.migrations import LIVE
-from storage.moves import (
-    CHANGED,
-    NO_SEAT,
-    Move,
-    check_chain,
-    column_value,
-    put_seats,
-    seat_rows,
-)
+from storage.move_rows import CHANGED, NO_SEAT, check_chain
+from storage.moves import Move
+from storage.new_session import session_write
 from storage.session_store import (
     Durable,
     LoadedSession,
-    SessionIdTaken,
     SessionWrite,
     Snapshot,
     Watcher,
 )
-from storage.sql import Conn, Row, clash, dumps
+from storage.sql import Conn, Dialect, Row
 
 _COLUMNS = (
     "id, game_id, rules_version, guild_id, channel_id, host_id, locale, options, seed, status, "
     "version, config, table_message_id, created_at, turn_timer, to_move, quarantine"
 )
 
-_INSERT = """
-INSERT INTO sessions (id, game_id, rules_version, guild_id, channel_id, host_id, locale,
-    options, seed, status, version, config, table_message_id, created_at, updated_at,
-    turn_timer, to_move)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
-"""
-
-_TAKEN = (
-    f"SELECT EXISTS (SELECT 1 FROM sessions WHERE channel_id = $1 AND {LIVE}), "
-    "EXISTS (SELECT 1 FROM records WHERE session_id = $2)"
-)
-"""Whether channel $1 has a live session, and whether a game record holds id $2: a finished
-game's record keeps its session's id (one record per id), even were the session pruned, and a
-new session must not take it. One query: each is a hand-over to SQLite's thread."""
-
-_SELECT_SEATS = (
-    "SELECT session_id, seat, user_id, name, away, missed, ai_level, hints, ai_moves FROM seats"
-)
-
-
 _LOG = "SELECT seq, actor, payload FROM actions WHERE session_id = $1 AND seq > $2 ORDER BY seq"
 
 
-def record_of(row: Row, seats: Sequence[Row]) -> SessionRecord:
+_SEAT_FIELDS = ("user_id", "name", "away", "missed", "ai_level", "hints", "ai_moves")
+
+
+def _seats_of(dialect: Dialect, session: str) -> str:
+    """The seats of session `session` (a column), as `Dialect.json_rows` of `[seat,
+    *_SEAT_FIELDS]`: one query reads sessions with their seats."""
+    return dialect.json_rows(
+        f"seat, {', '.join(_SEAT_FIELDS)}", f"seats WHERE seats.session_id = {session}"
+    )
+
+
+def record_of(row: Row) -> SessionRecord:
+    """A session's record from its row, whose `seats` column is `_seats_of`'s."""
+    seats = sorted(json.loads(row["seats"]))  # by seat number
     return SessionRecord.model_validate(
         {
             "id": row["id"],
@@ -82,13 +68,13 @@ def record_of(row: Row, seats: Sequence[Row]) -> SessionRecord:
             "version": row["version"],
             "seats": [
                 {
-                    "user_id": s["user_id"],
-                    "name": s["name"],
-                    "away": bool(s["away"]),
-                    "missed": s["missed"],
-                    "ai_level": s["ai_level"],
-                    "hints": s["hints"],
-                    "ai_moves": s["ai_moves"],
+                    "user_id": s[1],
+                    "name": s[2],
+                    "away": bool(s[3]),
+                    "missed": s[4],
+                    "ai_level": s[5],
+                    "hints": s[6],
+                    "ai_moves": s[7],
                 }
                 for s in seats
             ],
@@ -102,33 +88,14 @@ def record_of(row: Row, seats: Sequence[Row]) -> SessionRecord:
     )
 
 
-def deadline_of(row: Row) -> Deadline:
-    return Deadline(
-        session_id=row["session_id"],
-        kind=row["kind"],
-        seat=None if row["seat"] == NO_SEAT else row["seat"],
-        due=row["due"],
-        fired=bool(row["fired"]),
-    )
-
-
-async def _records(conn: Conn, where: str, params: Sequence[Any]) -> list[SessionRecord]:
-    """Sessions matching `where` with their seats, oldest first, in two queries (call within
-    one read transaction, so both see the same sessions)."""
-    rows = await conn.fetch(
-        f"SELECT {_COLUMNS} FROM sessions WHERE {where} ORDER BY created_at, id", *params
-    )
-    if not rows:
-        return []
-    seats: dict[str, list[Row]] = {row["id"]: [] for row in rows}
-    seat_rows = await conn.fetch(
-        f"{_SELECT_SEATS} WHERE session_id IN (SELECT id FROM sessions WHERE {where}) "
-        "ORDER BY session_id, seat",
+async def _records(db: Database, where: str, params: Sequence[Any]) -> list[SessionRecord]:
+    """Sessions matching `where` with their seats, oldest first: one query."""
+    rows = await db.fetch(
+        f"SELECT {_COLUMNS}, {_seats_of(db.dialect, 'sessions.id')} AS seats FROM sessions "
+        f"WHERE {where} ORDER BY created_at, id",
         *params,
     )
-    for seat in seat_rows:
-        seats[seat["session_id"]].append(seat)
-    return [record_of(row, seats[row["id"]]) for row in rows]
+    return [record_of(row) for row in rows]
 
 
 def _log_of(rows: Sequence[Row]) -> tuple[LoggedAction, ...]:
@@ -138,66 +105,52 @@ def _log_of(rows: Sequence[Row]) -> tuple[LoggedAction, ...]:
     )
 
 
-def _create(record: SessionRecord) -> Any:
-    params = (  # in the INSERT's column order
-        record.id,
-        record.game_id,
-        record.rules_version,
-        record.guild_id,
-        record.channel_id,
-        record.host_id,
-        record.locale,
-        column_value(record, "options"),
-        record.seed,
-        column_value(record, "status"),
-        record.version,
-        column_value(record, "config"),
-        record.table_message_id,
-        record.created_at or time.time(),
-        time.time(),
-        record.turn_timer,
-        column_value(record, "to_move"),
+def _load_sql(dialect: Dialect) -> str:
+    """A session with its seats, snapshot, the log after it and its deadlines: one query (one
+    snapshot of the database, one call), the rows of each as `Dialect.json_rows`."""
+    after = "COALESCE(n.version, 0)"
+    log = dialect.json_rows(
+        f"seq, actor, {dialect.json_value('payload')}",
+        f"actions WHERE actions.session_id = s.id AND seq > {after}",
+    )
+    deadlines = dialect.json_rows(
+        f"kind, seat, {dialect.exact('due')}, fired", "deadlines WHERE deadlines.session_id = s.id"
+    )
+    columns = ", ".join(f"s.{name.strip()}" for name in _COLUMNS.split(","))
+    return (
+        f"SELECT {columns}, {_seats_of(dialect, 's.id')} AS seats, n.version AS snapshot, "
+        f"n.state, {log} AS log, {deadlines} AS deadlines FROM sessions AS s "
+        "LEFT JOIN snapshots AS n ON n.session_id = s.id WHERE s.id = $1"
     )
 
-    async def create(conn: Conn) -> None:
-        channel = record.channel_id if record.status.live else None  # None: no live check
-        row = await conn.fetchrow(_TAKEN, channel, record.id)
-        assert row is not None  # a SELECT without FROM has its row
-        if row[0]:
-            raise GameError(Reason.CHANNEL_BUSY)
-        if row[1]:
-            raise SessionIdTaken(record.id)
-        try:
-            await conn.execute(_INSERT, *params)
-        except Exception as error:  # another process got there meanwhile
-            clashed = clash(error)
-            if clashed == "key":
-                raise SessionIdTaken(record.id) from None
-            if clashed == "unique":
-                raise GameError(Reason.CHANNEL_BUSY) from None
-            raise
-        if rows := seat_rows(None, record):
-            await conn.execute(put_seats(conn.dialect, "$1", False), dumps(rows))
 
-    return create
-
-
-async def _load(conn: Conn, session_id: str) -> LoadedSession | None:
-    found = await _records(conn, "id = $1", (session_id,))
-    if not found:
-        return None
-    row = await conn.fetchrow(
-        "SELECT version, state FROM snapshots WHERE session_id = $1", session_id
-    )
+def _loaded(row: Row) -> LoadedSession:
+    record = record_of(row)
     snapshot = (
-        None if row is None else Snapshot(version=row["version"], state=json.loads(row["state"]))
+        None
+        if row["snapshot"] is None
+        else Snapshot(version=row["snapshot"], state=json.loads(row["state"]))
     )
-    log = _log_of(await conn.fetch(_LOG, session_id, 0 if snapshot is None else snapshot.version))
-    rows = await conn.fetch(
-        "SELECT * FROM deadlines WHERE session_id = $1 ORDER BY due", session_id
+    log = tuple(
+        LoggedAction(seq=seq, actor=actor, action=action)
+        for seq, actor, action in sorted(json.loads(row["log"]), key=_first)
     )
-    deadlines = tuple(deadline_of(row) for row in rows)
-    return LoadedSession(record=found[0], snapshot=snapshot, log=log, deadlines=deadlines)
+    deadlines = [
+        Deadline(
+            session_id=record.id,
+            kind=kind,
+            seat=None if seat == NO_SEAT else seat,
+            due=float(due),
+            fired=bool(fired),
+        )
+        for kind, seat, due, fired in json.loads(row["deadlines"])
+    ]
+    deadlines.sort(key=lambda d: d.due)
+    return LoadedSession(record=record, snapshot=snapshot, log=log, deadlines=tuple(deadlines))
+
+
+def _first(row: list[Any]) -> Any:
+    return row[0]
 
 
 class SqlSessionStore:
@@ -206,6 +159,7 @@ class SqlSessionStore:
     def __init__(self, db: Database) -> None:
         self.db = db
         dialect = db.dialect
+        self._load = _load_sql(dialect)
         self._awaiting_ai = f"""
 SELECT DISTINCT s.id FROM sessions AS s JOIN seats AS t ON t.session_id = s.id
 WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
@@ -222,12 +176,17 @@ WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
         shard = dialect.in_list("(COALESCE(s.guild_id, 0) >> 22) % $1", 2, "INTEGER")
         return f" AND {shard}", (shards.count, dialect.listed(sorted(shards.ids)))
 
-    async def create(self, record: SessionRecord) -> None:
+    async def create(self, record: SessionRecord, first: SessionWrite | None = None) -> None:
         """Insert a new session; GameError(CHANNEL_BUSY) if its channel has a live one,
-        SessionIdTaken if a session or a game record holds its id already."""
+        SessionIdTaken if a session or a game record holds its id already. `first`: its
+        first change too (a rematch's start), in the same commit: both or neither."""
         if record.version != 0:
             raise ValueError("a new session starts at version 0")
-        await self.db.write(_create(record))
+        if first is not None:
+            check_chain(first)
+            if first.before != record:
+                raise ValueError(f"the first change of {record.id} starts from another record")
+        await self.db.write(session_write(record, first, self.db.dialect.name == "sqlite"))
 
     def write(self, change: SessionWrite) -> Durable[None]:
         """Store what `change` changes in the next group commit."""
@@ -236,7 +195,8 @@ WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
 
     async def load(self, session_id: str) -> LoadedSession | None:
         """The record, the latest snapshot, the log entries after it and the deadlines."""
-        return await self.db.read(lambda conn: _load(conn, session_id))
+        row = await self.db.fetchrow(self._load, session_id)
+        return None if row is None else _loaded(row)
 
     async def version(self, session_id: str) -> int | None:
         version = await self.db.fetchval("SELECT version FROM sessions WHERE id = $1", session_id)
@@ -259,18 +219,14 @@ WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
         return [(row[0], row[1]) for row in await self.db.fetch(sql, *params)]
 
     async def live_in_channel(self, channel_id: int) -> SessionRecord | None:
-        found = await self.db.read(
-            lambda conn: _records(conn, f"channel_id = $1 AND {LIVE}", (channel_id,))
-        )
+        found = await _records(self.db, f"channel_id = $1 AND {LIVE}", (channel_id,))
         return found[-1] if found else None
 
     async def live_sessions(self, guild_id: int | None = None) -> list[SessionRecord]:
         """Sessions in lobby or play, oldest first: all of them, or one guild's."""
         if guild_id is None:
-            return await self.db.read(lambda conn: _records(conn, LIVE, ()))
-        return await self.db.read(
-            lambda conn: _records(conn, f"guild_id = $1 AND {LIVE}", (guild_id,))
-        )
+            return await _records(self.db, LIVE, ())
+        return await _records(self.db, f"guild_id = $1 AND {LIVE}", (guild_id,))
 
     async def awaiting_ai(self, shards: Shards | None = None) -> list[str]:
         """Active sessions whose AI (or away) seat is to move, or may be (of `shards`)."""

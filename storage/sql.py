@@ -72,6 +72,9 @@ class Dialect:
     _counter: str
     _count_up: str
     _holds: str
+    _json_rows: str
+    _json_value: str
+    _exact: str
 
     def rows(self, source: str) -> str:
         """A FROM item `r`: the rows of `source` (a parameter such as `$1`, or a `literal`),
@@ -116,6 +119,23 @@ class Dialect:
         """The JSON list `array` holds the integer `value`."""
         return self._holds.format(array=array, value=value)
 
+    def json_rows(self, columns: str, source: str) -> str:
+        """A scalar subquery: JSON text of a list holding, for each row of `source` (a FROM
+        item and its WHERE), the list of `columns`' values ([] without a row). A read of rows
+        of several tables is then one query, one call (`storage.sessions`); their order is
+        the caller's to restore. A JSON column's value goes in through `json_value`; a
+        DOUBLE PRECISION one through `exact`."""
+        return self._json_rows.format(columns=columns, source=source)
+
+    def json_value(self, column: str) -> str:
+        """A JSON column as a value of `json_rows` (its JSON, not a string holding it)."""
+        return self._json_value.format(column)
+
+    def exact(self, column: str) -> str:
+        """A DOUBLE PRECISION column as text that reads back as the same float: SQLite
+        writes a REAL into JSON with 15 digits only."""
+        return self._exact.format(column)
+
 
 SQLITE = Dialect(
     name="sqlite",
@@ -136,6 +156,9 @@ SQLITE = Dialect(
         "COALESCE(json_extract({column}, '$.' || json_quote({key})), 0) + 1)"
     ),
     _holds="{value} IN (SELECT value FROM json_each({array}))",
+    _json_rows="(SELECT json_group_array(json_array({columns})) FROM {source})",
+    _json_value="json({})",
+    _exact="printf('%!.17g', {})",
 )
 
 POSTGRESQL = Dialect(
@@ -164,6 +187,9 @@ POSTGRESQL = Dialect(
         "COALESCE(({column} ->> {key}::TEXT)::INTEGER, 0) + 1)"
     ),
     _holds="{array} @> to_jsonb({value})",
+    _json_rows="(SELECT COALESCE(json_agg(json_build_array({columns})), '[]') FROM {source})",
+    _json_value="{}",
+    _exact="{}::TEXT",
 )
 
 

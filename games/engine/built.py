@@ -14,24 +14,16 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from games.engine.contract import Event
+from games.engine.contract import Event, made
 from games.engine.fieldsets import joined, shared
 
 M = TypeVar("M", bound=BaseModel)
-
-_new = object.__new__
-_set = object.__setattr__
 
 
 def built(cls: type[M], values: dict[str, Any], fields_set: set[str] | None = None) -> M:
     """A `cls` holding `values`, which must name every field (defaults are not filled in);
     `fields_set` (what pydantic counts as given) is every field unless told."""
-    model: M = _new(cls)
-    _set(model, "__dict__", values)
-    _set(model, "__pydantic_fields_set__", every_field(cls) if fields_set is None else fields_set)
-    _set(model, "__pydantic_extra__", None)
-    _set(model, "__pydantic_private__", None)
-    return model
+    return made(cls, values, every_field(cls) if fields_set is None else fields_set)
 
 
 _EVERY_FIELD: dict[type[BaseModel], set[str]] = {}
@@ -61,5 +53,13 @@ def event(
     cards: tuple[int, ...] = (),
 ) -> Event:
     """An `Event` of the rules' own values (several a move)."""
-    values = {"key": key, "params": {} if params is None else params}
-    return built(Event, {**values, "audience": audience, "cards": cards})
+    values = {
+        "key": key,
+        "params": {} if params is None else params,
+        "audience": audience,
+        "cards": cards,
+    }
+    return made(Event, values, _EVENT_FIELDS)
+
+
+_EVENT_FIELDS = every_field(Event)

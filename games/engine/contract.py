@@ -42,16 +42,31 @@ class Frozen(BaseModel):
         values = dict(self.__dict__)  # built anew: compact, where .copy() keeps deleted keys' slots
         if update:
             values.update(update)
-        copied = _new(type(self))
-        _set(copied, "__dict__", values)
-        _set(copied, "__pydantic_fields_set__", joined(self.__pydantic_fields_set__, update or ()))
-        _set(copied, "__pydantic_extra__", None)
-        _set(copied, "__pydantic_private__", None)
-        return copied
+        return made(type(self), values, joined(self.__pydantic_fields_set__, update or ()))
 
 
 _new = object.__new__
-_set = object.__setattr__
+_slots = BaseModel.__dict__
+_set_dict = _slots["__dict__"].__set__
+_set_fields_set = _slots["__pydantic_fields_set__"].__set__
+_set_extra = _slots["__pydantic_extra__"].__set__
+_set_private = _slots["__pydantic_private__"].__set__
+"""The setters of a model's four slots, called directly: `object.__setattr__` looks each
+name up on the class first, and models are made several times a move."""
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def made(cls: type[M], values: dict[str, Any], fields_set: set[str]) -> M:
+    """A `cls` holding `values` (every field, not validated) with pydantic's `fields_set`:
+    what `model_construct` and `model_copy` leave, without their work (see
+    `games.engine.built`)."""
+    model: M = _new(cls)
+    _set_dict(model, values)
+    _set_fields_set(model, fields_set)
+    _set_extra(model, None)
+    _set_private(model, None)
+    return model
 
 
 @dataclass(frozen=True, slots=True)

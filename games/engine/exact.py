@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
@@ -50,6 +50,9 @@ def one_of(values: Collection[Any]) -> Check:
 def optional(check: Check) -> Check:
     return lambda value: value is None or check(value)
 
+
+_NOTHING = object()
+"""No action: what `ExactActions.last` holds before any action passed."""
 
 INT = frozenset({int})
 SCALARS = frozenset({int, str, bool, type(None)})
@@ -98,6 +101,9 @@ class ExactActions:
 
     fields: Mapping[type[BaseModel], tuple[frozenset[str], tuple[tuple[str, Check], ...]]]
     built: Mapping[int, tuple[BaseModel, dict[str, Any]]]
+    last: list[object] = field(default_factory=lambda: [_NOTHING], compare=False)
+    """The last action whose fields passed, held: the engine checks an action and the game's
+    `apply` checks it again, and an action is frozen, so the second check is `is`."""
 
     @classmethod
     def of(cls, declared: Checks, built: Iterable[BaseModel] = ()) -> ExactActions:
@@ -117,7 +123,7 @@ class ExactActions:
     def exact(self, action: Any) -> bool | None:
         """True: `action` is exactly what validating it would give back; False: it is of one
         of the game's classes but may not be; None: it is of none of them."""
-        if id(action) in self.built:
+        if id(action) in self.built or action is self.last[0]:
             return True
         known = self.fields.get(type(action))
         if known is None:
@@ -126,9 +132,10 @@ class ExactActions:
         values = action.__dict__
         if values.keys() != names:
             return False
-        for name, check in checks:  # noqa: SIM110 (a loop costs less than all() of a generator)
+        for name, check in checks:  # a loop costs less than all() of a generator
             if not check(values[name]):
                 return False
+        self.last[0] = action
         return True
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from games.engine.contract import AiDecision
+from games.engine.rng import Rng
 
 W = TypeVar("W")
 M = TypeVar("M")
@@ -104,7 +105,7 @@ def search(
 
     def world(j: int) -> tuple[W, int]:
         while len(worlds) <= j:
-            state = rules.sample_state(view, random.Random(rng.getrandbits(64)))
+            state = rules.sample_state(view, Rng(rng.getrandbits(64)))
             worlds.append((model.world(state), rng.getrandbits(64)))
         return worlds[j]
 
@@ -117,7 +118,7 @@ def search(
         for i in alive:
             for j in range(done, done + share):
                 sampled, seed = world(j)
-                total[i] += model.playout(sampled, candidates[i].move, random.Random(seed))
+                total[i] += model.playout(sampled, candidates[i].move, Rng(seed))
         done += share
         alive.sort(key=lambda i: (-total[i], i))
         alive = alive[: (len(alive) + 1) // 2]

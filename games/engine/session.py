@@ -46,8 +46,8 @@ class Seat(Frozen):
 
     @property
     def autoplay(self) -> bool:
-        """The AI plays this seat now."""
-        return self.is_ai or self.away
+        """The AI plays this seat now (`is_ai or away`, read once a seat on every move)."""
+        return self.user_id is None or self.away
 
 
 class SessionRecord(Frozen):

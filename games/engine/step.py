@@ -16,6 +16,7 @@ from typing import Any
 from games.engine.built import built
 from games.engine.contract import CHANCE, SYSTEM, Event, Frozen, Rules, ToMove
 from games.engine.errors import GameError, Reason
+from games.engine.rng import Rng
 
 _checking = False
 
@@ -82,7 +83,7 @@ def _check(
 
 def chance_rng(seed: int, seq: int) -> random.Random:
     """The RNG for the chance action that will become `seq`; only needed when playing live."""
-    return random.Random(f"{seed}:{seq}")
+    return Rng(f"{seed}:{seq}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +100,9 @@ class Advance:
     """What the game waits for after the step (`rules.to_move(state)`, computed once)."""
 
 
+_NONE_LEFT: frozenset[int] = frozenset()
+
+
 def advance(
     rules: Rules[Any, Any, Any, Any],
     state: Any,
@@ -113,21 +117,26 @@ def advance(
     what replays from its logged form reaches `apply` and the log. The chance actions are the
     rules' own, trusted (validated in checked mode).
     """
-    events: list[Event] = []
-    logged: list[LoggedAction] = []
     before = rules.to_move(state)
     waiting = before.seats
-    left: set[int] = set()
     if action is not None:
-        if not before.seats and not before.chance:
+        if not waiting and not before.chance:
             raise GameError(Reason.GAME_OVER)
         action = rules.checked(action)
         step = rules.apply(state, actor, action)
         state = step.state
         if _checking:
             _check(rules, state, step.events, actor, action)
-        events.extend(step.events)
-        logged.append(_logged(version + 1, actor, rules.dump_action(action)))
+        entry = _logged(version + 1, actor, rules.dump_action(action))
+        to_move = rules.to_move(state)
+        if not to_move.chance:  # the usual move: no chance follows, nothing to gather
+            seats = to_move.seats
+            ended = _NONE_LEFT if seats is waiting or seats >= waiting else waiting - seats
+            return Advance(state, step.events, (entry,), ended, to_move)
+        events, logged = list(step.events), [entry]
+    else:
+        events, logged = [], []
+    left: set[int] = set()
     while True:
         to_move = rules.to_move(state)
         left.update(waiting - to_move.seats)
@@ -143,13 +152,7 @@ def advance(
             _check(rules, state, step.events, CHANCE, chance)
         events.extend(step.events)
         logged.append(_logged(seq, CHANCE, rules.dump_action(chance)))
-    return Advance(
-        state=state,
-        events=tuple(events),
-        logged=tuple(logged),
-        left=frozenset(left),
-        to_move=to_move,
-    )
+    return Advance(state, tuple(events), tuple(logged), frozenset(left), to_move)
 
 
 def advance_all(

@@ -12,6 +12,7 @@ from collections.abc import Collection, Iterator, Sequence
 from enum import StrEnum
 from functools import cache
 from itertools import combinations, islice, pairwise, product, repeat
+from math import comb
 from typing import NamedTuple
 
 from games.engine.contract import Frozen
@@ -294,6 +295,10 @@ def can_play(combo: Combo, top: int | None, last: int | None, hand: Collection[i
     return bool(playable(combo, top, last, hand))
 
 
+Raw = tuple[tuple[int, ...], tuple[tuple[int, int], ...]]
+"""A play as a plain (cards, copies) pair: listing builds them by the dozen (see `Play`)."""
+
+
 class Split(NamedTuple):
     """A hand split once for listing the plays on every combo: number cards in rank order,
     copies by id, and the number cards grouped by number and by colour (see `_by`)."""
@@ -302,15 +307,13 @@ class Split(NamedTuple):
     copies: list[int]
     by_number: dict[int, list[int]]
     by_colour: dict[int, list[int]]
+    one_colour: list[Raw]
+    """Filled once asked for (`_one_colour`): every one-colour play of MIN_COUNT cards up."""
 
 
 def split(hand: Collection[int]) -> Split:
     reals, copies = _split(hand)
-    return Split(reals, copies, grouped("number", reals), grouped("colour", reals))
-
-
-Raw = tuple[tuple[int, ...], tuple[tuple[int, int], ...]]
-"""A play as a plain (cards, copies) pair: listing builds them by the dozen (see `Play`)."""
+    return Split(reals, copies, grouped("number", reals), grouped("colour", reals), [])
 
 
 def _subsets(group: Sequence[int], copies: Sequence[int], size: int) -> Iterator[Raw]:
@@ -338,13 +341,27 @@ def _straights(by_number: dict[int, list[int]], need: int) -> Iterator[Raw]:
                 yield from zip(product(*(by_number[n] for n in numbers)), repeat(()))
 
 
+def _one_colour(hand: Split, need: int) -> Iterator[Raw]:
+    """`_flushes(hand.by_colour, hand.copies, need)`, listed once per hand (Flush and Any both
+    list them): each colour's plays come by size, so those from `need` cards keep their order."""
+    plays = hand.one_colour
+    if not plays:
+        plays.extend(_flushes(hand.by_colour, hand.copies, MIN_COUNT))
+    if need <= MIN_COUNT:
+        return iter(plays)
+    return (play for play in plays if len(play[0]) >= need)
+
+
 def _anys(hand: Split, need: int) -> Iterator[Raw]:
     """A few plays of each size (lowest ranks first), and every one-colour play."""
     reals, copies = hand.reals, hand.copies
     sizes: dict[int, set[Raw]] = {}
     for size in range(need, len(reals) + len(copies) + 1):
-        sizes[size] = set(islice(_subsets(reals, copies, size), ANY_CAP))
-    for play in _flushes(hand.by_colour, copies, need):
+        if comb(len(reals), size) >= ANY_CAP:  # the first ANY_CAP take no copy (`_subsets`)
+            sizes[size] = set(zip(islice(combinations(reals, size), ANY_CAP), repeat(())))
+        else:
+            sizes[size] = set(islice(_subsets(reals, copies, size), ANY_CAP))
+    for play in _one_colour(hand, need):
         sizes[len(play[0])].add(play)
     # By card count, then by cards (a play's copies follow from its cards).
     return (play for size in sorted(sizes) for play in sorted(sizes[size]))
@@ -380,16 +397,18 @@ def raw_plays(
             ((c,), ()) for c in reals if COLOUR[c] in colours and NUMBER[c] >= need
         )
     elif kind in SET_SIZE:
+        need, size = min_number(top), SET_SIZE[kind]
+        short = size - len(copies)  # a number with fewer cards has no play
         plays = (
             play
             for n, group in parts.by_number.items()  # numbers ascending
-            if n >= min_number(top)
-            for play in _subsets(group, copies, SET_SIZE[kind])
+            if n >= need and len(group) >= short
+            for play in _subsets(group, copies, size)
         )
     elif kind is ComboKind.STRAIGHT:
         plays = _straights(parts.by_number, min_count(last))
     elif kind is ComboKind.FLUSH:
-        plays = _flushes(parts.by_colour, copies, min_count(last))
+        plays = _one_colour(parts, min_count(last))
     else:
         plays = _anys(parts, min_count(last))
     return islice(plays, LIMIT)

@@ -246,30 +246,30 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         top, last = top_last(players, state.stacks, index)
         hand = state.hands[seat]
         play_faces = check_play(combo, top, last, hand, action.cards, action.copies)
-        hands = _put(state.hands, seat, _without(hand, action.cards))
-        stacks = self._stacked(state, seat, index, action, max(n for _, n in play_faces))
-        state = evolve(state, stacks=stacks, hands=hands)
+        changes = {
+            "stacks": self._stacked(state, seat, index, action, max(n for _, n in play_faces)),
+            "hands": _put(state.hands, seat, _without(hand, action.cards)),
+        }
         events.append(self._played_event("exhaust.played", combo, action, seat))
-        state = self._reward(state, seat, combo, events)
-        return self._next(state, events)
+        self._reward(state, changes, seat, combo, events)
+        return self._next(state, changes, events)
 
     def _use_time(self, state: State, seat: int, events: list[Event]) -> State:
         if state.time_cards[seat] < 1:
             raise illegal("no_time_card")
-        state = evolve(
-            state,
-            time_cards=_put(state.time_cards, seat, state.time_cards[seat] - 1),
-            time_pile=state.time_pile + 1,
-        )
+        changes = {
+            "time_cards": _put(state.time_cards, seat, state.time_cards[seat] - 1),
+            "time_pile": state.time_pile + 1,
+        }
         events.append(event("exhaust.used_time", params={"seat": seat}))
-        return self._next(state, events)
+        return self._next(state, changes, events)
 
     def _flip(self, state: State, seat: int, events: list[Event]) -> State:
         if not state.config.long_game or state.depletion[seat] <= state.flipped[seat]:
             raise illegal("no_depletion_card")
-        state = evolve(state, flipped=_put(state.flipped, seat, state.flipped[seat] + 1))
+        changes = {"flipped": _put(state.flipped, seat, state.flipped[seat] + 1)}
         events.append(event("exhaust.flipped", params={"seat": seat}))
-        return self._next(state, events)
+        return self._next(state, changes, events)
 
     def _npc(
         self, state: State, action: NpcPlay | NpcUseTime | NpcOut, events: list[Event]
@@ -280,11 +280,8 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         turn = self._plan(state)
         npc = turn.npc
         if turn.filled:
-            events.append(
-                Event(
-                    key="exhaust.npc_filled", params={"count": len(turn.filled)}, cards=turn.filled
-                )
-            )
+            params = {"count": len(turn.filled)}
+            events.append(event("exhaust.npc_filled", params=params, cards=turn.filled))
         events.extend(event("exhaust.npc_drew", cards=(c,)) for c in turn.drawn)
         if isinstance(action, NpcPlay):
             play = Play(action.cards, action.copies)
@@ -293,20 +290,25 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             ):
                 raise illegal("bad_chance")
             high = max(n for _, n in faces(action.cards, action.copies))
-            state = evolve(state, stacks=self._stacked(state, NPC, action.combo, action, high))
-            state = evolve(state, npc=evolve(npc, hand=_without(npc.hand, action.cards)))
+            changes = {
+                "stacks": self._stacked(state, NPC, action.combo, action, high),
+                "npc": evolve(npc, hand=_without(npc.hand, action.cards)),
+            }
             combo = combos[action.combo].combo
             events.append(self._played_event("exhaust.npc_played", combo, action, None))
-            return self._next(self._reward(state, NPC, combo, events), events)
+            self._reward(state, changes, NPC, combo, events)
+            return self._next(state, changes, events)
         if turn.choice is not None:
             raise illegal("bad_chance")
         if isinstance(action, NpcUseTime):
             if npc.time_cards < 1:
                 raise illegal("bad_chance")
-            npc = evolve(npc, time_cards=npc.time_cards - 1)
-            state = evolve(state, npc=npc, time_pile=state.time_pile + 1)
+            changes = {
+                "npc": evolve(npc, time_cards=npc.time_cards - 1),
+                "time_pile": state.time_pile + 1,
+            }
             events.append(event("exhaust.npc_used_time"))
-            return self._next(state, events)
+            return self._next(state, changes, events)
         if npc.time_cards > 0:
             raise illegal("bad_chance")
         return self._lose(evolve(state, npc=npc), NPC, events)
@@ -333,46 +335,45 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         )
         return stacked(state.config.players, state.stacks, combo, played)
 
-    def _reward(self, state: State, who: int, combo: Combo, events: list[Event]) -> State:
-        """Pay the combo's reward; none if its pile is empty; (R) 2 due and 1 left: take 1."""
+    def _reward(
+        self, state: State, changes: dict[str, Any], who: int, combo: Combo, events: list[Event]
+    ) -> None:
+        """Add the combo's reward to the move's `changes` (what the play changed already, read
+        over `state`); none if its pile is empty; (R) 2 due and 1 left: take 1."""
         if combo.kind not in REWARDS:
-            return state
+            return
         what, due = REWARDS[combo.kind]
-        npc = state.config.solo and who == NPC
-        prefix = "exhaust.npc_" if npc else "exhaust."
-        named = {} if npc else {"seat": who}
+        npc = changes.get("npc", state.npc) if state.config.solo and who == NPC else None
+        prefix = "exhaust.npc_" if npc is not None else "exhaust."
+        named = {} if npc is not None else {"seat": who}
         if what == "spell" and state.refill:
-            card, refill = state.refill[0], state.refill[1:]
-            state = evolve(state, refill=refill)
-            if npc:
-                assert state.npc is not None
-                pile = (card, *state.npc.pile)
-                state = evolve(state, npc=evolve(state.npc, pile=pile))
+            card = state.refill[0]
+            changes["refill"] = state.refill[1:]
+            if npc is not None:
+                changes["npc"] = evolve(npc, pile=(card, *npc.pile))
             else:
-                hand = tuple(sorted((*state.hands[who], card)))
-                state = evolve(state, hands=_put(state.hands, who, hand))
+                hands = changes.get("hands", state.hands)
+                changes["hands"] = _put(hands, who, tuple(sorted((*hands[who], card))))
                 events.append(
                     event("exhaust.reward_card", params=named, audience=(who,), cards=(card,))
                 )
             events.append(event(prefix + "reward_spell", params={**named}))
-            return state
+            return
         got = min(due, state.time_pile) if what == "time" else 0
         if not got:
             events.append(event(prefix + "reward_none", params={**named, "reward": what}))
-            return state
-        if npc:
-            assert state.npc is not None
-            npc_state = evolve(state.npc, time_cards=state.npc.time_cards + got)
-            state = evolve(state, time_pile=state.time_pile - got, npc=npc_state)
+            return
+        changes["time_pile"] = state.time_pile - got
+        if npc is not None:
+            changes["npc"] = evolve(npc, time_cards=npc.time_cards + got)
         else:
-            times = _put(state.time_cards, who, state.time_cards[who] + got)
-            state = evolve(state, time_pile=state.time_pile - got, time_cards=times)
+            changes["time_cards"] = _put(state.time_cards, who, state.time_cards[who] + got)
         events.append(event(prefix + "reward_time", params={**named, "count": got, "due": due}))
-        return state
 
-    def _next(self, state: State, events: list[Event]) -> State:
-        state = evolve(state, turn=(state.turn + 1) % state.config.positions)
-        return self._check_stuck(state, events)
+    def _next(self, state: State, changes: dict[str, Any], events: list[Event]) -> State:
+        """The state after a turn: its `changes` and the next player, built once."""
+        changes["turn"] = (state.turn + 1) % state.config.positions
+        return self._check_stuck(evolve(state, **changes), events)
 
     def _check_stuck(self, state: State, events: list[Event]) -> State:
         """A player who can do neither A nor B (nor C) loses at once (the NPC: by chance)."""

@@ -50,6 +50,18 @@ AWAKENS: dict[tuple[int, int], Awaken] = {
     (face, wake): Awaken(face=face, wake=wake) for face in FACES for wake in FACES
 }
 REROLLS: dict[int, Reroll] = {face: Reroll(face=face) for face in FACES}
+PLAIN_QUEUES: dict[int, tuple[Queue, ...]] = {
+    face: tuple(QUEUES[face, slot, None, None] for slot in SLOTS) for face in FACES
+}
+"""`PLAIN_QUEUES[face][slot]`: the Queue with no black die to choose."""
+WAKES: dict[int, tuple[tuple[Awaken, ...], ...]] = {
+    face: tuple(
+        tuple(AWAKENS[face, wake] for wake in FACES if mask >> wake & 1) for mask in range(128)
+    )
+    for face in FACES
+}
+"""`WAKES[face][mask]`: the Awakens resting `face` and waking each face of the bit set `mask`
+(bit f for face f), in face order: what `legal` lists without sorting the faces each time."""
 PLACES: tuple[tuple[Literal["active", "sleep"], Size], ...] = (
     ("active", "large"),
     ("active", "small"),
@@ -64,6 +76,13 @@ MARKS: dict[tuple[str, str, int, int], Mark] = {
     for face in FACES
     for count in range(1, 16)
 }
+MARK_RUNS: dict[tuple[str, str, int, int], tuple[Mark, ...]] = {
+    (where, size, face, most): tuple(MARKS[where, size, face, n] for n in range(1, most + 1))
+    for where, size in PLACES
+    for face in FACES
+    for most in range(1, 16)
+}
+"""`MARK_RUNS[where, size, face, most]`: the Marks of 1 to `most` such dice, in count order."""
 PICKS: dict[str, Pick] = {stone: Pick(stone=stone) for stone in STONES}
 RECALL = Recall()
 ROLL_MARKED = RollMarked()

@@ -84,12 +84,18 @@ class Dice(Frozen):
         )
 
     def plus(self, other: Dice) -> Dice:
+        return self.adding(other.large, other.small, other.black)
+
+    def adding(
+        self, large: tuple[int, ...] = (), small: tuple[int, ...] = (), black: tuple[int, ...] = ()
+    ) -> Dice:
+        """These dice and more, given as faces per kind (sorted or not)."""
         return built(
             Dice,
             {
-                "large": _merge(self.large, other.large),
-                "small": _merge(self.small, other.small),
-                "black": _merge(self.black, other.black),
+                "large": _merge(self.large, large),
+                "small": _merge(self.small, small),
+                "black": _merge(self.black, black),
             },
         )
 

@@ -10,14 +10,15 @@ from typing import Literal
 
 from games.hellqueue.cards import NUMBERS, PAYS, SLOTS
 from games.hellqueue.known import (
-    AWAKENS,
-    MARKS,
+    MARK_RUNS,
     PICKS,
     PLACES,
+    PLAIN_QUEUES,
     QUEUES,
     RECALL,
     REROLLS,
     ROLL_MARKED,
+    WAKES,
 )
 from games.hellqueue.models import Action, Payout, State, View
 
@@ -71,25 +72,29 @@ def play_actions(table: Table, seat: int) -> list[Action]:
     """Phase `play`: every Queue, Awaken, Reroll and Recall `seat` may take."""
     player = table.players[seat]
     active = player.active
-    faces = active.faces()
-    sizes = [active.large.count(f) + active.small.count(f) + active.black.count(f) for f in faces]
-    totals = [sum(dice.count for dice in queue) for queue in table.queues]
+    dice = active.large + active.small + active.black
+    faces = sorted(set(dice))
+    sizes = [dice.count(face) for face in faces]
+    shown = table.shown
+    totals = [sum([d.count for d in queue]) for queue in table.queues]
     steals: list[tuple[int | None, int | None]] | None = None
     actions: list[Action] = []
     for face, size in zip(faces, sizes, strict=True):
+        plain = PLAIN_QUEUES[face]
         for slot in SLOTS:
-            if table.shown[slot] is None or size > NUMBERS[slot] - totals[slot]:
+            if shown[slot] is None or size > NUMBERS[slot] - totals[slot]:
                 continue
             if totals[slot]:
-                actions.append(QUEUES[face, slot, None, None])
+                actions.append(plain[slot])
                 continue
             if steals is None:
                 steals = steal_options(table, seat)
             actions += [QUEUES[face, slot, s, f] for s, f in steals]
-    sleep = set(player.sleep)
+    sleep = 0
+    for face in set(player.sleep):
+        sleep |= 1 << face
     for face, size in zip(faces, sizes, strict=True):
-        wakes = sorted(sleep | {face}) if size >= 2 else [face]
-        actions += [AWAKENS[face, wake] for wake in wakes]
+        actions += WAKES[face][sleep | 1 << face if size >= 2 else 1 << face]
     actions += [REROLLS[face] for face in faces]
     if recall_case(table, seat) is not None:
         actions.append(RECALL)
@@ -103,7 +108,7 @@ def mark_actions(table: Table, seat: int) -> list[Action]:
     for where, size in PLACES:
         faces = player.sleep if where == "sleep" else player.active.of(size)
         for face in sorted(set(faces)):
-            actions += [MARKS[where, size, face, n] for n in range(1, faces.count(face) + 1)]
+            actions += MARK_RUNS[where, size, face, faces.count(face)]
     actions.append(ROLL_MARKED)
     return actions
 

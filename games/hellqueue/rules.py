@@ -66,7 +66,6 @@ from games.hellqueue.moves import (
     legal,
     pending_tie,
     recall_case,
-    room,
     steal_options,
     to_move_seat,
     total,
@@ -74,6 +73,7 @@ from games.hellqueue.moves import (
 from games.hellqueue.scoring import best_score, winners
 
 EMPTY = Dice()
+FACES = frozenset(range(1, 7))
 OVER, CHANCE_DUE = ToMove(), ToMove(chance=True)
 SEAT_DUE = tuple(ToMove(seats=frozenset({seat})) for seat in range(4))
 """What `to_move` answers, built once (they are frozen)."""
@@ -92,6 +92,12 @@ def _rolling(seat: int, purpose: str, large: int = 0, small: int = 0, black: int
     return built(Rolling, fields)
 
 
+def _roll(rng: random.Random, count: int) -> Roll:
+    """Chance's roll of `count` dice (built unvalidated: its faces are what `Roll` keeps)."""
+    randint = rng.randint
+    return built(Roll, {"kind": "roll", "faces": tuple([randint(1, 6) for _ in range(count)])})
+
+
 def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -106,6 +112,18 @@ def _drop(faces: tuple[int, ...], face: int, count: int) -> tuple[int, ...]:
     for _ in range(count):
         out.remove(face)
     return tuple(out)
+
+
+def _resolved(state: State, changes: dict[str, Any]) -> State:
+    """`state` with a seat action's `changes`, its turn resolving: with no roll or payout
+    pending, the turn passes in the same copy (what `_settle` would do next)."""
+    rolling, payout = changes.get("rolling", state.rolling), changes.get("payout", state.payout)
+    if rolling is None and payout is None:
+        changes["phase"] = "play"
+        changes["turn"] = (state.turn + 1) % state.config.players
+    else:
+        changes["phase"] = "resolve"
+    return evolve(state, **changes)
 
 
 def rank(queue: tuple[Dice, ...]) -> tuple[tuple[int, ...], ...]:
@@ -178,12 +196,11 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 orders.append(tuple(order))
             return Shuffle(orders=tuple(orders))
         if state.rolling is not None:
-            return Roll(faces=tuple(rng.randint(1, 6) for _ in range(state.rolling.count)))
+            return _roll(rng, state.rolling.count)
         if state.payout is not None:
             tied = pending_tie(state.payout)
             assert tied is not None
-            count = sum(state.queues[state.payout.slot][seat].count for seat in tied)
-            return Roll(faces=tuple(rng.randint(1, 6) for _ in range(count)))
+            return _roll(rng, sum(state.queues[state.payout.slot][seat].count for seat in tied))
         return PickFirst(seat=rng.randrange(state.config.players))
 
     # Applying -----------------------------------------------------------------------------
@@ -270,100 +287,106 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         slot = action.slot
         if not _int(slot) or slot not in SLOTS or state.shown[slot] is None:
             raise illegal("no_card")
-        if group.count > room(state, slot):
+        queue = state.queues[slot]
+        before = sum([dice.count for dice in queue])
+        count = group.count
+        if count > NUMBERS[slot] - before:
             raise illegal("card_overflow", slot=slot)
-        empty = total(state, slot) == 0
+        empty = before == 0
         source = (action.steal_seat, action.steal_face)
         if source not in (steal_options(state, seat) if empty else [(None, None)]):
             raise illegal("bad_black_source")
         player = state.players[seat]
         player = evolve(player, active=player.active.without(action.face))
-        queue = _put(state.queues[slot], seat, state.queues[slot][seat].plus(group))
-        state = evolve(
-            state,
-            players=_put(state.players, seat, player),
-            queues=_put(state.queues, slot, queue),
-            phase="resolve",
-        )
+        queue = _put(queue, seat, queue[seat].plus(group))
+        changes: dict[str, Any] = {
+            "players": _put(state.players, seat, player),
+            "queues": _put(state.queues, slot, queue),
+        }
+        after = before + count
         events.append(
             event(
                 key="hellqueue.queued",
                 params={
                     "seat": seat,
                     "face": action.face,
-                    "count": group.count,
+                    "count": count,
                     "slot": slot,
-                    "total": total(state, slot),
+                    "total": after,
                     "number": NUMBERS[slot],
                 },
             )
         )
         if empty:
-            state = self._take_black(state, seat, action, events)
-        if total(state, slot) == NUMBERS[slot]:
+            changes = self._take_black(state, seat, action, changes, events)
+        if after == NUMBERS[slot]:
             events.append(
                 event(key="hellqueue.payout", params={"slot": slot, "number": NUMBERS[slot]})
             )
-            payout = built(
-                Payout, {"slot": slot, "ranking": rank(state.queues[slot]), "picks": None}
-            )
-            state = evolve(state, payout=payout)
-        return state
+            ranking = rank(queue)
+            changes["payout"] = built(Payout, {"slot": slot, "ranking": ranking, "picks": None})
+        return _resolved(state, changes)
 
-    def _take_black(self, state: State, seat: int, action: Queue, events: list[Event]) -> State:
+    def _take_black(
+        self,
+        state: State,
+        seat: int,
+        action: Queue,
+        changes: dict[str, Any],
+        events: list[Event],
+    ) -> dict[str, Any]:
         """The first die under an empty card brings a black die, rolled onto the active card:
-        from the supply, else the rest area or an opponent's active card, else none (R)."""
+        from the supply, else the rest area or an opponent's active card, else none (R).
+        `changes` are the queueing's (the new players and queues), returned with the black
+        die's."""
         if state.black_supply > 0:
-            state = evolve(state, black_supply=state.black_supply - 1)
+            changes["black_supply"] = state.black_supply - 1
             told = event(key="hellqueue.black_taken", params={"seat": seat, "source": "supply"})
         elif action.steal_seat is not None and action.steal_face is not None:
-            victim = state.players[action.steal_seat]
+            players = changes["players"]
+            victim = players[action.steal_seat]
             black = _drop(victim.active.black, action.steal_face, 1)
             victim = evolve(victim, active=evolve(victim.active, black=black))
-            state = evolve(state, players=_put(state.players, action.steal_seat, victim))
+            changes["players"] = _put(players, action.steal_seat, victim)
             # The die goes from `seat` to `to_seat`: both are seat params the renderer names.
             params = {"seat": action.steal_seat, "to_seat": seat, "face": action.steal_face}
             told = event(key="hellqueue.black_stolen", params=params)
         elif state.rest_black > 0:
-            state = evolve(state, rest_black=state.rest_black - 1)
+            changes["rest_black"] = state.rest_black - 1
             told = event(key="hellqueue.black_taken", params={"seat": seat, "source": "rest"})
         else:
             events.append(event(key="hellqueue.no_black", params={"seat": seat}))
-            return state
+            return changes
         events.append(told)
-        return evolve(state, rolling=_rolling(seat=seat, purpose="black", black=1))
+        changes["rolling"] = _rolling(seat=seat, purpose="black", black=1)
+        return changes
 
-    def _rest(self, state: State, seat: int, face: int) -> tuple[State, Dice]:
-        """Move the face group `face` from the seat's active card to the rest area."""
-        group = self._group(state, seat, face)
-        player = state.players[seat]
-        player = evolve(
+    def _rest(self, player: Player, group: Dice, face: int, **more: Any) -> Player:
+        """`player` with the face group `face` (`group`) moved from the active card to the
+        rest area (black dice go to the shared rest area: the caller adds them), and the
+        changes `more` in the same copy."""
+        return evolve(
             player,
             active=player.active.without(face),
             rest_large=player.rest_large + len(group.large),
             rest_small=player.rest_small + len(group.small),
+            **more,
         )
-        state = evolve(
-            state,
-            players=_put(state.players, seat, player),
-            rest_black=state.rest_black + len(group.black),
-        )
-        return state, group
 
     def _awaken(self, state: State, seat: int, action: Awaken, events: list[Event]) -> State:
-        sleep = state.players[seat].sleep
-        group = self._group(state, seat, action.face)
-        allowed = {action.face} | (set(sleep) if group.count >= 2 else set())
-        if action.wake not in allowed:
-            raise illegal("bad_wake", face=action.wake)
-        state, group = self._rest(state, seat, action.face)
         player = state.players[seat]
-        woken = tuple(f for f in player.sleep if f == action.wake)
-        player = evolve(
-            player,
-            active=player.active.plus(built(Dice, {"large": (), "small": woken, "black": ()})),
-            sleep=tuple(f for f in player.sleep if f != action.wake),
-        )
+        sleep = player.sleep
+        group = self._group(state, seat, action.face)
+        wake = action.wake
+        if wake != action.face and (group.count < 2 or wake not in sleep):
+            raise illegal("bad_wake", face=wake)
+        woken = tuple([f for f in sleep if f == wake])
+        asleep = tuple([f for f in sleep if f != wake]) if woken else sleep
+        player = self._rest(player, group, action.face, sleep=asleep)
+        if woken:
+            active = player.active
+            small = tuple(sorted(active.small + woken))
+            player = evolve(player, active=evolve(active, small=small))
         events.append(
             event(
                 key="hellqueue.awakened",
@@ -371,22 +394,33 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                     "seat": seat,
                     "face": action.face,
                     "count": group.count,
-                    "wake": action.wake,
+                    "wake": wake,
                     "woken": len(woken),
                 },
             )
         )
-        return evolve(state, players=_put(state.players, seat, player), phase="resolve")
+        changes = {
+            "players": _put(state.players, seat, player),
+            "rest_black": state.rest_black + len(group.black),
+        }
+        return _resolved(state, changes)
 
     def _reroll(self, state: State, seat: int, action: Reroll, events: list[Event]) -> State:
-        state, group = self._rest(state, seat, action.face)
+        group = self._group(state, seat, action.face)
+        player = self._rest(state.players[seat], group, action.face)
         events.append(
             event(
                 key="hellqueue.reroll_rested",
                 params={"seat": seat, "face": action.face, "count": group.count},
             )
         )
-        return evolve(state, phase="reroll", marked=EMPTY)
+        return evolve(
+            state,
+            players=_put(state.players, seat, player),
+            rest_black=state.rest_black + len(group.black),
+            phase="reroll",
+            marked=EMPTY,
+        )
 
     def _mark(self, state: State, seat: int, action: Mark, events: list[Event]) -> State:
         player, marked = state.players[seat], state.marked
@@ -403,10 +437,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         else:
             active = evolve(player.active, **{action.size: left})
             player = evolve(player, active=active)
-        chosen = built(
-            Dice,
-            {"large": (), "small": (), "black": ()} | {action.size: (action.face,) * action.count},
-        )
+        chosen = {action.size: (action.face,) * action.count}
         events.append(
             event(
                 key="hellqueue.marked",
@@ -419,7 +450,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 },
             )
         )
-        return evolve(state, players=_put(state.players, seat, player), marked=marked.plus(chosen))
+        players = _put(state.players, seat, player)
+        return evolve(state, players=players, marked=marked.adding(**chosen))
 
     def _roll_marked(self, state: State, seat: int, events: list[Event]) -> State:
         marked = state.marked
@@ -434,12 +466,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         events.append(
             event(key="hellqueue.reroll_chosen", params={"seat": seat, "count": rolling.count})
         )
-        return evolve(
-            state,
-            marked=None,
-            phase="resolve",
-            rolling=rolling if rolling.count else None,
-        )
+        return _resolved(state, {"marked": None, "rolling": rolling if rolling.count else None})
 
     def _recall(self, state: State, seat: int, events: list[Event]) -> State:
         case = recall_case(state, seat)
@@ -472,8 +499,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
     # Rolls --------------------------------------------------------------------------------
 
     def _faces(self, action: Roll, count: int) -> tuple[int, ...]:
-        faces = action.faces
-        if len(faces) != count or any(not _int(f) or not 1 <= f <= 6 for f in faces):
+        faces = action.faces  # ints: `apply` took the action through `checked`
+        if len(faces) != count or not FACES.issuperset(faces):
             raise illegal("bad_chance")
         return faces
 
@@ -489,10 +516,10 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         player = state.players[seat]
         player = evolve(
             player,
-            active=player.active.plus(built(Dice, {"large": large, "small": (), "black": black})),
-            sleep=tuple(sorted(player.sleep + small)),
+            active=player.active.adding(large=large, black=black),
+            sleep=tuple(sorted(player.sleep + small)) if small else player.sleep,
         )
-        state = evolve(state, players=_put(state.players, seat, player), rolling=None)
+        changes = {"players": _put(state.players, seat, player), "rolling": None}
         events.append(
             event(
                 key=f"hellqueue.rolled_{rolling.purpose}",
@@ -505,7 +532,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             )
         )
         if rolling.purpose != "setup":
-            return state
+            return _resolved(state, changes)
+        state = evolve(state, **changes)
         if seat + 1 < state.config.players:
             following = _rolling(seat=seat + 1, purpose="setup", large=LARGE_DICE, small=SMALL_DICE)
             return evolve(state, rolling=following)

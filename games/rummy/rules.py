@@ -80,6 +80,7 @@ from games.rummy.sets import (
     is_big,
     is_goal_form,
     item_sets,
+    ready_kinds,
     waits,
 )
 
@@ -188,17 +189,15 @@ class RummyRules(Rules[Config, State, Action, View]):
             assert state.taken is not None
             return [*actions, DISCARDS[state.taken]]
         actions += [open_action(trio) for trio in big_sets_in(hand)]
-        held = _flat(opened)
-        ready_by_kind: dict[int, bool] = {}
-        for i, card in enumerate(hand):
+        if not opened:
+            actions += [DISCARDS[card] for card in hand]
+            return actions
+        # Cards of one kind leave hands of the same kinds: one look per kind.
+        ready = ready_kinds(hand, _flat(opened))
+        for card in hand:
             actions.append(DISCARDS[card])
-            if opened:
-                # Cards of one kind leave hands of the same kinds: one look per kind.
-                k = kind(card)
-                if k not in ready_by_kind:
-                    ready_by_kind[k] = bool(waits((*hand[:i], *hand[i + 1 :]), held))
-                if ready_by_kind[k]:
-                    actions.append(READY_DISCARDS[card])
+            if kind(card) in ready:
+                actions.append(READY_DISCARDS[card])
         return actions
 
     def _claims(self, state: State, seat: int, card: int) -> list[Action]:
@@ -337,9 +336,13 @@ class RummyRules(Rules[Config, State, Action, View]):
     def _next_first(state: State) -> int:
         return (state.first + 1) % state.config.players
 
-    def _start_turn(self, state: State, seat: int, events: list[Event]) -> State:
-        """Give `seat` the turn; an empty field is turned up anew, or the deck is out."""
-        state = evolve(state, turn=seat, taken=None, window=None, phase="take")
+    def _start_turn(
+        self, state: State, seat: int, events: list[Event], changes: dict[str, Any] | None = None
+    ) -> State:
+        """Give `seat` the turn (in the same copy as `changes`, the move's own); an empty
+        field is turned up anew, or the deck is out."""
+        turn = {"turn": seat, "taken": None, "window": None, "phase": "take"}
+        state = evolve(state, **(turn if changes is None else {**changes, **turn}))
         if state.field:
             return state
         size = state.config.field_size
@@ -425,24 +428,24 @@ class RummyRules(Rules[Config, State, Action, View]):
             if not waits(rest, _flat(state.opened[seat])):
                 raise illegal("not_ready_form")
         n = state.config.players
-        state = evolve(
-            state,
-            hands=_put(state.hands, seat, rest),
-            known=_put(state.known, seat, _without(state.known[seat], (card,))),
-            rows=_put(state.rows, seat, (*state.rows[seat], card)),
-            ready=_put(state.ready, seat, state.ready[seat] or action.ready),
-        )
+        changes = {
+            "hands": _put(state.hands, seat, rest),
+            "known": _put(state.known, seat, _without(state.known[seat], (card,))),
+            "rows": _put(state.rows, seat, (*state.rows[seat], card)),
+            "ready": _put(state.ready, seat, state.ready[seat] or action.ready),
+        }
         events.append(event(key="rummy.discarded", params={"seat": seat}, cards=(card,)))
         if action.ready:
             events.append(event(key="rummy.ready", params={"seat": seat}))
+        # Who is asked depends on the other seats only, which the discard leaves as they are.
         asked = self._asked(state, seat, card)
         if not asked:
             events.append(event(key="rummy.no_claim", params={"seat": seat}, cards=(card,)))
-            return self._start_turn(state, (seat + 1) % n, events)
+            return self._start_turn(state, (seat + 1) % n, events, changes)
         window = built(
             Window, {"discarder": seat, "card": card, "asked": asked, "answers": (None,) * n}
         )
-        state = evolve(state, window=window, phase="window")
+        state = evolve(state, **changes, window=window, phase="window")
         params = {"seat": seat, "seconds": state.config.claim_seconds}
         events.append(event(key="rummy.window", params=params, cards=(card,)))
         return state

@@ -122,9 +122,12 @@ def kind_waits(ks: tuple[int, ...]) -> tuple[int, ...]:
     if len(ks) != HAND_SIZE:
         return ()
     present = set(ks)
-    lone = [k for k in present if ks.count(k) == 1 and present.isdisjoint(_NEIGHBOURS[k])]
-    if len(lone) > 1:
-        return ()
+    lone: list[int] = []
+    for k in present:
+        if ks.count(k) == 1 and present.isdisjoint(_NEIGHBOURS[k]):
+            if lone:
+                return ()  # two lone cards: more than one card from the goal form
+            lone.append(k)
     # Every card of a hand one card from the goal form but the missing pair card's partner
     # has a set-mate in the hand: a lone card can only be waiting for its pair.
     near = lone or sorted(present.union(*(_NEIGHBOURS[k] for k in present)))
@@ -159,6 +162,22 @@ def waits(hand: Iterable[int], held: Iterable[int] = ()) -> tuple[int, ...]:
         return found
     ks = [kind(c) for c in (*hand, *held)]
     return tuple(k for k in found if ks.count(k) < COPIES)
+
+
+def ready_kinds(hand: Sequence[int], held: Iterable[int] = ()) -> set[int]:
+    """The kinds of `hand`'s cards (8 of them) whose discard leaves it waiting: those for which
+    `waits` of the other 7 cards finds a kind. One sort of the hand's kinds serves each."""
+    ks = kinds_of(hand)
+    every = [*ks, *(c // COPIES for c in held)]
+    ready: set[int] = set()
+    for i, k in enumerate(ks):
+        if i and ks[i - 1] == k:
+            continue
+        found = kind_waits(ks[:i] + ks[i + 1 :])
+        # `waits` counts the copies in the 7 cards kept and `held`: the discard is not there.
+        if any(every.count(w) - (w == k) < COPIES for w in found):
+            ready.add(k)
+    return ready
 
 
 def card_split(hand: Iterable[int], split: KindSplit) -> tuple[tuple[int, ...], ...]:

@@ -45,6 +45,7 @@ from games.thegame.models import (
 from games.thegame.models import fits as fits  # the placement rule, where it was defined first
 
 PERFECT, WIN, LOSS, BURNED = "perfect", "win", "loss", "burned"
+CARD_SET = frozenset(CARDS)
 
 CHANCE_TO_MOVE, NOBODY_TO_MOVE = ToMove(chance=True), ToMove()
 SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({seat})) for seat in range(5))  # up to 5 players
@@ -124,11 +125,15 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         return CHANCE_TO_MOVE
 
     def chance_action(self, state: TheGameState, rng: random.Random) -> TheGameAction:
+        # Built without validation: a shuffle of CARDS, a seat in range (the engine's checked
+        # mode validates chance actions in the tests).
         if state.phase is Phase.DEAL:
             order = list(CARDS)
             rng.shuffle(order)
-            return Deal(order=tuple(order))
-        return ChooseFirst(seat=rng.randrange(state.config.players))
+            return built(Deal, {"kind": "deal", "order": tuple(order)})
+        return built(
+            ChooseFirst, {"kind": "choose_first", "seat": rng.randrange(state.config.players)}
+        )
 
     def legal_actions(self, state: TheGameState, seat: int) -> list[TheGameAction]:
         if seat == state.turn:
@@ -158,7 +163,8 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
     # Chance ---------------------------------------------------------------------------------
 
     def _deal(self, state: TheGameState, deal: Deal) -> Step:
-        if state.phase is not Phase.DEAL or sorted(deal.order) != list(CARDS):
+        order = deal.order  # every card once: as many as there are, none left out
+        if state.phase is not Phase.DEAL or len(order) != len(CARDS) or CARD_SET.difference(order):
             raise illegal("bad_deal")
         size, players = state.config.hand_size, state.config.players
         hands = tuple(tuple(sorted(deal.order[i * size : (i + 1) * size])) for i in range(players))

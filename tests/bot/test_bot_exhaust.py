@@ -19,14 +19,14 @@ from bot.errors import error_text
 from bot.game_ui import Pick
 from bot.games.exhaust.choice import ALPHABET, decode, encode
 from bot.games.exhaust.pieces import COLOUR_EMOJI
-from bot.games.exhaust.prefs import SOLO_LEVEL_KEY
+from bot.games.exhaust.prefs import SOLO_LEVEL_KEY, SoloLevels
 from bot.games.exhaust.ui import ExhaustUI
 from bot.i18n import t
 from bot.playground.emulator import Emulator, EmuMessage, EmuUser, InvalidInteraction, RateLimit
 from bot.playground.emulator.models import FLAG_COMPONENTS_V2, walk_components
 from bot.playground.emulator.validation import validate_message
 from bot.ui.v2 import V2Message, build
-from games.engine import GameError, Reason, Session, SessionRecord, Status
+from games.engine import GameError, Reason, Seat, Session, SessionRecord, Status
 from games.engine.contract import CHANCE
 from games.engine.errors import illegal
 from games.engine.step import advance
@@ -41,6 +41,7 @@ from games.exhaust.models import (
     UseTime,
     View,
 )
+from storage import open_storage
 from tests.botkit import (
     custom_ids,
     open_hand,
@@ -446,6 +447,21 @@ async def test_a_solo_rematch_after_a_win_is_played_at_the_next_level(tmp_path: 
             assert "Rematch started" in res.text
             new = await session_in(bot, emu)
             assert new.id != session.id and new.config.npc_size == 6
+
+
+async def test_a_solo_rematch_clicked_before_the_new_level_is_stored_is_at_the_next_level(
+    tmp_path: Path,
+) -> None:
+    """The Rematch button shows with the end of the game, before `after_finish` has stored
+    the level a win earned: the rematch's options come from the finished game itself."""
+    seed = seed_where(1, {"npc_size": 5}, thrifty_policy, solo_result("win"))
+    state = simulate(1, {"npc_size": 5}, thrifty_policy, seed)
+    session = _context(state).session
+    session.record = session.record.model_copy(update={"seats": (Seat(user_id=7, name="a"),)})
+    async with await open_storage(tmp_path / "db.sqlite3") as storage:
+        await SoloLevels(storage.prefs.user).set(7, 5)  # the level this game was played at
+        options = await ExhaustUI().rematch_options(session, storage.prefs.user)
+    assert options["npc_size"] == 6
 
 
 # Refusals -------------------------------------------------------------------------------------

@@ -20,8 +20,9 @@ import pytest
 
 from bot.context import Context
 from bot.game_ui import GameUI, Pick
+from bot.play import ControlButton, ControlSelect
 from bot.replays import SESSION_ID
-from bot.ui.controls import GAME_NS, ControlButton, ControlSelect
+from bot.ui.controls import GAME_NS
 from bot.ui.layout import Button, Layout, Select, base_action
 from bot.ui.v2 import build
 from games.engine import GameError, Seat, Session, SessionRecord, Status, advance

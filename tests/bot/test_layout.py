@@ -24,10 +24,10 @@ from bot.games.thegame.picture import FILENAME, table_picture
 from bot.games.thegame.pieces import pile_line
 from bot.games.thegame.ui import TheGameUI
 from bot.i18n import t
+from bot.play import ControlButton, ControlSelect
 from bot.playground.emulator import Emulator, text_of
 from bot.playground.emulator.models import walk_components
 from bot.playground.emulator.validation import validate_message
-from bot.ui.controls import ControlButton, ControlSelect
 from bot.ui.layout import (
     LOBBY,
     Button,

@@ -8,6 +8,7 @@ import asyncio
 import gc
 import weakref
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from toygame import AIS, GAMES
@@ -15,7 +16,6 @@ from toygame import AIS, GAMES
 from games.engine import Session, Status
 from runtime import ManualClock, SessionService
 from storage import Storage
-from storage.session_store import SessionRecord
 
 HOST, BOB = 1, 2
 
@@ -70,10 +70,10 @@ async def test_a_rematch_holds_no_finished_game_while_its_lobby_is_stored(
     stored = asyncio.Event()
     create = sqlite_storage.sessions.create
 
-    async def held_create(record: SessionRecord) -> None:
+    async def held_create(*args: Any) -> None:  # the lobby, and its start with it
         storing.set()
         await stored.wait()
-        await create(record)
+        await create(*args)
 
     monkeypatch.setattr(service, "get", watched_get)
     monkeypatch.setattr(sqlite_storage.sessions, "create", held_create)

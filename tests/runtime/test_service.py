@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import itertools
 import math
 import re
@@ -32,6 +33,7 @@ from games.engine import (
 )
 from games.thegame.models import Play
 from runtime import Change, Clock, ManualClock, SessionService, new_session_id
+from runtime.cache import YOUNG_COLLECTION
 from storage import Storage, open_storage
 from storage.session_store import SessionIdTaken
 from tests.stores import execute, scalar
@@ -1346,3 +1348,16 @@ async def test_a_game_stored_under_a_short_id_of_old_plays_on_after_a_restart(
 async def test_a_service_refuses_a_game_without_an_ai(storage: Storage) -> None:
     with pytest.raises(ValueError, match="dicerace"):
         SessionService(storage.sessions, GAMES, {})
+
+
+async def test_a_service_collects_its_youngest_objects_less_often_than_python_does(
+    storage: Storage,
+) -> None:
+    kept = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)  # Python's defaults
+    try:
+        service = make_service(storage)
+        assert gc.get_threshold() == (YOUNG_COLLECTION, 10, 10)
+        await service.close()
+    finally:
+        gc.set_threshold(*kept)

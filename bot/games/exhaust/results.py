@@ -135,11 +135,17 @@ class ExhaustRecords(GameUI):
         return t(lang, "exhaust.history.loser", name=", ".join(losers))
 
     async def rematch_options(self, session: Session, prefs: PrefTable) -> dict[str, Any]:
-        """A solo rematch is played at the player's current level (N+1 after a win)."""
+        """A solo rematch is played at the player's current level: N+1 after a win, decided
+        from the finished game itself, since the Rematch button may be clicked before
+        `after_finish` has stored the new level."""
         options = dict(session.record.options)
         user_id = session.record.seats[0].user_id if session.record.seats else None
         if session.state is not None and session.state.config.solo and user_id is not None:
-            options["npc_size"] = await SoloLevels(prefs).get(user_id)
+            outcome = session.rules.outcome(session.state)
+            if outcome is not None and outcome.result == "win":
+                options["npc_size"] = min(MAX_LEVEL, session.state.config.npc_size + 1)
+            else:
+                options["npc_size"] = await SoloLevels(prefs).get(user_id)
         return options
 
     async def after_finish(self, session: Session, prefs: PrefTable) -> None:

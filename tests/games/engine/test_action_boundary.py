@@ -16,7 +16,9 @@ import pytest
 from pydantic import BaseModel
 
 from games.engine import GameError, Reason, Rules, advance
+from games.engine.exact import ExactActions, is_int
 from games.registry import GAMES
+from games.thegame.models import ChooseFirst
 
 
 def some_actions(rules: Rules[Any, Any, Any, Any], seed: int = 3) -> list[BaseModel]:
@@ -184,3 +186,23 @@ def test_an_actions_logged_form_is_what_the_action_model_dumps(game_id: str) -> 
     rules = GAMES[game_id]
     for action in some_actions(rules):
         assert rules.dump_action(action) == rules.action_adapter.dump_python(action, mode="json")
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_nothing_refused_passes_after_an_action_that_passed(game_id: str) -> None:
+    """The check remembers the last action whose fields passed (the engine checks an action
+    and the game's `apply` checks it again): None, or an action rebuilt with a bad field,
+    checked right after it, is still refused."""
+    rules = GAMES[game_id]
+    for action in some_actions(rules):
+        copy = type(action).model_validate(action.__dict__)  # not one the rules built
+        assert rules.checked(copy) is copy
+        bad = mistyped(action)
+        for refused in (None, bad) if bad is not None else (None,):
+            with pytest.raises(GameError):
+                rules.checked(refused)
+
+
+def test_no_action_is_of_no_class_before_any_action_passed() -> None:
+    """A game's check that has seen no action yet takes None for none of its classes."""
+    assert ExactActions.of({ChooseFirst: {"seat": is_int}}).exact(None) is None

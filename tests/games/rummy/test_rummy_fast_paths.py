@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from games.engine.contract import CHANCE
 from games.engine.step import advance
 from games.rummy import RULES
-from games.rummy.cards import CARDS, COPIES, KINDS, kinds_of
+from games.rummy.cards import CARDS, COPIES, KINDS, kind, kinds_of
 from games.rummy.models import ACTION_ADAPTER, Open, State, Take, View
 from games.rummy.sets import (
     can_gain,
@@ -22,6 +22,8 @@ from games.rummy.sets import (
     goal_splits,
     is_goal_kinds,
     kind_waits,
+    ready_kinds,
+    waits,
 )
 from tests.games.rummy.rummy_cards import c, cs, make
 
@@ -50,6 +52,20 @@ def test_waits_agree_with_trying_every_kind():
         ks = kinds_of(hand)
         every = tuple(k for k in range(KINDS) if goal_splits(tuple(sorted((*ks, k)))))
         assert kind_waits(ks) == every
+
+
+def test_ready_kinds_are_the_discards_that_leave_waits():
+    rng = random.Random(4)
+    ready_hands = 0
+    for hand in hands(1500, 8, seed=4):
+        rest = [card for card in CARDS if card not in hand]
+        held = tuple(rng.sample(rest, 3 * rng.randrange(3)))
+        expected = {
+            kind(card) for i, card in enumerate(hand) if waits((*hand[:i], *hand[i + 1 :]), held)
+        }
+        assert ready_kinds(hand, held) == expected
+        ready_hands += bool(expected)
+    assert ready_hands > 100  # the goal-form hands: most discards of them leave waits
 
 
 def test_a_window_asks_a_seat_exactly_when_it_has_a_gain():

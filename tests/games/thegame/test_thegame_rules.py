@@ -169,10 +169,20 @@ def test_deal_gives_hands_seat_by_seat_then_the_rest_is_the_draw_pile(players, s
     assert all(pile == () for pile in state.piles)
 
 
-def test_deal_refuses_an_order_that_is_not_the_98_cards():
+@pytest.mark.parametrize(
+    "order",
+    [
+        (*CARDS[:-1], 2),  # a card twice, one left out
+        CARDS[:-1],  # one short
+        (*CARDS, 2),  # one too many
+        (*CARDS[:-1], 100),  # a card the deck does not have
+    ],
+    ids=["twice", "short", "extra", "foreign"],
+)
+def test_deal_refuses_an_order_that_is_not_the_98_cards(order):
     state = RULES.setup(RULES.make_config(2, {}))
     with refused(Reason.ILLEGAL_MOVE, "bad_deal"):
-        RULES.apply(state, CHANCE, Deal(order=(*CARDS[:-1], 2)))
+        RULES.apply(state, CHANCE, Deal(order=order))
 
 
 @pytest.mark.parametrize("players", [0, 6])

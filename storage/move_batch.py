@@ -1,0 +1,116 @@
+"""SQLite's batch of moves as one statement: an INSERT into a temporary view (`BATCH`) whose
+trigger runs every table's statement (`storage.move_rows.writers`).
+"""
+
+from __future__ import annotations
+
+from storage.move_rows import KINDS, MUTABLE, STALE, rows_of, writers
+from storage.session_store import SessionWrite
+from storage.sql import Conn, Dialect, dumps
+
+BATCH = "move_batch"
+"""A temporary view of SQLite's writer connection: a row inserted into it is a batch of
+moves, which its trigger (`batch_view`) writes. One statement, prepared once and cached by
+the connection, where a script is parsed again every batch; and SQLite's thread takes the
+interpreter lock back once for it, not after each statement of a script."""
+
+PARTS = (
+    "checks",
+    "sessions",
+    "columns",
+    "actions",
+    "seats_past",
+    "seats",
+    "snapshots",
+    "drops",
+    "puts",
+)
+"""The columns of `BATCH`: JSON rows (`Dialect.rows`) for the version check, the sessions, the
+sessions that change more than their turn, and each of the tables (`writers`)."""
+
+_WRITE_BATCH = (
+    f"INSERT INTO {BATCH} ({', '.join(PARTS)}) "
+    f"VALUES ({', '.join(f'${n}' for n in range(1, len(PARTS) + 1))})"
+)
+
+TURN = "to_move"
+"""The one `MUTABLE` column most moves change; the others change seldom (a game's end, a
+setting), and a statement setting one of them costs more than writing it: `status` is in the
+partial indexes of live sessions (rewritten when it is set, however it changes), and options
+and config have their JSON checked."""
+
+SELDOM = tuple(name for name in MUTABLE if name != TURN)
+
+
+def batch_view(dialect: Dialect) -> list[str]:
+    """`BATCH` and its trigger: the version check (every session at its move's old version, or
+    `STALE` and nothing written), then each session's version and turn (`sessions`: `[id, old
+    version, new version, now, turn changed, turn]`), the other columns a few of them change
+    (`columns`: `[id, new version, a bit per `SELDOM` column set, *their values]`), and each
+    table's statement over its column's rows."""
+    f = dialect.field
+    at_version = (
+        f"SELECT COUNT(*) FROM sessions AS s, {dialect.rows('NEW.checks')} "
+        f"WHERE s.id = {f(0, 'TEXT')} AND s.version = {f(1, 'INTEGER')}"
+    )
+    sets = (
+        f"{name} = CASE WHEN ({f(2, 'INTEGER')} & {1 << n}) <> 0 "
+        f"THEN {f(3 + n, KINDS[name])} ELSE {name} END"
+        for n, name in enumerate(SELDOM)
+    )
+    table_writers = writers(dialect, checked=False, maybe_null=True)
+    statements = [
+        f"SELECT RAISE(ABORT, '{STALE}') WHERE ({at_version}) < json_array_length(NEW.checks)",
+        f"UPDATE sessions SET version = {f(2, 'INTEGER')}, "
+        f"updated_at = {f(3, 'DOUBLE PRECISION')}, {TURN} = CASE WHEN {f(4, 'INTEGER')} = 1 "
+        f"THEN {f(5, KINDS[TURN])} ELSE {TURN} END FROM {dialect.rows('NEW.sessions')} "
+        f"WHERE sessions.id = {f(0, 'TEXT')} AND sessions.version = {f(1, 'INTEGER')}",
+        f"UPDATE sessions SET {', '.join(sets)} FROM {dialect.rows('NEW.columns')} "
+        f"WHERE sessions.id = {f(0, 'TEXT')} AND sessions.version = {f(1, 'INTEGER')}",
+        *(table_writers[name](f"NEW.{name}") for name in PARTS[3:]),
+    ]
+    columns = ", ".join(f"NULL AS {name}" for name in PARTS)
+    body = "".join(f"{statement};\n" for statement in statements)
+    return [
+        f"CREATE TEMP VIEW IF NOT EXISTS {BATCH} AS SELECT {columns}",
+        f"CREATE TEMP TRIGGER IF NOT EXISTS {BATCH}_written INSTEAD OF INSERT ON {BATCH} "
+        f"BEGIN\n{body}END",
+    ]
+
+
+def batch_args(changes: list[SessionWrite]) -> list[str | None]:
+    """`BATCH`'s columns (`PARTS`) for `changes` (of distinct sessions)."""
+    rows, shapes = rows_of(changes)
+    rows["checks"] = [[c.after.id, c.before.version] for c in changes]
+    sessions = rows["sessions"] = []
+    columns = rows["columns"] = []
+    for changed, group in shapes.items():
+        turn = int(TURN in changed)
+        seldom = [name for name in changed if name != TURN]
+        mask = sum(1 << SELDOM.index(name) for name in seldom)
+        for row in group:
+            by_name = dict(zip(changed, row[4:], strict=True))
+            sessions.append([*row[:4], turn, by_name.get(TURN)])
+            if seldom:
+                columns.append([row[0], row[2], mask, *(by_name.get(n) for n in SELDOM)])
+    return [dumps(rows[name]) if rows.get(name) else None for name in PARTS]
+
+
+async def write_batch(conn: Conn, changes: list[SessionWrite]) -> None:
+    """Commit `changes` (of distinct sessions) on SQLite, or fail with `STALE` having written
+    nothing: one statement in a transaction of its own (autocommit), through `BATCH`."""
+    args = batch_args(changes)
+    try:
+        await conn.execute(_WRITE_BATCH, *args)
+    except Exception as error:
+        if f"no such table: {BATCH}" not in str(error):
+            raise
+        await make_views(conn, batch_view(conn.dialect))  # the connection's first batch
+        await conn.execute(_WRITE_BATCH, *args)
+
+
+async def make_views(conn: Conn, statements: list[str]) -> None:
+    """Make a temporary view and its trigger on `conn`: statement by statement, not as a
+    script, which would commit a transaction begun (they are part of it, then)."""
+    for sql in statements:
+        await conn.execute(sql)

@@ -10,7 +10,9 @@ process's resident set is read after `--early` seconds of play and at the end: o
 session is loaded and has moved a few times the service should hold what it holds, so the
 later figure should be within a few percent of the earlier. Each size runs in a process of its
 own (one size's heap never counts in the next). The loop keeps nothing per move (no latencies,
-no verification: bench/service.py measures those), so what grows is the service's.
+no verification: bench/service.py measures those), and a player holds nothing but ids while
+its move or rematch waits on the service (`move`: the moves it chose from and the finished
+game it rematches are let go first), so what grows is the service's.
 `--bot-root DIR` runs the service and store of another checkout (an older commit, to compare).
 
 Prints one line per size:
@@ -32,7 +34,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.service import AI_ARGS, GAMES, Bench, SessionService  # noqa: E402
+from bench.service import (  # noqa: E402
+    AI_ARGS,
+    GAMES,
+    Bench,
+    GameError,
+    Reason,
+    SessionService,
+    Status,
+)
 from storage import open_storage  # noqa: E402
 
 
@@ -41,6 +51,32 @@ class Unchecked:
 
     def check(self, item: tuple[str, int, object]) -> None:
         pass
+
+
+async def move(bench: Bench, session_id: str) -> tuple[str, bool]:
+    """`Bench.move`, holding nothing but ids across its awaits: 10,000 players each holding
+    the list of moves they chose from, or a finished game while its rematch waits in the
+    commit queue, would be the bench's memory, not the service's."""
+    session = await bench.service.get(session_id)
+    if session.record.status is not Status.ACTIVE:
+        host = session.record.host_id
+        del session
+        session = (await bench.service.rematch(session_id, host)).session
+    rules = bench.rules
+    seat = bench.rng.choice(sorted(session.waiting.seats))
+    legal = rules.legal_actions(session.state, seat)
+    action = bench.rng.choice([a for a in legal if a.kind not in bench.free])
+    record = session.record
+    session_id, version, user = record.id, record.version, record.seats[seat].user_id
+    del session, record, legal
+    assert user is not None  # every seat is a player's: no AI seats here
+    try:
+        await bench.service.submit(session_id, user, action, version)
+    except GameError as error:  # the clock moved the session on (a window closed): again
+        if error.reason is not Reason.STALE_VERSION:
+            raise
+        return session_id, False
+    return session_id, True
 
 
 def rss_mb() -> float:
@@ -68,7 +104,7 @@ async def measure(sessions: int, early: float, seconds: float, directory: Path) 
     async def player(session_id: str) -> None:
         nonlocal moves
         while time.perf_counter() < end:
-            session_id, committed = await bench.move(session_id)
+            session_id, committed = await move(bench, session_id)
             moves += committed
 
     players = asyncio.gather(*(player(s) for s in ids))

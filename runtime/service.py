@@ -23,6 +23,7 @@ from typing import Any
 from games.engine.ai import GameAI
 from games.engine.contract import Rules
 from games.engine.errors import GameError, Reason
+from games.engine.session import SessionRecord
 from games.engine.shards import Shards
 from runtime.cache import Cache
 from runtime.clock import SYSTEM_CLOCK, Clock
@@ -112,13 +113,10 @@ class SessionService:
         self, session_id: str, by: int, options: Mapping[str, Any] | None = None
     ) -> Change:
         """A new session with the same seats, options and turn timer, started at once (its
-        lobby is stored with its seats and its start: one write)."""
-        old = await self.get(session_id)
-        if old.record.status.live:
-            raise GameError(Reason.ILLEGAL_MOVE, "still_playing")
-        if old.seat_of(by) is None:
-            raise GameError(Reason.NOT_A_PLAYER)
-        session = await self._lobby.reopen(old.record, by, options, stored=False)
+        lobby is stored with its seats and its start: one write). Only the finished game's
+        record is kept: its state is let go while the new game waits on the store."""
+        finished = await self._finished(session_id, by)
+        session = await self._lobby.reopen(finished, by, options, stored=False)
         try:  # the lobby and its start in one write
             return await self.start(session.id, by, new=True)
         except SessionIdTaken:  # 64 random bits: all but never; then under another id
@@ -126,8 +124,16 @@ class SessionService:
         except BaseException:
             self._cache.drop(session)  # maybe never stored: the store decides on the next look
             raise
-        session = await self._lobby.reopen(old.record, by, options)
+        session = await self._lobby.reopen(finished, by, options)
         return await self.start(session.id, by)
+
+    async def _finished(self, session_id: str, by: int) -> SessionRecord:
+        record = (await self.get(session_id)).record
+        if record.status.live:
+            raise GameError(Reason.ILLEGAL_MOVE, "still_playing")
+        if record.seat_of(by) is None:
+            raise GameError(Reason.NOT_A_PLAYER)
+        return record
 
     # Lifetime -------------------------------------------------------------------------------
 

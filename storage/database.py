@@ -2,12 +2,12 @@
 (`storage.sqlite`) and PostgreSQL (`storage.postgres.db`), which give it their connections.
 
 Writes that arrive while a batch commits go together in the next one: one transaction, one
-COMMIT (one fsync), however many moves it holds. A batch runs its writes in order; a run of
-`Grouped` writes of one kind (the session moves) is handed to that kind at once, which writes
-them in one transaction, a statement per table, after deciding by its version check which of
-them it refuses: a refused write fails alone, and the others commit. A run of other writes
-(functions of the connection: a new session, a record, a preference) is a transaction too,
-except one write of one statement alone (`OneStatement`), which is a transaction by itself.
+COMMIT (one fsync) per kind of write, however many moves it holds. The `Grouped` writes of
+one kind (the session moves) are handed to that kind at once, which writes them in one
+transaction, a statement per table, after deciding by its version check which of them it
+refuses: a refused write fails alone, and the others commit. The other writes (functions of
+the connection: a new session, a record, a preference) are a transaction too, except one write
+of one statement alone (`OneStatement`), which is a transaction by itself.
 Every caller is answered only after its COMMIT returned (durable: SQLite with
 synchronous=FULL, PostgreSQL with synchronous_commit on).
 
@@ -161,21 +161,19 @@ class Database:
             await self._between_batches()
 
     async def _batch(self, writes: list[Write[Any] | Grouped]) -> list[Outcome]:
-        """The batch in order, a transaction for each run of `Grouped` writes of one kind
-        (all of a batch of moves: one transaction) and for each run of other writes."""
-        outcomes: list[Outcome] = []
-        start = 0
-        while start < len(writes):
-            grouped = isinstance(writes[start], Grouped)
-            end = start + 1
-            while end < len(writes) and (
-                type(writes[end]) is type(writes[start])
-                if grouped
-                else not isinstance(writes[end], Grouped)
-            ):
-                end += 1
-            outcomes += await self._transaction(writes[start:end])
-            start = end
+        """The batch as one transaction per kind of write: all its `Grouped` writes of one
+        kind (all of a batch of moves: one transaction), and all its other writes. Writes of a
+        batch were each queued by a caller still waiting for it, so none follows from another
+        and any order is theirs; kept in the order they came, a rematch's new session between
+        moves split a batch into a COMMIT (an fsync) per run, up to a hundred a batch."""
+        kinds: dict[type | None, list[int]] = {}
+        for i, write in enumerate(writes):
+            kinds.setdefault(type(write) if isinstance(write, Grouped) else None, []).append(i)
+        outcomes: list[Outcome] = [(True, None)] * len(writes)
+        for indexes in kinds.values():
+            done = await self._transaction([writes[i] for i in indexes])
+            for i, outcome in zip(indexes, done, strict=True):
+                outcomes[i] = outcome
         return outcomes
 
     async def _transaction(self, writes: list[Write[Any] | Grouped]) -> list[Outcome]:

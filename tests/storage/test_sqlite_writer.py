@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 
 import storage.sqlite
 from storage import FileInUse, open_storage
+from storage.database import Grouped, Outcome
 from storage.sql import Conn, Write
 from storage.sqlite import SqliteDatabase, connect
 
@@ -68,6 +70,38 @@ async def test_writes_that_arrive_while_a_batch_commits_go_together_in_the_next(
     second = statements[statements.index("COMMIT") + 1 :]
     assert sum(s.startswith("INSERT") for s in second) == 5
     assert await rows(db) == [0, 1, 2, 3, 4, 5]
+
+
+class Tally(Grouped):
+    """A kind of grouped write that notes the size of each group it is handed."""
+
+    groups: ClassVar[list[int]] = []
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    @classmethod
+    async def commit(cls, conn: Conn, writes: list[Any]) -> list[Outcome]:
+        cls.groups.append(len(writes))
+        for write in writes:
+            await conn.execute("INSERT INTO t (n) VALUES ($1)", write.n)
+        return [(True, None)] * len(writes)
+
+
+async def test_a_batch_commits_each_kind_of_write_once_whatever_their_order(
+    db: SqliteDatabase,
+) -> None:
+    Tally.groups = []
+    statements: list[str] = []
+    await db.trace(statements.append)
+    # Queued before the flusher runs: one batch, its kinds interleaved.
+    queued = [db.submit(Tally(1)), db.submit(insert(2)), db.submit(Tally(3)), db.submit(insert(4))]
+    queued.append(db.submit(Tally(5)))
+    await asyncio.wait_for(asyncio.gather(*queued), CEILING)
+    await db.trace(None)
+    assert Tally.groups == [3]
+    assert statements.count("BEGIN IMMEDIATE") == 1  # the two plain writes together
+    assert sorted(await rows(db)) == [1, 2, 3, 4, 5]
 
 
 async def test_a_write_is_answered_only_once_its_commit_ran(db: SqliteDatabase) -> None:

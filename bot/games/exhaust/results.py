@@ -52,6 +52,14 @@ def result_text(ctx: Context, level: int) -> str:
     return ctx.t("exhaust.result.game", loser=name, winners=winners)
 
 
+def _won_level(session: Session) -> int | None:
+    """The level a won game raises its player to (N+1, at most `MAX_LEVEL`); None unless won."""
+    outcome = session.rules.outcome(session.state)
+    if outcome is None or outcome.result != "win":
+        return None
+    return min(MAX_LEVEL, session.state.config.npc_size + 1)
+
+
 class ExhaustRecords(GameUI):
     """Exhaust's records hooks of `GameUI`, and the solo level they keep."""
 
@@ -64,10 +72,8 @@ class ExhaustRecords(GameUI):
         cached = self._next_level.get(session.id)
         if cached is not None:
             return cached
-        outcome = session.rules.outcome(session.state)
-        size: int = session.state.config.npc_size
-        won = outcome is not None and outcome.result == "win"
-        return min(MAX_LEVEL, size + 1) if won else size
+        raised = _won_level(session)
+        return session.state.config.npc_size if raised is None else raised
 
     def result(self, session: Session) -> GameResult | None:
         """A solo win scores minus the NPC pile beaten (lowest = biggest); others score 0."""
@@ -141,11 +147,8 @@ class ExhaustRecords(GameUI):
         options = dict(session.record.options)
         user_id = session.record.seats[0].user_id if session.record.seats else None
         if session.state is not None and session.state.config.solo and user_id is not None:
-            outcome = session.rules.outcome(session.state)
-            if outcome is not None and outcome.result == "win":
-                options["npc_size"] = min(MAX_LEVEL, session.state.config.npc_size + 1)
-            else:
-                options["npc_size"] = await SoloLevels(prefs).get(user_id)
+            raised = _won_level(session)
+            options["npc_size"] = raised or await SoloLevels(prefs).get(user_id)
         return options
 
     async def after_finish(self, session: Session, prefs: PrefTable) -> None:
@@ -156,6 +159,6 @@ class ExhaustRecords(GameUI):
         if not config.solo or user_id is None or outcome is None:
             return
         levels = SoloLevels(prefs)
-        if outcome.result == "win":
-            await levels.set(user_id, min(MAX_LEVEL, config.npc_size + 1))
+        if (raised := _won_level(session)) is not None:
+            await levels.set(user_id, raised)
         self._next_level[session.id] = await levels.get(user_id)

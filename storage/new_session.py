@@ -131,7 +131,7 @@ def _new_session_view(dialect: Dialect) -> list[str]:
         f"INSERT INTO sessions ({', '.join(_NEW_COLUMNS)}) VALUES ({news})",
         put_seats(dialect, "NEW.lobby_seats", False),
         f"INSERT INTO {BATCH} ({', '.join(PARTS)}) "
-        f"SELECT {', '.join(f'NEW.{name}' for name in PARTS)} WHERE NEW.checks IS NOT NULL",
+        f"SELECT {', '.join(f'NEW.{name}' for name in PARTS)} WHERE NEW.sessions IS NOT NULL",
     ]
     return [
         f"CREATE TEMP VIEW IF NOT EXISTS {NEW_SESSION} AS SELECT {columns}",

@@ -19,7 +19,9 @@ the connection, where a script is parsed again every batch; and SQLite's thread 
 interpreter lock back once for it, not after each statement of a script."""
 
 PARTS = (
-    "sessions",
+    "now",
+    "moved",
+    "turned",
     "columns",
     "actions",
     "seats_past",
@@ -28,8 +30,10 @@ PARTS = (
     "drops",
     "puts",
 )
-"""The columns of `BATCH`: JSON rows (`Dialect.rows`) for the sessions (and their version
-check), the sessions that change more than their turn, and each of the tables (`writers`)."""
+"""The columns of `BATCH`: the batch's time (every session's `updated_at`), then JSON rows
+(`Dialect.rows`) for the sessions whose turn stays and those whose turn changes (each with
+its version check), the sessions that change more than their turn, and each of the tables
+(`writers`)."""
 
 _WRITE_BATCH = (
     f"INSERT INTO {BATCH} ({', '.join(PARTS)}) "
@@ -48,12 +52,13 @@ _seldom_of = operator.attrgetter(*SELDOM)
 
 
 def batch_view(dialect: Dialect) -> list[str]:
-    """`BATCH` and its trigger: each session's version and turn, where it is at its move's old
-    version (`sessions`: `[id, old version, new version, now, turn changed, turn]`), then the
-    version check (every row of `sessions` changed one, or `STALE`, which undoes the whole
-    statement: nothing written), the other columns a few of them change (`columns`: `[id, new
-    version, a bit per `SELDOM` column set, *their values]`), and each table's statement over
-    its column's rows."""
+    """`BATCH` and its trigger: each session's version, where it is at its move's old version
+    (`moved`: `[id, old version, new version]`; `turned`: the same and the new turn), each
+    followed by the version check (every row changed one, or `STALE`, which undoes the whole
+    statement: nothing written); then the other columns a few sessions change (`columns`:
+    `[id, new version, a bit per `SELDOM` column set, *their values]`), and each table's
+    statement over its column's rows. A row's every field costs a parse of its JSON: the
+    batch's time is one column of its own, and a turn that stays is not in the row."""
     f = dialect.field
     sets = (
         f"{name} = CASE WHEN ({f(2, 'INTEGER')} & {1 << n}) <> 0 "
@@ -61,16 +66,20 @@ def batch_view(dialect: Dialect) -> list[str]:
         for n, name in enumerate(SELDOM)
     )
     table_writers = writers(dialect, checked=False, maybe_null=True)
-    statements = [
-        f"UPDATE sessions SET version = {f(2, 'INTEGER')}, "
-        f"updated_at = {f(3, 'DOUBLE PRECISION')}, {TURN} = CASE WHEN {f(4, 'INTEGER')} = 1 "
-        f"THEN {f(5, KINDS[TURN])} ELSE {TURN} END FROM {dialect.rows('NEW.sessions')} "
-        f"WHERE sessions.id = {f(0, 'TEXT')} AND sessions.version = {f(1, 'INTEGER')}",
-        # changes(): the rows the UPDATE above changed (a trigger's statements set it too).
-        f"SELECT RAISE(ABORT, '{STALE}') WHERE changes() < json_array_length(NEW.sessions)",
+    at_version = f"WHERE sessions.id = {f(0, 'TEXT')} AND sessions.version = {f(1, 'INTEGER')}"
+    version = f"version = {f(2, 'INTEGER')}, updated_at = NEW.now"
+    statements = []
+    for part, sets_turn in (("moved", ""), ("turned", f", {TURN} = {f(3, KINDS[TURN])}")):
+        source = f"NEW.{part}"
+        statements += [
+            f"UPDATE sessions SET {version}{sets_turn} FROM {dialect.rows(source)} {at_version}",
+            # changes(): the rows the UPDATE above changed (a trigger's statements set it too).
+            f"SELECT RAISE(ABORT, '{STALE}') WHERE changes() < json_array_length({source})",
+        ]
+    statements += [
         f"UPDATE sessions SET {', '.join(sets)} FROM {dialect.rows('NEW.columns')} "
         f"WHERE sessions.id = {f(0, 'TEXT')} AND sessions.version = {f(1, 'INTEGER')}",
-        *(table_writers[name](f"NEW.{name}") for name in PARTS[2:]),
+        *(table_writers[name](f"NEW.{name}") for name in PARTS[4:]),
     ]
     columns = ", ".join(f"NULL AS {name}" for name in PARTS)
     body = "".join(f"{statement};\n" for statement in statements)
@@ -81,19 +90,19 @@ def batch_view(dialect: Dialect) -> list[str]:
     ]
 
 
-def batch_args(changes: list[SessionWrite]) -> list[str | None]:
+def batch_args(changes: list[SessionWrite]) -> list[Any]:
     """`BATCH`'s columns (`PARTS`) for `changes` (of distinct sessions). A value a move left
     alone is the same object: `is` tells most apart without comparing them."""
-    now = time.time()
-    sessions: list[list[Any]] = []
+    moved: list[list[Any]] = []
+    turned: list[list[Any]] = []
     columns: list[list[Any]] = []
     for change in changes:
         before, after = change.before, change.after
         was, turn = before.to_move, after.to_move
-        turned = was is not turn and was != turn
-        sessions.append(
-            [after.id, before.version, after.version, now, int(turned), turn if turned else None]
-        )
+        if was is not turn and was != turn:
+            turned.append([after.id, before.version, after.version, turn])
+        else:
+            moved.append([after.id, before.version, after.version])
         olds, news = _seldom_of(before), _seldom_of(after)
         if olds != news:
             mask = 0
@@ -104,10 +113,8 @@ def batch_args(changes: list[SessionWrite]) -> list[str | None]:
                 values.append(row_value(after, SELDOM[n]) if changed else None)
             columns.append([after.id, after.version, mask, *values])
     rows = table_rows(changes)
-    rows["sessions"] = sessions
-    if columns:
-        rows["columns"] = columns
-    return [dumps(rows[name]) if name in rows else None for name in PARTS]
+    rows.update(moved=moved, turned=turned, columns=columns)
+    return [time.time(), *(dumps(rows[name]) if rows.get(name) else None for name in PARTS[1:])]
 
 
 async def write_batch(conn: Conn, changes: list[SessionWrite]) -> None:

@@ -78,8 +78,6 @@ def _params(record: SessionRecord, created_at: float) -> tuple[Any, ...]:
 
 def session_write(record: SessionRecord, first: SessionWrite | None, sqlite: bool) -> Any:
     created_at = record.created_at or time.time()
-    params = _params(record, created_at)
-    seats = seat_rows(None, record)
 
     async def create(conn: Conn) -> None:
         try:
@@ -93,7 +91,7 @@ def session_write(record: SessionRecord, first: SessionWrite | None, sqlite: boo
                 raise GameError(Reason.CHANNEL_BUSY)
             if row[1]:
                 raise SessionIdTaken(record.id)
-            await conn.execute(_INSERT, *params)
+            await conn.execute(_INSERT, *_params(record, created_at))
         except Exception as error:  # another process got there meanwhile (or SQLite's checks)
             clashed = clash(error)
             if clashed == "key" or SESSION_TAKEN in str(error):
@@ -101,7 +99,7 @@ def session_write(record: SessionRecord, first: SessionWrite | None, sqlite: boo
             if clashed == "unique" or CHANNEL_TAKEN in str(error):
                 raise GameError(Reason.CHANNEL_BUSY) from None
             raise
-        if seats:
+        if seats := seat_rows(None, record):
             await conn.execute(put_seats(conn.dialect, "$1", False), dumps(seats))
         if first is not None:
             await write_begun(conn, first)

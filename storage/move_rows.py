@@ -71,9 +71,10 @@ def check_chain(change: SessionWrite) -> None:
     before, after, entries = change.before, change.after, change.entries
     if before.id != after.id:
         raise ValueError(f"a write of {before.id} cannot store {after.id}")
-    seqs = [entry.seq for entry in entries]
-    if seqs != list(range(before.version + 1, before.version + 1 + len(entries))):
-        raise ValueError(f"log entries {seqs} do not follow version {before.version}")
+    for seq, entry in enumerate(entries, before.version + 1):
+        if entry.seq != seq:
+            seqs = [entry.seq for entry in entries]
+            raise ValueError(f"log entries {seqs} do not follow version {before.version}")
     if after.version != before.version + len(entries):
         raise ValueError(f"record version {after.version} != {before.version} + {len(entries)}")
     if change.snapshot is not None and change.snapshot.version > after.version:

@@ -169,6 +169,8 @@ class Database:
         kinds: dict[type | None, list[int]] = {}
         for i, write in enumerate(writes):
             kinds.setdefault(type(write) if isinstance(write, Grouped) else None, []).append(i)
+        if len(kinds) == 1:  # most batches: moves alone
+            return await self._transaction(writes)
         outcomes: list[Outcome] = [(True, None)] * len(writes)
         for indexes in kinds.values():
             done = await self._transaction([writes[i] for i in indexes])

@@ -4,7 +4,11 @@ trigger runs every table's statement (`storage.move_rows.writers`).
 
 from __future__ import annotations
 
-from storage.move_rows import KINDS, MUTABLE, STALE, rows_of, writers
+import operator
+import time
+from typing import Any
+
+from storage.move_rows import KINDS, MUTABLE, STALE, row_value, table_rows, writers
 from storage.session_store import SessionWrite
 from storage.sql import Conn, Dialect, dumps
 
@@ -15,8 +19,9 @@ the connection, where a script is parsed again every batch; and SQLite's thread 
 interpreter lock back once for it, not after each statement of a script."""
 
 PARTS = (
-    "checks",
-    "sessions",
+    "now",
+    "moved",
+    "turned",
     "columns",
     "actions",
     "seats_past",
@@ -25,8 +30,10 @@ PARTS = (
     "drops",
     "puts",
 )
-"""The columns of `BATCH`: JSON rows (`Dialect.rows`) for the version check, the sessions, the
-sessions that change more than their turn, and each of the tables (`writers`)."""
+"""The columns of `BATCH`: the batch's time (every session's `updated_at`), then JSON rows
+(`Dialect.rows`) for the sessions whose turn stays and those whose turn changes (each with
+its version check), the sessions that change more than their turn, and each of the tables
+(`writers`)."""
 
 _WRITE_BATCH = (
     f"INSERT INTO {BATCH} ({', '.join(PARTS)}) "
@@ -41,33 +48,38 @@ and config have their JSON checked."""
 
 SELDOM = tuple(name for name in MUTABLE if name != TURN)
 
+_seldom_of = operator.attrgetter(*SELDOM)
+
 
 def batch_view(dialect: Dialect) -> list[str]:
-    """`BATCH` and its trigger: the version check (every session at its move's old version, or
-    `STALE` and nothing written), then each session's version and turn (`sessions`: `[id, old
-    version, new version, now, turn changed, turn]`), the other columns a few of them change
-    (`columns`: `[id, new version, a bit per `SELDOM` column set, *their values]`), and each
-    table's statement over its column's rows."""
+    """`BATCH` and its trigger: each session's version, where it is at its move's old version
+    (`moved`: `[id, old version, new version]`; `turned`: the same and the new turn), each
+    followed by the version check (every row changed one, or `STALE`, which undoes the whole
+    statement: nothing written); then the other columns a few sessions change (`columns`:
+    `[id, new version, a bit per `SELDOM` column set, *their values]`), and each table's
+    statement over its column's rows. A row's every field costs a parse of its JSON: the
+    batch's time is one column of its own, and a turn that stays is not in the row."""
     f = dialect.field
-    at_version = (
-        f"SELECT COUNT(*) FROM sessions AS s, {dialect.rows('NEW.checks')} "
-        f"WHERE s.id = {f(0, 'TEXT')} AND s.version = {f(1, 'INTEGER')}"
-    )
     sets = (
         f"{name} = CASE WHEN ({f(2, 'INTEGER')} & {1 << n}) <> 0 "
         f"THEN {f(3 + n, KINDS[name])} ELSE {name} END"
         for n, name in enumerate(SELDOM)
     )
     table_writers = writers(dialect, checked=False, maybe_null=True)
-    statements = [
-        f"SELECT RAISE(ABORT, '{STALE}') WHERE ({at_version}) < json_array_length(NEW.checks)",
-        f"UPDATE sessions SET version = {f(2, 'INTEGER')}, "
-        f"updated_at = {f(3, 'DOUBLE PRECISION')}, {TURN} = CASE WHEN {f(4, 'INTEGER')} = 1 "
-        f"THEN {f(5, KINDS[TURN])} ELSE {TURN} END FROM {dialect.rows('NEW.sessions')} "
-        f"WHERE sessions.id = {f(0, 'TEXT')} AND sessions.version = {f(1, 'INTEGER')}",
+    at_version = f"WHERE sessions.id = {f(0, 'TEXT')} AND sessions.version = {f(1, 'INTEGER')}"
+    version = f"version = {f(2, 'INTEGER')}, updated_at = NEW.now"
+    statements = []
+    for part, sets_turn in (("moved", ""), ("turned", f", {TURN} = {f(3, KINDS[TURN])}")):
+        source = f"NEW.{part}"
+        statements += [
+            f"UPDATE sessions SET {version}{sets_turn} FROM {dialect.rows(source)} {at_version}",
+            # changes(): the rows the UPDATE above changed (a trigger's statements set it too).
+            f"SELECT RAISE(ABORT, '{STALE}') WHERE changes() < json_array_length({source})",
+        ]
+    statements += [
         f"UPDATE sessions SET {', '.join(sets)} FROM {dialect.rows('NEW.columns')} "
         f"WHERE sessions.id = {f(0, 'TEXT')} AND sessions.version = {f(1, 'INTEGER')}",
-        *(table_writers[name](f"NEW.{name}") for name in PARTS[3:]),
+        *(table_writers[name](f"NEW.{name}") for name in PARTS[4:]),
     ]
     columns = ", ".join(f"NULL AS {name}" for name in PARTS)
     body = "".join(f"{statement};\n" for statement in statements)
@@ -78,22 +90,31 @@ def batch_view(dialect: Dialect) -> list[str]:
     ]
 
 
-def batch_args(changes: list[SessionWrite]) -> list[str | None]:
-    """`BATCH`'s columns (`PARTS`) for `changes` (of distinct sessions)."""
-    rows, shapes = rows_of(changes)
-    rows["checks"] = [[c.after.id, c.before.version] for c in changes]
-    sessions = rows["sessions"] = []
-    columns = rows["columns"] = []
-    for changed, group in shapes.items():
-        turn = int(TURN in changed)
-        seldom = [name for name in changed if name != TURN]
-        mask = sum(1 << SELDOM.index(name) for name in seldom)
-        for row in group:
-            by_name = dict(zip(changed, row[4:], strict=True))
-            sessions.append([*row[:4], turn, by_name.get(TURN)])
-            if seldom:
-                columns.append([row[0], row[2], mask, *(by_name.get(n) for n in SELDOM)])
-    return [dumps(rows[name]) if rows.get(name) else None for name in PARTS]
+def batch_args(changes: list[SessionWrite]) -> list[Any]:
+    """`BATCH`'s columns (`PARTS`) for `changes` (of distinct sessions). A value a move left
+    alone is the same object: `is` tells most apart without comparing them."""
+    moved: list[list[Any]] = []
+    turned: list[list[Any]] = []
+    columns: list[list[Any]] = []
+    for change in changes:
+        before, after = change.before, change.after
+        was, turn = before.to_move, after.to_move
+        if was is not turn and was != turn:
+            turned.append([after.id, before.version, after.version, turn])
+        else:
+            moved.append([after.id, before.version, after.version])
+        olds, news = _seldom_of(before), _seldom_of(after)
+        if olds != news:
+            mask = 0
+            values: list[Any] = []
+            for n, (old, new) in enumerate(zip(olds, news, strict=True)):
+                changed = old is not new and old != new
+                mask |= changed << n
+                values.append(row_value(after, SELDOM[n]) if changed else None)
+            columns.append([after.id, after.version, mask, *values])
+    rows = table_rows(changes)
+    rows.update(moved=moved, turned=turned, columns=columns)
+    return [time.time(), *(dumps(rows[name]) if rows.get(name) else None for name in PARTS[1:])]
 
 
 async def write_batch(conn: Conn, changes: list[SessionWrite]) -> None:

@@ -71,9 +71,10 @@ def check_chain(change: SessionWrite) -> None:
     before, after, entries = change.before, change.after, change.entries
     if before.id != after.id:
         raise ValueError(f"a write of {before.id} cannot store {after.id}")
-    seqs = [entry.seq for entry in entries]
-    if seqs != list(range(before.version + 1, before.version + 1 + len(entries))):
-        raise ValueError(f"log entries {seqs} do not follow version {before.version}")
+    for seq, entry in enumerate(entries, before.version + 1):
+        if entry.seq != seq:
+            seqs = [entry.seq for entry in entries]
+            raise ValueError(f"log entries {seqs} do not follow version {before.version}")
     if after.version != before.version + len(entries):
         raise ValueError(f"record version {after.version} != {before.version} + {len(entries)}")
     if change.snapshot is not None and change.snapshot.version > after.version:
@@ -216,13 +217,9 @@ def _update(dialect: Dialect, changed: tuple[str, ...], source: str) -> str:
 def rows_of(
     changes: list[SessionWrite],
 ) -> tuple[dict[str, list[list[Any]]], dict[tuple[str, ...], list[list[Any]]]]:
-    """The rows `changes` write, by table (`writers`), and their sessions' rows by the columns
-    they change: `[id, old version, new version, now, *the changed columns' values]`. An
-    action, a snapshot's state or a JSON column's value stays an object in its row: the rows'
-    JSON holds it once, not as a string of JSON again, and the database gives its text
-    (`->>`) to the column."""
+    """The rows `changes` write, by table (`table_rows`), and their sessions' rows by the
+    columns they change: `[id, old version, new version, now, *the changed columns' values]`."""
     now = time.time()
-    rows: dict[str, list[list[Any]]] = {}
     shapes: dict[tuple[str, ...], list[list[Any]]] = {}
     for change in changes:
         before, after = change.before, change.after
@@ -235,11 +232,23 @@ def rows_of(
         shapes.setdefault(changed, []).append(
             [after.id, before.version, after.version, now, *values]
         )
-        add = rows.setdefault
-        add("actions", []).extend([after.id, e.seq, e.actor, e.action] for e in change.entries)
-        past = range(len(after.seats), len(before.seats))
-        add("seats_past", []).extend([after.id, seat] for seat in past)
-        if before.seats != after.seats:
+    return table_rows(changes), shapes
+
+
+def table_rows(changes: list[SessionWrite]) -> dict[str, list[list[Any]]]:
+    """The rows `changes` write, by table (`writers`); a table without a row has no key. An
+    action, a snapshot's state or a JSON column's value stays an object in its row: the rows'
+    JSON holds it once, not as a string of JSON again, and the database gives its text
+    (`->>`) to the column."""
+    rows: dict[str, list[list[Any]]] = {}
+    add = rows.setdefault
+    for change in changes:
+        before, after = change.before, change.after
+        if change.entries:
+            add("actions", []).extend([after.id, e.seq, e.actor, e.action] for e in change.entries)
+        if before.seats is not after.seats and before.seats != after.seats:
+            past = range(len(after.seats), len(before.seats))
+            add("seats_past", []).extend([after.id, seat] for seat in past)
             add("seats", []).extend(seat_rows(before, after))
         if change.snapshot is not None:
             snapshot = [after.id, change.snapshot.version, change.snapshot.state]
@@ -249,7 +258,7 @@ def rows_of(
             add("puts", []).extend([*deadline_key(d), d.due, d.fired] for d in change.deadlines.put)
         if change.notify:
             add("notices", []).append([after.id, f"{after.id} {after.guild_id or ''}"])
-    return rows, shapes
+    return {name: list_ for name, list_ in rows.items() if list_}
 
 
 def writers(

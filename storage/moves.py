@@ -34,15 +34,16 @@ from storage.session_store import SessionWrite, VersionConflict
 from storage.sql import Conn, clash
 
 
-async def _write(conn: Conn, changes: list[SessionWrite]) -> set[str]:
-    """Commit `changes` (of distinct sessions); the ids of the sessions that moved."""
+async def _write(conn: Conn, changes: list[SessionWrite]) -> set[str] | None:
+    """Commit `changes` (of distinct sessions); the ids of the sessions that moved, or None
+    when all of them did."""
     sqlite = conn.dialect.name == "sqlite"
     try:
         if sqlite:
             await write_batch(conn, changes)
         else:
             await conn.script(script(conn.dialect, changes, strict=True))
-        return {change.after.id for change in changes}
+        return None
     except Exception as error:
         if STALE not in str(error) and MOVED not in str(error):
             raise  # not a refused move, nor a connection yet to make its `MOVED`
@@ -61,6 +62,9 @@ async def write_begun(conn: Conn, change: SessionWrite) -> None:
         raise VersionConflict(f"session {change.after.id}: not at {change.before.version}")
 
 
+_STORED: Outcome = (True, None)
+
+
 @dataclass(slots=True)
 class Move(Grouped):
     """One `SessionWrite` in the group commit."""
@@ -70,7 +74,7 @@ class Move(Grouped):
     @classmethod
     async def commit(cls, conn: Conn, writes: list[Any]) -> list[Outcome]:
         """Each session once per transaction (its next move may follow in the same batch)."""
-        outcomes: list[Outcome | None] = [None] * len(writes)
+        outcomes: list[Outcome] = [_STORED] * len(writes)
         todo = list(range(len(writes)))
         while todo:
             seen: set[str] = set()
@@ -82,19 +86,13 @@ class Move(Grouped):
                 seen.add(session_id)
             changes = [writes[i].change for i in now]
             moved = await _write(conn, changes)
-            for i, change in zip(now, changes, strict=True):
-                outcomes[i] = (
-                    (True, None)
-                    if change.after.id in moved
-                    else (
-                        False,
-                        VersionConflict(
-                            f"session {change.after.id}: not at {change.before.version}"
-                        ),
-                    )
-                )
+            if moved is not None:
+                for i, change in zip(now, changes, strict=True):
+                    if change.after.id not in moved:
+                        conflict = f"session {change.after.id}: not at {change.before.version}"
+                        outcomes[i] = (False, VersionConflict(conflict))
             todo = later
-        return [outcome for outcome in outcomes if outcome is not None]  # each write has one
+        return outcomes
 
     def failed(self, error: Exception) -> Exception:
         """A log row that exists already: the session moved on meanwhile."""

@@ -1,6 +1,6 @@
 """A new session's write, maybe with its first change (a rematch's start): on SQLite one
-statement through a temporary view (`NEW_SESSION`), on PostgreSQL a check, the INSERTs and the
-change in one transaction.
+statement through a temporary view (`NEW_SESSION`) inserting the session as its first change
+leaves it, on PostgreSQL a check, the INSERTs and the change in one transaction.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from games.engine.errors import GameError, Reason
 from games.engine.session import SessionRecord
 from storage.database import OneStatement
 from storage.migrations import LIVE
-from storage.move_batch import BATCH, PARTS, batch_args, batch_view, make_views
-from storage.move_rows import column_value, put_seats, seat_rows
+from storage.move_batch import make_views
+from storage.move_rows import column_value, put_seats, seat_rows, table_rows, writers
 from storage.moves import write_begun
 from storage.session_store import SessionIdTaken, SessionWrite
 from storage.sql import Conn, Dialect, clash, dumps
@@ -54,8 +54,8 @@ new session must not take it. One query, on PostgreSQL (on SQLite, `NEW_SESSION`
 asks the same)."""
 
 
-def session_write(record: SessionRecord, first: SessionWrite | None, sqlite: bool) -> Any:
-    params = (  # in the INSERT's column order
+def _params(record: SessionRecord, created_at: float) -> tuple[Any, ...]:
+    return (  # in the INSERT's column order
         record.id,
         record.game_id,
         record.rules_version,
@@ -69,19 +69,20 @@ def session_write(record: SessionRecord, first: SessionWrite | None, sqlite: boo
         record.version,
         column_value(record, "config"),
         record.table_message_id,
-        record.created_at or time.time(),
+        created_at,
         time.time(),
         record.turn_timer,
         column_value(record, "to_move"),
     )
 
-    seats = seat_rows(None, record)
+
+def session_write(record: SessionRecord, first: SessionWrite | None, sqlite: bool) -> Any:
+    created_at = record.created_at or time.time()
 
     async def create(conn: Conn) -> None:
         try:
             if sqlite:
-                moved = batch_args([first]) if first is not None else [None] * len(PARTS)
-                await _create_at_once(conn, [*params, dumps(seats), *moved])
+                await _create_at_once(conn, _new_args(record, first, created_at))
                 return
             channel = record.channel_id if record.status.live else None  # None: no live check
             row = await conn.fetchrow(_TAKEN, channel, record.id)
@@ -90,7 +91,7 @@ def session_write(record: SessionRecord, first: SessionWrite | None, sqlite: boo
                 raise GameError(Reason.CHANNEL_BUSY)
             if row[1]:
                 raise SessionIdTaken(record.id)
-            await conn.execute(_INSERT, *params)
+            await conn.execute(_INSERT, *_params(record, created_at))
         except Exception as error:  # another process got there meanwhile (or SQLite's checks)
             clashed = clash(error)
             if clashed == "key" or SESSION_TAKEN in str(error):
@@ -98,7 +99,7 @@ def session_write(record: SessionRecord, first: SessionWrite | None, sqlite: boo
             if clashed == "unique" or CHANNEL_TAKEN in str(error):
                 raise GameError(Reason.CHANNEL_BUSY) from None
             raise
-        if seats:
+        if seats := seat_rows(None, record):
             await conn.execute(put_seats(conn.dialect, "$1", False), dumps(seats))
         if first is not None:
             await write_begun(conn, first)
@@ -107,31 +108,49 @@ def session_write(record: SessionRecord, first: SessionWrite | None, sqlite: boo
     return OneStatement(create) if sqlite else create
 
 
+def _new_args(record: SessionRecord, first: SessionWrite | None, created_at: float) -> list[Any]:
+    """`NEW_SESSION`'s columns: the session as `first` leaves it (no row to update after its
+    INSERT, no version to check on a session this statement makes), with `first`'s rows."""
+    stored = record if first is None else first.after
+    rows = {} if first is None else table_rows([first])
+    return [
+        *_params(stored, created_at),
+        int(record.status.live),
+        dumps(seat_rows(None, stored)),
+        *(dumps(rows[name]) if name in rows else None for name in _FIRST),
+    ]
+
+
 NEW_SESSION = "new_session"
-"""A temporary view of SQLite's writer connection: a row inserted into it is a new session,
-its seats and maybe its first move (`BATCH`'s columns, NULL without one), which its trigger
-(`_new_session_view`) checks and writes, as `BATCH` does a batch of moves (`storage.move_batch`):
-one statement, prepared once, where the checks and the two INSERTs were four calls and a
-transaction (two more), and a rematch's start a batch of its own after them."""
+"""A temporary view of SQLite's writer connection: a row inserted into it is a new session as
+its first change leaves it (a rematch's start), its seats and that change's rows (NULL without
+one), which its trigger (`_new_session_view`) checks and writes, as `storage.move_batch`'s
+view does a batch of moves: one statement, prepared once, where the checks and the two INSERTs
+were four calls and a transaction (two more), and a rematch's start a batch of its own after
+them."""
 
 SESSION_TAKEN = "session_id_taken"
 CHANNEL_TAKEN = "channel_busy"
 """The errors `NEW_SESSION`'s trigger raises: a game record holds the id; the channel has a
 live session."""
 
+_FIRST = ("actions", "snapshots", "puts")
+"""The tables a first change writes rows to besides the session and its seats (a new session
+has no deadline to drop, no seat left behind)."""
+
 
 def _new_session_view(dialect: Dialect) -> list[str]:
     columns = ", ".join(f"NULL AS {name}" for name in _NEW_VIEW)
     news = ", ".join(f"NEW.{name}" for name in _NEW_COLUMNS)
+    table_writers = writers(dialect, checked=False)
     body = [
-        f"SELECT RAISE(ABORT, '{CHANNEL_TAKEN}') WHERE NEW.status IN ('lobby', 'active') AND "
+        f"SELECT RAISE(ABORT, '{CHANNEL_TAKEN}') WHERE NEW.live AND "
         f"EXISTS (SELECT 1 FROM sessions WHERE channel_id = NEW.channel_id AND {LIVE})",
         f"SELECT RAISE(ABORT, '{SESSION_TAKEN}') "
         "WHERE EXISTS (SELECT 1 FROM records WHERE session_id = NEW.id)",
         f"INSERT INTO sessions ({', '.join(_NEW_COLUMNS)}) VALUES ({news})",
         put_seats(dialect, "NEW.lobby_seats", False),
-        f"INSERT INTO {BATCH} ({', '.join(PARTS)}) "
-        f"SELECT {', '.join(f'NEW.{name}' for name in PARTS)} WHERE NEW.checks IS NOT NULL",
+        *(table_writers[name](f"NEW.{name}") for name in _FIRST),
     ]
     return [
         f"CREATE TEMP VIEW IF NOT EXISTS {NEW_SESSION} AS SELECT {columns}",
@@ -140,8 +159,9 @@ def _new_session_view(dialect: Dialect) -> list[str]:
     ]
 
 
-_NEW_VIEW = (*_NEW_COLUMNS, "lobby_seats", *PARTS)
-"""`NEW_SESSION`'s columns: the session's, its seats (JSON rows), its first move's."""
+_NEW_VIEW = (*_NEW_COLUMNS, "live", "lobby_seats", *_FIRST)
+"""`NEW_SESSION`'s columns: the session's, whether it was made live (its channel is checked
+then), its seats (JSON rows), its first change's rows."""
 
 _WRITE_NEW = (
     f"INSERT INTO {NEW_SESSION} ({', '.join(_NEW_VIEW)}) "
@@ -153,11 +173,7 @@ async def _create_at_once(conn: Conn, args: list[Any]) -> None:
     try:
         await conn.execute(_WRITE_NEW, *args)
     except Exception as error:
-        if f"no such table: {NEW_SESSION}" not in str(error) and (
-            f"no such table: main.{BATCH}" not in str(error)
-            and f"no such table: {BATCH}" not in str(error)
-        ):
+        if f"no such table: {NEW_SESSION}" not in str(error):
             raise
-        # The connection's first new session: the views it writes through (its move's too).
-        await make_views(conn, [*batch_view(conn.dialect), *_new_session_view(conn.dialect)])
+        await make_views(conn, _new_session_view(conn.dialect))  # the connection's first
         await conn.execute(_WRITE_NEW, *args)

@@ -184,7 +184,7 @@ WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
             raise ValueError("a new session starts at version 0")
         if first is not None:
             check_chain(first)
-            if first.before != record:
+            if first.before is not record and first.before != record:  # most are the same
                 raise ValueError(f"the first change of {record.id} starts from another record")
         await self.db.write(session_write(record, first, self.db.dialect.name == "sqlite"))
 

@@ -18,6 +18,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar, overload
 
+import orjson
+
 T = TypeVar("T")
 
 
@@ -35,8 +37,15 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON text, non-ASCII kept as is (a JSON column in either database)."""
-    return _ENCODER.encode(value)
+    """Compact JSON text, non-ASCII kept as is (a JSON column in either database).
+
+    orjson writes a batch's rows 10-30 times faster than the standard library (a float's
+    text above all: every session row has one); a key that is not a string becomes one, as
+    `json` does. An integer past 64 bits, which orjson refuses, is written by `json`."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return _ENCODER.encode(value)
 
 
 Clash = Literal["key", "unique"]

@@ -12,7 +12,7 @@ face-down card ids are the game's secret cards.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.engine.built import built, event, evolve
@@ -73,16 +73,21 @@ from games.hellqueue.moves import (
 from games.hellqueue.scoring import best_score, winners
 
 EMPTY = Dice()
+Group = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""A face group: its large, small and black dice's faces."""
+NO_GROUP: Group = ((), (), ())
 FACES = frozenset(range(1, 7))
 OVER, CHANCE_DUE = ToMove(), ToMove(chance=True)
 SEAT_DUE = tuple(ToMove(seats=frozenset({seat})) for seat in range(4))
 """What `to_move` answers, built once (they are frozen)."""
-WANTED: dict[str, tuple[type, ...]] = {
-    "play": (Queue, Awaken, Reroll, Recall),
-    "reroll": (Mark, RollMarked),
-    "resolve": (Pick,),
+PICK_ONLY: frozenset[type] = frozenset({Pick})
+WANTED: dict[str, frozenset[type]] = {
+    "play": frozenset({Queue, Awaken, Reroll, Recall}),
+    "reroll": frozenset({Mark, RollMarked}),
+    "resolve": PICK_ONLY,
 }
 """The seat actions each phase takes."""
+CHANCE_KINDS, SEAT_KINDS = frozenset(CHANCE_ACTIONS), frozenset(SEAT_ACTIONS)
 STATE_FIELDS = tuple(name for name in State.model_fields if name != "decks")
 """What a View holds of the State under the same names."""
 
@@ -96,10 +101,6 @@ def _roll(rng: random.Random, count: int) -> Roll:
     """Chance's roll of `count` dice (built unvalidated: its faces are what `Roll` keeps)."""
     randint = rng.randint
     return built(Roll, {"kind": "roll", "faces": tuple([randint(1, 6) for _ in range(count)])})
-
-
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -210,32 +211,19 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         if state.phase == "over":
             raise GameError(Reason.GAME_OVER)
         events: list[Event] = []
-        if isinstance(action, CHANCE_ACTIONS):
+        kind = type(action)  # `checked` gives back an action of exactly its class
+        if kind in CHANCE_KINDS:
             if actor != CHANCE or self.to_move(state) is not CHANCE_DUE:
                 raise GameError(Reason.NOT_YOUR_TURN)
             state = self._chance(state, action, events)
             return Step(state, tuple(events))
-        if not isinstance(action, SEAT_ACTIONS):
+        if kind not in SEAT_KINDS:
             raise illegal("unknown_action")
         if actor != to_move_seat(state):
             raise GameError(Reason.NOT_YOUR_TURN)
-        if not isinstance(action, WANTED.get(state.phase, (Pick,))):
+        if kind not in WANTED.get(state.phase, PICK_ONLY):
             raise illegal("not_now")
-        match action:
-            case Queue():
-                state = self._queue(state, actor, action, events)
-            case Awaken():
-                state = self._awaken(state, actor, action, events)
-            case Reroll():
-                state = self._reroll(state, actor, action, events)
-            case Mark():
-                state = self._mark(state, actor, action, events)
-            case RollMarked():
-                state = self._roll_marked(state, actor, events)
-            case Recall():
-                state = self._recall(state, actor, events)
-            case Pick():
-                state = self._pick(state, actor, action, events)
+        state = SEAT_MOVES[kind](self, state, actor, action, events)
         return Step(self._settle(state, events), tuple(events))
 
     def _chance(self, state: State, action: Any, events: list[Event]) -> State:
@@ -249,7 +237,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             case PickFirst() if state.phase == "setup" and state.shuffled:
                 if state.rolling is not None or state.config.first_player is not None:
                     raise illegal("bad_chance")
-                if not _int(action.seat) or not 0 <= action.seat < state.config.players:
+                if not 0 <= action.seat < state.config.players:
                     raise illegal("bad_chance")
                 return self._begin(state, action.seat, events)
         raise illegal("bad_chance")
@@ -274,31 +262,38 @@ class HellQueueRules(Rules[Config, State, Action, View]):
 
     # The four actions ---------------------------------------------------------------------
 
-    def _group(self, state: State, seat: int, face: int) -> Dice:
-        if not _int(face) or not 1 <= face <= 6:
-            raise illegal("bad_face")
-        group = state.players[seat].active.group(face)
-        if not group.count:
+    @staticmethod
+    def _group(player: Player, face: int) -> Group:
+        """The face group `face` of `player`'s active card, as faces per kind (large, small,
+        black); refused when there is none. `face` is a Face: `apply` took the action through
+        `checked`."""
+        active = player.active
+        group = (
+            (face,) * active.large.count(face),
+            (face,) * active.small.count(face),
+            (face,) * active.black.count(face),
+        )
+        if group == NO_GROUP:
             raise illegal("no_such_face", face=face)
         return group
 
     def _queue(self, state: State, seat: int, action: Queue, events: list[Event]) -> State:
-        group = self._group(state, seat, action.face)
+        player = state.players[seat]
+        large, small, black = self._group(player, action.face)
         slot = action.slot
-        if not _int(slot) or slot not in SLOTS or state.shown[slot] is None:
+        if slot not in SLOTS or state.shown[slot] is None:
             raise illegal("no_card")
         queue = state.queues[slot]
         before = sum([dice.count for dice in queue])
-        count = group.count
+        count = len(large) + len(small) + len(black)
         if count > NUMBERS[slot] - before:
             raise illegal("card_overflow", slot=slot)
         empty = before == 0
         source = (action.steal_seat, action.steal_face)
         if source not in (steal_options(state, seat) if empty else [(None, None)]):
             raise illegal("bad_black_source")
-        player = state.players[seat]
         player = evolve(player, active=player.active.without(action.face))
-        queue = _put(queue, seat, queue[seat].plus(group))
+        queue = _put(queue, seat, queue[seat].adding(large, small, black))
         changes: dict[str, Any] = {
             "players": _put(state.players, seat, player),
             "queues": _put(state.queues, slot, queue),
@@ -361,39 +356,49 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         changes["rolling"] = _rolling(seat=seat, purpose="black", black=1)
         return changes
 
-    def _rest(self, player: Player, group: Dice, face: int, **more: Any) -> Player:
-        """`player` with the face group `face` (`group`) moved from the active card to the
-        rest area (black dice go to the shared rest area: the caller adds them), and the
-        changes `more` in the same copy."""
+    @staticmethod
+    def _rest(
+        player: Player, face: int, large: int, small: int, active: Dice, **more: Any
+    ) -> Player:
+        """`player` with the face group `face` (`large` and `small` dice of it) moved from the
+        active card to the rest area (black dice go to the shared rest area: the caller adds
+        them), leaving `active` on the card, with the changes `more` in the same copy."""
         return evolve(
             player,
-            active=player.active.without(face),
-            rest_large=player.rest_large + len(group.large),
-            rest_small=player.rest_small + len(group.small),
+            active=active,
+            rest_large=player.rest_large + large,
+            rest_small=player.rest_small + small,
             **more,
         )
 
     def _awaken(self, state: State, seat: int, action: Awaken, events: list[Event]) -> State:
         player = state.players[seat]
         sleep = player.sleep
-        group = self._group(state, seat, action.face)
+        large, small, black = self._group(player, action.face)
+        count = len(large) + len(small) + len(black)
         wake = action.wake
-        if wake != action.face and (group.count < 2 or wake not in sleep):
+        if wake != action.face and (count < 2 or wake not in sleep):
             raise illegal("bad_wake", face=wake)
         woken = tuple([f for f in sleep if f == wake])
         asleep = tuple([f for f in sleep if f != wake]) if woken else sleep
-        player = self._rest(player, group, action.face, sleep=asleep)
-        if woken:
-            active = player.active
-            small = tuple(sorted(active.small + woken))
-            player = evolve(player, active=evolve(active, small=small))
+        active = player.active.without(action.face)
+        if woken:  # in the same copy: one Dice, one Player
+            active = built(
+                Dice,
+                {
+                    "large": active.large,
+                    "small": tuple(sorted(active.small + woken)),
+                    "black": active.black,
+                },
+            )
+        player = self._rest(player, action.face, len(large), len(small), active, sleep=asleep)
         events.append(
             event(
                 key="hellqueue.awakened",
                 params={
                     "seat": seat,
                     "face": action.face,
-                    "count": group.count,
+                    "count": count,
                     "wake": wake,
                     "woken": len(woken),
                 },
@@ -401,23 +406,29 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         )
         changes = {
             "players": _put(state.players, seat, player),
-            "rest_black": state.rest_black + len(group.black),
+            "rest_black": state.rest_black + len(black),
         }
         return _resolved(state, changes)
 
     def _reroll(self, state: State, seat: int, action: Reroll, events: list[Event]) -> State:
-        group = self._group(state, seat, action.face)
-        player = self._rest(state.players[seat], group, action.face)
+        player = state.players[seat]
+        large, small, black = self._group(player, action.face)
+        active = player.active.without(action.face)
+        player = self._rest(player, action.face, len(large), len(small), active)
         events.append(
             event(
                 key="hellqueue.reroll_rested",
-                params={"seat": seat, "face": action.face, "count": group.count},
+                params={
+                    "seat": seat,
+                    "face": action.face,
+                    "count": len(large) + len(small) + len(black),
+                },
             )
         )
         return evolve(
             state,
             players=_put(state.players, seat, player),
-            rest_black=state.rest_black + len(group.black),
+            rest_black=state.rest_black + len(black),
             phase="reroll",
             marked=EMPTY,
         )
@@ -429,7 +440,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         if action.size not in kinds.get(action.where, ()):
             raise illegal("bad_die")
         faces = player.sleep if action.where == "sleep" else player.active.of(action.size)
-        if not _int(action.count) or not 1 <= action.count <= faces.count(action.face):
+        if action.count > faces.count(action.face):  # a Mark's count is at least 1
             raise illegal("no_such_die")
         left = _drop(faces, action.face, action.count)
         if action.where == "sleep":
@@ -453,7 +464,9 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         players = _put(state.players, seat, player)
         return evolve(state, players=players, marked=marked.adding(**chosen))
 
-    def _roll_marked(self, state: State, seat: int, events: list[Event]) -> State:
+    def _roll_marked(
+        self, state: State, seat: int, action: RollMarked, events: list[Event]
+    ) -> State:
         marked = state.marked
         assert marked is not None
         rolling = _rolling(
@@ -468,7 +481,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         )
         return _resolved(state, {"marked": None, "rolling": rolling if rolling.count else None})
 
-    def _recall(self, state: State, seat: int, events: list[Event]) -> State:
+    def _recall(self, state: State, seat: int, action: Recall, events: list[Event]) -> State:
         case = recall_case(state, seat)
         player = state.players[seat]
         update: dict[str, Any] = {"phase": "resolve"}
@@ -773,5 +786,16 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         """The face-down distribution cards (only their order is unknown, to everyone)."""
         return frozenset(card for deck in state.decks for card in deck)
 
+
+SEAT_MOVES: dict[type, Callable[[HellQueueRules, State, int, Any, list[Event]], State]] = {
+    Queue: HellQueueRules._queue,
+    Awaken: HellQueueRules._awaken,
+    Reroll: HellQueueRules._reroll,
+    Mark: HellQueueRules._mark,
+    RollMarked: HellQueueRules._roll_marked,
+    Recall: HellQueueRules._recall,
+    Pick: HellQueueRules._pick,
+}
+"""Each seat action's transition, by its class (`apply` looks it up, no chain of tests)."""
 
 RULES = HellQueueRules()

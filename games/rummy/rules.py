@@ -266,7 +266,11 @@ class RummyRules(Rules[Config, State, Action, View]):
 
     def _dispatch(self, state: State, actor: int, action: Action, events: list[Event]) -> State:
         phase = state.phase
-        match action:
+        match action:  # the cases exclude each other: the most frequent go first
+            case Discard() if phase == "act":
+                return self._discard(state, actor, action, events)
+            case Take() if phase == "take":
+                return self._take(state, actor, action.card, events)
             case Deal() if phase == "deal":
                 return self._deal(state, action, events)
             case PickFirst() if phase == "first":
@@ -275,14 +279,10 @@ class RummyRules(Rules[Config, State, Action, View]):
                 return self._begin(state, action.seat, events)
             case Flip() if phase == "bonus":
                 return self._flip(state, action.card, events)
-            case Take() if phase == "take":
-                return self._take(state, actor, action.card, events)
             case Goal() if phase == "act":
                 return self._goal_on_take(state, actor, events)
             case Open() if phase == "act":
                 return self._open(state, actor, action.cards, events)
-            case Discard() if phase == "act":
-                return self._discard(state, actor, action, events)
             case Pass() | Goal() | Gain() if phase == "window":
                 return self._answer(state, actor, action, events)
             case Close():
@@ -330,7 +330,7 @@ class RummyRules(Rules[Config, State, Action, View]):
 
     def _begin(self, state: State, seat: int, events: list[Event]) -> State:
         events.append(event(key="rummy.first_player", params={"seat": seat, "game": state.game_no}))
-        return self._start_turn(evolve(state, first=seat), seat, events)
+        return self._start_turn(state, seat, events, {"first": seat})
 
     @staticmethod
     def _next_first(state: State) -> int:
@@ -339,18 +339,18 @@ class RummyRules(Rules[Config, State, Action, View]):
     def _start_turn(
         self, state: State, seat: int, events: list[Event], changes: dict[str, Any] | None = None
     ) -> State:
-        """Give `seat` the turn (in the same copy as `changes`, the move's own); an empty
-        field is turned up anew, or the deck is out."""
-        turn = {"turn": seat, "taken": None, "window": None, "phase": "take"}
-        state = evolve(state, **(turn if changes is None else {**changes, **turn}))
-        if state.field:
-            return state
-        size = state.config.field_size
-        if len(state.deck) < size:
-            return self._deck_out(state, events)
-        field, deck = state.deck[:size], state.deck[size:]
-        events.append(event(key="rummy.field", params={"count": size}, cards=field))
-        return evolve(state, field=field, deck=deck)
+        """Give `seat` the turn (in the same copy as `changes`, the move's own, and an empty
+        field turned up anew), or the deck is out."""
+        changes = {} if changes is None else changes
+        changes |= {"turn": seat, "taken": None, "window": None, "phase": "take"}
+        if not changes.get("field", state.field):
+            size, deck = state.config.field_size, changes.get("deck", state.deck)
+            if len(deck) < size:
+                return self._deck_out(evolve(state, **changes), events)
+            field = deck[:size]
+            events.append(event(key="rummy.field", params={"count": size}, cards=field))
+            changes |= {"field": field, "deck": deck[size:]}
+        return evolve(state, **changes)
 
     def _take(self, state: State, seat: int, card: int, events: list[Event]) -> State:
         if card not in state.field:
@@ -406,17 +406,18 @@ class RummyRules(Rules[Config, State, Action, View]):
             return self._deck_out(state, events)
         drawn, deck = state.deck[:DRAW_AFTER_OPEN], state.deck[DRAW_AFTER_OPEN:]
         hand = tuple(sorted((*state.hands[seat], *drawn)))
-        state = evolve(state, deck=deck, hands=_put(state.hands, seat, hand))
         events.append(event(key="rummy.drew", params={"seat": seat, "count": len(drawn)}))
         events.append(
             event(key="rummy.drew_cards", params={"seat": seat}, audience=(seat,), cards=drawn)
         )
-        return self._start_turn(state, next_seat, events)
+        changes = {"deck": deck, "hands": _put(state.hands, seat, hand)}
+        return self._start_turn(state, next_seat, events, changes)
 
     def _discard(self, state: State, seat: int, action: Discard, events: list[Event]) -> State:
-        card = action.card
-        self._require_in_hand(state, seat, (card,))
-        rest = _without(state.hands[seat], (card,))
+        card, hand = action.card, state.hands[seat]
+        if card not in hand:
+            raise illegal("not_in_hand")
+        rest = _without(hand, (card,))
         if state.ready[seat]:
             if card != state.taken:
                 raise illegal("must_discard_taken")
@@ -428,12 +429,15 @@ class RummyRules(Rules[Config, State, Action, View]):
             if not waits(rest, _flat(state.opened[seat])):
                 raise illegal("not_ready_form")
         n = state.config.players
-        changes = {
+        changes: dict[str, Any] = {
             "hands": _put(state.hands, seat, rest),
-            "known": _put(state.known, seat, _without(state.known[seat], (card,))),
             "rows": _put(state.rows, seat, (*state.rows[seat], card)),
-            "ready": _put(state.ready, seat, state.ready[seat] or action.ready),
         }
+        known = state.known[seat]
+        if card in known:  # what is left unchanged is not copied
+            changes["known"] = _put(state.known, seat, _without(known, (card,)))
+        if action.ready:
+            changes["ready"] = _put(state.ready, seat, True)
         events.append(event(key="rummy.discarded", params={"seat": seat}, cards=(card,)))
         if action.ready:
             events.append(event(key="rummy.ready", params={"seat": seat}))
@@ -515,13 +519,12 @@ class RummyRules(Rules[Config, State, Action, View]):
                 events.append(
                     event(key="rummy.claim_lost", params={"seat": seat}, audience=(seat,))
                 )
-        state = evolve(state, window=None)
-        if winner is None:
+        if winner is None:  # the new turn closes the window
             events.append(event(key="rummy.no_claim", params={"seat": discarder}, cards=(card,)))
             return self._start_turn(state, (discarder + 1) % n, events)
         seat, answer = winner
         rows = _put(state.rows, discarder, state.rows[discarder][:-1])
-        state = evolve(state, rows=rows)
+        state = evolve(state, window=None, rows=rows)
         if answer.choice == "goal":
             hand = tuple(sorted((*state.hands[seat], card)))
             state = evolve(state, hands=_put(state.hands, seat, hand))

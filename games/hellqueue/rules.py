@@ -88,6 +88,8 @@ WANTED: dict[str, frozenset[type]] = {
 }
 """The seat actions each phase takes."""
 CHANCE_KINDS, SEAT_KINDS = frozenset(CHANCE_ACTIONS), frozenset(SEAT_ACTIONS)
+MARKABLE = {"active": ("large", "small", "black"), "sleep": ("small",)}
+"""The kinds of dice each card holds (a Mark's `where` and `size`)."""
 STATE_FIELDS = tuple(name for name in State.model_fields if name != "decks")
 """What a View holds of the State under the same names."""
 
@@ -436,8 +438,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
     def _mark(self, state: State, seat: int, action: Mark, events: list[Event]) -> State:
         player, marked = state.players[seat], state.marked
         assert marked is not None
-        kinds = {"active": ("large", "small", "black"), "sleep": ("small",)}
-        if action.size not in kinds.get(action.where, ()):
+        if action.size not in MARKABLE[action.where]:  # `where` is one of the two
             raise illegal("bad_die")
         faces = player.sleep if action.where == "sleep" else player.active.of(action.size)
         if action.count > faces.count(action.face):  # a Mark's count is at least 1
@@ -678,6 +679,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 rest_large=p.rest_large + len(d.large),
                 rest_small=p.rest_small + len(d.small),
             )
+            if d.large or d.small
+            else p  # nothing of its own under the card: the same player
             for p, d in zip(state.players, state.queues[slot], strict=True)
         )
         card = state.shown[slot]

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
-from games.engine.built import built, event, evolve
+from pydantic import BaseModel
+
+from games.engine.built import built, event
 from games.engine.contract import (
     CHANCE,
     Event,
@@ -105,6 +107,15 @@ def _roll(rng: random.Random, count: int) -> Roll:
     return built(Roll, {"kind": "roll", "faces": tuple([randint(1, 6) for _ in range(count)])})
 
 
+M = TypeVar("M", bound=BaseModel)
+
+
+def _copy(model: M, **changes: Any) -> M:
+    """`model` with `changes`, every field counted as given (as in a state loaded from storage):
+    the engine's `evolve` joins pydantic's fields-set per copy, as much again as the copy."""
+    return built(type(model), {**model.__dict__, **changes})
+
+
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
@@ -126,7 +137,7 @@ def _resolved(state: State, changes: dict[str, Any]) -> State:
         changes["turn"] = (state.turn + 1) % state.config.players
     else:
         changes["phase"] = "resolve"
-    return evolve(state, **changes)
+    return _copy(state, **changes)
 
 
 def rank(queue: tuple[Dice, ...]) -> tuple[tuple[int, ...], ...]:
@@ -252,7 +263,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         pairs = zip(action.orders, DECKS, strict=True)
         if any(sorted(order) != list(deck) for order, deck in pairs):
             raise illegal("bad_chance")
-        state = evolve(state, decks=action.orders)
+        state = _copy(state, decks=action.orders)
         events.append(event(key="hellqueue.shuffled", params={"decks": [len(d) for d in DECKS]}))
         for slot in SLOTS:
             state = self._reveal(state, slot, events)
@@ -260,7 +271,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
 
     def _begin(self, state: State, seat: int, events: list[Event]) -> State:
         events.append(event(key="hellqueue.first_player", params={"seat": seat}))
-        return evolve(state, phase="play", turn=seat)
+        return _copy(state, phase="play", turn=seat)
 
     # The four actions ---------------------------------------------------------------------
 
@@ -294,7 +305,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         source = (action.steal_seat, action.steal_face)
         if source not in (steal_options(state, seat) if empty else [(None, None)]):
             raise illegal("bad_black_source")
-        player = evolve(player, active=player.active.without(action.face))
+        player = _copy(player, active=player.active.without(action.face))
         queue = _put(queue, seat, queue[seat].adding(large, small, black))
         changes: dict[str, Any] = {
             "players": _put(state.players, seat, player),
@@ -343,7 +354,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             players = changes["players"]
             victim = players[action.steal_seat]
             black = _drop(victim.active.black, action.steal_face, 1)
-            victim = evolve(victim, active=evolve(victim.active, black=black))
+            victim = _copy(victim, active=_copy(victim.active, black=black))
             changes["players"] = _put(players, action.steal_seat, victim)
             # The die goes from `seat` to `to_seat`: both are seat params the renderer names.
             params = {"seat": action.steal_seat, "to_seat": seat, "face": action.steal_face}
@@ -365,7 +376,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         """`player` with the face group `face` (`large` and `small` dice of it) moved from the
         active card to the rest area (black dice go to the shared rest area: the caller adds
         them), leaving `active` on the card, with the changes `more` in the same copy."""
-        return evolve(
+        return _copy(
             player,
             active=active,
             rest_large=player.rest_large + large,
@@ -427,7 +438,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 },
             )
         )
-        return evolve(
+        return _copy(
             state,
             players=_put(state.players, seat, player),
             rest_black=state.rest_black + len(black),
@@ -445,10 +456,10 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             raise illegal("no_such_die")
         left = _drop(faces, action.face, action.count)
         if action.where == "sleep":
-            player = evolve(player, sleep=left)
+            player = _copy(player, sleep=left)
         else:
-            active = evolve(player.active, **{action.size: left})
-            player = evolve(player, active=active)
+            active = _copy(player.active, **{action.size: left})
+            player = _copy(player, active=active)
         chosen = {action.size: (action.face,) * action.count}
         events.append(
             event(
@@ -463,7 +474,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             )
         )
         players = _put(state.players, seat, player)
-        return evolve(state, players=players, marked=marked.adding(**chosen))
+        return _copy(state, players=players, marked=marked.adding(**chosen))
 
     def _roll_marked(
         self, state: State, seat: int, action: RollMarked, events: list[Event]
@@ -488,7 +499,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         update: dict[str, Any] = {"phase": "resolve"}
         if case == "rest":
             large, small, black = player.rest_large, player.rest_small, state.rest_black
-            player = evolve(player, rest_large=0, rest_small=0)
+            player = _copy(player, rest_large=0, rest_small=0)
             update |= {"players": _put(state.players, seat, player), "rest_black": 0}
         elif case == "black":
             large, small, black = 0, 0, state.rest_black
@@ -508,7 +519,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 params={"seat": seat, "case": case, "large": large, "small": small, "black": black},
             )
         )
-        return evolve(state, **{**update, "rolling": rolling})
+        return _copy(state, **{**update, "rolling": rolling})
 
     # Rolls --------------------------------------------------------------------------------
 
@@ -528,7 +539,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         black = tuple(sorted(faces[rolling.large + rolling.small :]))
         seat = rolling.seat
         player = state.players[seat]
-        player = evolve(
+        player = _copy(
             player,
             active=player.active.adding(large=large, black=black),
             sleep=tuple(sorted(player.sleep + small)) if small else player.sleep,
@@ -547,10 +558,10 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         )
         if rolling.purpose != "setup":
             return _resolved(state, changes)
-        state = evolve(state, **changes)
+        state = _copy(state, **changes)
         if seat + 1 < state.config.players:
             following = _rolling(seat=seat + 1, purpose="setup", large=LARGE_DICE, small=SMALL_DICE)
-            return evolve(state, rolling=following)
+            return _copy(state, rolling=following)
         if state.config.first_player is not None:
             return self._begin(state, state.config.first_player, events)
         return state
@@ -582,10 +593,10 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             )
         index = payout.ranking.index(tied)
         ranking = payout.ranking[:index] + _group(sums) + payout.ranking[index + 1 :]
-        return evolve(
+        return _copy(
             state,
             queues=_put(state.queues, payout.slot, queue),
-            payout=evolve(payout, ranking=ranking),
+            payout=_copy(payout, ranking=ranking),
         )
 
     # Payout -------------------------------------------------------------------------------
@@ -605,18 +616,18 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         stones.remove(stone)
         player = state.players[seat]
         index = STONES.index(stone)
-        player = evolve(player, stones=_put(player.stones, index, player.stones[index] + 1))
+        player = _copy(player, stones=_put(player.stones, index, player.stones[index] + 1))
         events.append(
             event(
                 key="hellqueue.picked",
                 params={"seat": seat, "stone": stone, "slot": payout.slot},
             )
         )
-        return evolve(
+        return _copy(
             state,
             players=_put(state.players, seat, player),
             card_stones=_put(state.card_stones, payout.slot, tuple(stones)),
-            payout=evolve(payout, picks=payout.picks[1:]),
+            payout=_copy(payout, picks=payout.picks[1:]),
         )
 
     def _settle(self, state: State, events: list[Event]) -> State:
@@ -626,7 +637,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             payout = state.payout
             if payout is None:
                 turn = (state.turn + 1) % state.config.players
-                return evolve(state, phase="play", turn=turn)
+                return _copy(state, phase="play", turn=turn)
             if payout.picks is None:
                 if pending_tie(payout):
                     return state
@@ -663,8 +674,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                     },
                 )
             )
-        payout = evolve(payout, picks=tuple(picks))
-        return evolve(state, payout=payout)
+        payout = _copy(payout, picks=tuple(picks))
+        return _copy(state, payout=payout)
 
     def _finish(self, state: State, slot: int, events: list[Event]) -> State:
         """Stones left go back to the supply, the dice to the rest area; the next card shows."""
@@ -674,7 +685,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 event(key="hellqueue.returned", params={"slot": slot, "count": sum(back)})
             )
         players = tuple(
-            evolve(
+            _copy(
                 p,
                 rest_large=p.rest_large + len(d.large),
                 rest_small=p.rest_small + len(d.small),
@@ -685,7 +696,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         )
         card = state.shown[slot]
         assert card is not None
-        state = evolve(
+        state = _copy(
             state,
             players=players,
             rest_black=state.rest_black + sum(len(d.black) for d in state.queues[slot]),
@@ -704,7 +715,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         deck = state.decks[slot]
         if not deck:
             events.append(event(key="hellqueue.deck_done", params={"slot": slot}))
-            return evolve(state, shown=_put(state.shown, slot, None))
+            return _copy(state, shown=_put(state.shown, slot, None))
         card, stones = deck[0], STONES_OF[deck[0]]
         supply = tuple(a - b for a, b in zip(state.stone_supply, stone_counts(stones), strict=True))
         events.append(
@@ -714,7 +725,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 cards=(card,),
             )
         )
-        return evolve(
+        return _copy(
             state,
             decks=_put(state.decks, slot, deck[1:]),
             shown=_put(state.shown, slot, card),
@@ -723,7 +734,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         )
 
     def _end(self, state: State, events: list[Event]) -> State:
-        state = evolve(state, phase="over")
+        state = _copy(state, phase="over")
         outcome = self.outcome(state)
         assert outcome is not None
         for seat, score in enumerate(outcome.scores):
@@ -770,7 +781,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             order = list(deck)
             rng.shuffle(order)
             decks.append(tuple(order))
-        return evolve(state, decks=tuple(decks))
+        return _copy(state, decks=tuple(decks))
 
     def sample_state(self, view: View, rng: random.Random) -> State:
         """The view's table with each deck's remaining cards in a random order."""

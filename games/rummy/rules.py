@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
-from games.engine.built import built, event, evolve
+from pydantic import BaseModel
+
+from games.engine.built import built, event
 from games.engine.contract import (
     CHANCE,
     SYSTEM,
@@ -86,6 +88,15 @@ from games.rummy.sets import (
 
 DRAW_AFTER_OPEN = 2
 MAX_PLAYERS = 4
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def _copy(model: M, **changes: Any) -> M:
+    """`model` with `changes`, every field counted as given (as in a state loaded from storage):
+    the engine's `evolve` joins pydantic's fields-set per copy, as much again as the copy."""
+    return built(type(model), {**model.__dict__, **changes})
 
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -290,7 +301,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             case NextGame() if phase == "ended":
                 game = state.game_no + 1
                 events.append(event(key="rummy.next_game", params={"seat": actor, "game": game}))
-                return evolve(state, phase="deal")
+                return _copy(state, phase="deal")
         raise illegal("not_now")
 
     # Dealing and turns ----------------------------------------------------------------------
@@ -302,7 +313,7 @@ class RummyRules(Rules[Config, State, Action, View]):
         hands = tuple(tuple(sorted(deal.order[i * DEAL : (i + 1) * DEAL])) for i in range(n))
         field = deal.order[n * DEAL : n * DEAL + cfg.field_size]
         deck = deal.order[n * DEAL + cfg.field_size :]
-        state = evolve(
+        state = _copy(
             state,
             game_no=state.game_no + 1,
             deck=deck,
@@ -326,7 +337,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             return self._begin(state, (state.first + 1) % n, events)
         if cfg.first_player is not None:
             return self._begin(state, cfg.first_player, events)
-        return evolve(state, phase="first")
+        return _copy(state, phase="first")
 
     def _begin(self, state: State, seat: int, events: list[Event]) -> State:
         events.append(event(key="rummy.first_player", params={"seat": seat, "game": state.game_no}))
@@ -346,17 +357,17 @@ class RummyRules(Rules[Config, State, Action, View]):
         if not changes.get("field", state.field):
             size, deck = state.config.field_size, changes.get("deck", state.deck)
             if len(deck) < size:
-                return self._deck_out(evolve(state, **changes), events)
+                return self._deck_out(_copy(state, **changes), events)
             field = deck[:size]
             events.append(event(key="rummy.field", params={"count": size}, cards=field))
             changes |= {"field": field, "deck": deck[size:]}
-        return evolve(state, **changes)
+        return _copy(state, **changes)
 
     def _take(self, state: State, seat: int, card: int, events: list[Event]) -> State:
         if card not in state.field:
             raise illegal("not_in_field")
         hand = tuple(sorted((*state.hands[seat], card)))
-        state = evolve(
+        state = _copy(
             state,
             field=_without(state.field, (card,)),
             hands=_put(state.hands, seat, hand),
@@ -391,7 +402,7 @@ class RummyRules(Rules[Config, State, Action, View]):
 
     def _lay(self, state: State, seat: int, cards: tuple[int, ...]) -> State:
         """Move `cards` (from the hand, and the discard being gained) to a new open set."""
-        return evolve(
+        return _copy(
             state,
             hands=_put(state.hands, seat, _without(state.hands[seat], cards)),
             known=_put(state.known, seat, _without(state.known[seat], cards)),
@@ -449,7 +460,7 @@ class RummyRules(Rules[Config, State, Action, View]):
         window = built(
             Window, {"discarder": seat, "card": card, "asked": asked, "answers": (None,) * n}
         )
-        state = evolve(state, **changes, window=window, phase="window")
+        state = _copy(state, **changes, window=window, phase="window")
         params = {"seat": seat, "seconds": state.config.claim_seconds}
         events.append(event(key="rummy.window", params=params, cards=(card,)))
         return state
@@ -482,8 +493,8 @@ class RummyRules(Rules[Config, State, Action, View]):
             answer = built(Answer, {"choice": "gain", "cards": action.cards})
         else:
             answer = _PASS_ANSWER
-        window = evolve(window, answers=_put(window.answers, seat, answer))
-        state = evolve(state, window=window)
+        window = _copy(window, answers=_put(window.answers, seat, answer))
+        state = _copy(state, window=window)
         events.append(
             event(
                 key="rummy.answer",
@@ -501,7 +512,7 @@ class RummyRules(Rules[Config, State, Action, View]):
         window = state.window
         assert window is not None
         answers = tuple(a or _PASS_ANSWER for a in window.answers)
-        state = evolve(state, window=evolve(window, answers=answers))
+        state = _copy(state, window=_copy(window, answers=answers))
         events.append(event(key="rummy.window_closed", params={"deadline": True}))
         return self._resolve(state, events)
 
@@ -524,13 +535,13 @@ class RummyRules(Rules[Config, State, Action, View]):
             return self._start_turn(state, (discarder + 1) % n, events)
         seat, answer = winner
         rows = _put(state.rows, discarder, state.rows[discarder][:-1])
-        state = evolve(state, window=None, rows=rows)
+        state = _copy(state, window=None, rows=rows)
         if answer.choice == "goal":
             hand = tuple(sorted((*state.hands[seat], card)))
-            state = evolve(state, hands=_put(state.hands, seat, hand))
+            state = _copy(state, hands=_put(state.hands, seat, hand))
             return self._goal(state, seat, discarder, card, events)
         hand = tuple(sorted((*state.hands[seat], card)))
-        state = evolve(state, hands=_put(state.hands, seat, hand))
+        state = _copy(state, hands=_put(state.hands, seat, hand))
         cards = tuple(sorted((*answer.cards, card)))
         state = self._lay(state, seat, cards)
         params = {"seat": seat, "to_seat": discarder}
@@ -557,7 +568,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             set_points=breakdown.set_points,
             red=breakdown.red,
         )
-        state = evolve(
+        state = _copy(
             state,
             hands=_put(state.hands, seat, ()),
             known=_put(state.known, seat, ()),
@@ -583,8 +594,8 @@ class RummyRules(Rules[Config, State, Action, View]):
         if card != state.deck[0] or result is None or result.seat is None:
             raise illegal("bad_chance")
         points = bonus_points(card, result.hand, result.opened)
-        result = evolve(result, bonus=(*result.bonus, BonusFlip(card=card, points=points)))
-        state = evolve(state, deck=state.deck[1:], out=(*state.out, card), result=result)
+        result = _copy(result, bonus=(*result.bonus, BonusFlip(card=card, points=points)))
+        state = _copy(state, deck=state.deck[1:], out=(*state.out, card), result=result)
         params = {"seat": result.seat, "points": points}
         events.append(event(key="rummy.bonus", params=params, cards=(card,)))
         if points and state.deck:
@@ -601,8 +612,8 @@ class RummyRules(Rules[Config, State, Action, View]):
         if state.config.advanced and result.from_seat is not None:
             loss = min(total, scores[result.from_seat])
             scores = _put(scores, result.from_seat, scores[result.from_seat] - loss)
-        scored = evolve(result, total=total, loss=loss)
-        state = evolve(state, scores=scores, result=scored)
+        scored = _copy(result, total=total, loss=loss)
+        state = _copy(state, scores=scores, result=scored)
         params = {"seat": result.seat, "points": total, "score": scores[result.seat]}
         events.append(event(key="rummy.scored", params=params))
         if loss and result.from_seat is not None:
@@ -612,7 +623,7 @@ class RummyRules(Rules[Config, State, Action, View]):
 
     def _deck_out(self, state: State, events: list[Event]) -> State:
         result = ShortResult(game_no=state.game_no, kind="deck_out")
-        state = evolve(state, result=result)
+        state = _copy(state, result=result)
         events.append(event(key="rummy.deck_out", params={"game": state.game_no}))
         return self._end_short(state, events)
 
@@ -620,18 +631,18 @@ class RummyRules(Rules[Config, State, Action, View]):
         cfg = state.config
         if state.game_no >= cfg.match_games or max(state.scores) >= cfg.target:
             return self._match_over(state, events)
-        return evolve(state, phase="ended", taken=None, window=None)
+        return _copy(state, phase="ended", taken=None, window=None)
 
     def _item_victory(self, state: State, seat: int, events: list[Event]) -> State:
         result = ShortResult(
             game_no=state.game_no, kind="item_victory", seat=seat, opened=state.opened[seat]
         )
-        state = evolve(state, result=result)
+        state = _copy(state, result=result)
         events.append(event(key="rummy.item_victory", params={"seat": seat}))
         return self._match_over(state, events)
 
     def _match_over(self, state: State, events: list[Event]) -> State:
-        state = evolve(state, phase="over", taken=None, window=None)
+        state = _copy(state, phase="over", taken=None, window=None)
         outcome = self.outcome(state)
         assert outcome is not None
         params = {"seats": list(outcome.winners), "result": outcome.result}
@@ -714,7 +725,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             count = len(state.hands[s]) - len(state.known[s])
             hands[s] = tuple(sorted((*state.known[s], *pool[:count])))
             pool = pool[count:]
-        state = evolve(state, hands=tuple(hands), deck=tuple(pool))
+        state = _copy(state, hands=tuple(hands), deck=tuple(pool))
         return self._keep_possible_answers(state, hidden)
 
     def _keep_possible_answers(self, state: State, seats: Sequence[int]) -> State:
@@ -731,7 +742,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             )
             if claim not in self._claims(state, s, window.card):
                 answers[s] = Answer(choice="pass")
-        return evolve(state, window=evolve(window, answers=tuple(answers)))
+        return _copy(state, window=_copy(window, answers=tuple(answers)))
 
     def sample_state(self, view: View, rng: random.Random) -> State:
         """A state consistent with `view`: the unseen cards dealt at random to the others'
@@ -780,7 +791,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             asked.append(view.seat)
         answers = tuple(view.my_answer if s == view.seat else None for s in range(n))
         window = Window(discarder=discarder, card=card, asked=tuple(sorted(asked)), answers=answers)
-        return evolve(state, window=window)
+        return _copy(state, window=window)
 
 
 RULES = RummyRules()

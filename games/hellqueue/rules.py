@@ -112,7 +112,8 @@ M = TypeVar("M", bound=BaseModel)
 
 def _copy(model: M, **changes: Any) -> M:
     """`model` with `changes`, every field counted as given (as in a state loaded from storage):
-    the engine's `evolve` joins pydantic's fields-set per copy, as much again as the copy."""
+    the engine's `evolve` joins pydantic's fields-set per copy, as much again as the copy.
+    Not for `Dice`, whose kept count would come along (`Dice.with_faces`)."""
     return built(type(model), {**model.__dict__, **changes})
 
 
@@ -354,7 +355,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             players = changes["players"]
             victim = players[action.steal_seat]
             black = _drop(victim.active.black, action.steal_face, 1)
-            victim = _copy(victim, active=_copy(victim.active, black=black))
+            victim = _copy(victim, active=victim.active.with_faces("black", black))
             changes["players"] = _put(players, action.steal_seat, victim)
             # The die goes from `seat` to `to_seat`: both are seat params the renderer names.
             params = {"seat": action.steal_seat, "to_seat": seat, "face": action.steal_face}
@@ -458,8 +459,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         if action.where == "sleep":
             player = _copy(player, sleep=left)
         else:
-            active = _copy(player.active, **{action.size: left})
-            player = _copy(player, active=active)
+            player = _copy(player, active=player.active.with_faces(action.size, left))
         chosen = {action.size: (action.face,) * action.count}
         events.append(
             event(

@@ -38,3 +38,17 @@ def test_a_reroll_rests_the_whole_face_group_of_every_kind():
     assert after.players[0].active == dice("L5")
     assert (after.players[0].rest_large, after.players[0].rest_small) == (1, 2)
     assert after.rest_black == 1
+
+
+def test_a_copy_of_dice_whose_count_was_asked_counts_its_own_dice():
+    counted = dice("L1 L2 S3")
+    assert counted.count == 3
+    assert counted.with_faces("large", (5,)).count == 2
+    assert counted.model_copy(update={"black": (4, 4)}).count == 5
+
+
+def test_dice_whose_count_was_asked_dump_and_compare_as_before():
+    counted, fresh = dice("L1 S3 B6"), dice("L1 S3 B6")
+    assert counted.count == 3
+    assert counted.model_dump(mode="json") == fresh.model_dump(mode="json")
+    assert counted == fresh and hash(counted) == hash(fresh)

@@ -7,7 +7,9 @@ before they are used again), so the rest area is counts.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from functools import cached_property
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import Field, TypeAdapter
 
@@ -43,8 +45,11 @@ class Dice(Frozen):
     small: tuple[Face, ...] = ()
     black: tuple[Face, ...] = ()
 
-    @property
+    @cached_property
     def count(self) -> int:
+        """Kept with the dice once asked (the rules, views and AI search ask it of every seat's
+        dice under every card): a copy must be built from the fields (`with_faces`), never
+        from `__dict__`, or it keeps a count that is no longer its own."""
         return len(self.large) + len(self.small) + len(self.black)
 
     @property
@@ -102,6 +107,17 @@ class Dice(Frozen):
     def of(self, size: Size) -> tuple[int, ...]:
         faces: tuple[int, ...] = getattr(self, size)
         return faces
+
+    def with_faces(self, size: Size, faces: tuple[int, ...]) -> Dice:
+        """These dice with the faces of kind `size` replaced by `faces` (sorted)."""
+        values = {"large": self.large, "small": self.small, "black": self.black, size: faces}
+        return built(Dice, values)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """pydantic's copy, without the kept count (it may not fit the update)."""
+        copied = super().model_copy(update=update, deep=deep)
+        copied.__dict__.pop("count", None)
+        return copied
 
 
 def _minus(faces: tuple[int, ...], face: int) -> tuple[int, ...]:

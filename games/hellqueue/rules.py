@@ -12,10 +12,12 @@ face-down card ids are the game's secret cards.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
-from games.engine.built import built, event, evolve
+from pydantic import BaseModel
+
+from games.engine.built import built, event
 from games.engine.contract import (
     CHANCE,
     Event,
@@ -73,16 +75,23 @@ from games.hellqueue.moves import (
 from games.hellqueue.scoring import best_score, winners
 
 EMPTY = Dice()
+Group = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""A face group: its large, small and black dice's faces."""
+NO_GROUP: Group = ((), (), ())
 FACES = frozenset(range(1, 7))
 OVER, CHANCE_DUE = ToMove(), ToMove(chance=True)
 SEAT_DUE = tuple(ToMove(seats=frozenset({seat})) for seat in range(4))
 """What `to_move` answers, built once (they are frozen)."""
-WANTED: dict[str, tuple[type, ...]] = {
-    "play": (Queue, Awaken, Reroll, Recall),
-    "reroll": (Mark, RollMarked),
-    "resolve": (Pick,),
+PICK_ONLY: frozenset[type] = frozenset({Pick})
+WANTED: dict[str, frozenset[type]] = {
+    "play": frozenset({Queue, Awaken, Reroll, Recall}),
+    "reroll": frozenset({Mark, RollMarked}),
+    "resolve": PICK_ONLY,
 }
 """The seat actions each phase takes."""
+CHANCE_KINDS, SEAT_KINDS = frozenset(CHANCE_ACTIONS), frozenset(SEAT_ACTIONS)
+MARKABLE = {"active": ("large", "small", "black"), "sleep": ("small",)}
+"""The kinds of dice each card holds (a Mark's `where` and `size`)."""
 STATE_FIELDS = tuple(name for name in State.model_fields if name != "decks")
 """What a View holds of the State under the same names."""
 
@@ -98,8 +107,14 @@ def _roll(rng: random.Random, count: int) -> Roll:
     return built(Roll, {"kind": "roll", "faces": tuple([randint(1, 6) for _ in range(count)])})
 
 
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+M = TypeVar("M", bound=BaseModel)
+
+
+def _copy(model: M, **changes: Any) -> M:
+    """`model` with `changes`, every field counted as given (as in a state loaded from storage):
+    the engine's `evolve` joins pydantic's fields-set per copy, as much again as the copy.
+    Not for `Dice`, whose kept count would come along (`Dice.with_faces`)."""
+    return built(type(model), {**model.__dict__, **changes})
 
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -123,7 +138,7 @@ def _resolved(state: State, changes: dict[str, Any]) -> State:
         changes["turn"] = (state.turn + 1) % state.config.players
     else:
         changes["phase"] = "resolve"
-    return evolve(state, **changes)
+    return _copy(state, **changes)
 
 
 def rank(queue: tuple[Dice, ...]) -> tuple[tuple[int, ...], ...]:
@@ -210,32 +225,19 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         if state.phase == "over":
             raise GameError(Reason.GAME_OVER)
         events: list[Event] = []
-        if isinstance(action, CHANCE_ACTIONS):
+        kind = type(action)  # `checked` gives back an action of exactly its class
+        if kind in CHANCE_KINDS:
             if actor != CHANCE or self.to_move(state) is not CHANCE_DUE:
                 raise GameError(Reason.NOT_YOUR_TURN)
             state = self._chance(state, action, events)
             return Step(state, tuple(events))
-        if not isinstance(action, SEAT_ACTIONS):
+        if kind not in SEAT_KINDS:
             raise illegal("unknown_action")
         if actor != to_move_seat(state):
             raise GameError(Reason.NOT_YOUR_TURN)
-        if not isinstance(action, WANTED.get(state.phase, (Pick,))):
+        if kind not in WANTED.get(state.phase, PICK_ONLY):
             raise illegal("not_now")
-        match action:
-            case Queue():
-                state = self._queue(state, actor, action, events)
-            case Awaken():
-                state = self._awaken(state, actor, action, events)
-            case Reroll():
-                state = self._reroll(state, actor, action, events)
-            case Mark():
-                state = self._mark(state, actor, action, events)
-            case RollMarked():
-                state = self._roll_marked(state, actor, events)
-            case Recall():
-                state = self._recall(state, actor, events)
-            case Pick():
-                state = self._pick(state, actor, action, events)
+        state = SEAT_MOVES[kind](self, state, actor, action, events)
         return Step(self._settle(state, events), tuple(events))
 
     def _chance(self, state: State, action: Any, events: list[Event]) -> State:
@@ -249,7 +251,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             case PickFirst() if state.phase == "setup" and state.shuffled:
                 if state.rolling is not None or state.config.first_player is not None:
                     raise illegal("bad_chance")
-                if not _int(action.seat) or not 0 <= action.seat < state.config.players:
+                if not 0 <= action.seat < state.config.players:
                     raise illegal("bad_chance")
                 return self._begin(state, action.seat, events)
         raise illegal("bad_chance")
@@ -262,7 +264,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         pairs = zip(action.orders, DECKS, strict=True)
         if any(sorted(order) != list(deck) for order, deck in pairs):
             raise illegal("bad_chance")
-        state = evolve(state, decks=action.orders)
+        state = _copy(state, decks=action.orders)
         events.append(event(key="hellqueue.shuffled", params={"decks": [len(d) for d in DECKS]}))
         for slot in SLOTS:
             state = self._reveal(state, slot, events)
@@ -270,35 +272,42 @@ class HellQueueRules(Rules[Config, State, Action, View]):
 
     def _begin(self, state: State, seat: int, events: list[Event]) -> State:
         events.append(event(key="hellqueue.first_player", params={"seat": seat}))
-        return evolve(state, phase="play", turn=seat)
+        return _copy(state, phase="play", turn=seat)
 
     # The four actions ---------------------------------------------------------------------
 
-    def _group(self, state: State, seat: int, face: int) -> Dice:
-        if not _int(face) or not 1 <= face <= 6:
-            raise illegal("bad_face")
-        group = state.players[seat].active.group(face)
-        if not group.count:
+    @staticmethod
+    def _group(player: Player, face: int) -> Group:
+        """The face group `face` of `player`'s active card, as faces per kind (large, small,
+        black); refused when there is none. `face` is a Face: `apply` took the action through
+        `checked`."""
+        active = player.active
+        group = (
+            (face,) * active.large.count(face),
+            (face,) * active.small.count(face),
+            (face,) * active.black.count(face),
+        )
+        if group == NO_GROUP:
             raise illegal("no_such_face", face=face)
         return group
 
     def _queue(self, state: State, seat: int, action: Queue, events: list[Event]) -> State:
-        group = self._group(state, seat, action.face)
+        player = state.players[seat]
+        large, small, black = self._group(player, action.face)
         slot = action.slot
-        if not _int(slot) or slot not in SLOTS or state.shown[slot] is None:
+        if slot not in SLOTS or state.shown[slot] is None:
             raise illegal("no_card")
         queue = state.queues[slot]
         before = sum([dice.count for dice in queue])
-        count = group.count
+        count = len(large) + len(small) + len(black)
         if count > NUMBERS[slot] - before:
             raise illegal("card_overflow", slot=slot)
         empty = before == 0
         source = (action.steal_seat, action.steal_face)
         if source not in (steal_options(state, seat) if empty else [(None, None)]):
             raise illegal("bad_black_source")
-        player = state.players[seat]
-        player = evolve(player, active=player.active.without(action.face))
-        queue = _put(queue, seat, queue[seat].plus(group))
+        player = _copy(player, active=player.active.without(action.face))
+        queue = _put(queue, seat, queue[seat].adding(large, small, black))
         changes: dict[str, Any] = {
             "players": _put(state.players, seat, player),
             "queues": _put(state.queues, slot, queue),
@@ -346,7 +355,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             players = changes["players"]
             victim = players[action.steal_seat]
             black = _drop(victim.active.black, action.steal_face, 1)
-            victim = evolve(victim, active=evolve(victim.active, black=black))
+            victim = _copy(victim, active=victim.active.with_faces("black", black))
             changes["players"] = _put(players, action.steal_seat, victim)
             # The die goes from `seat` to `to_seat`: both are seat params the renderer names.
             params = {"seat": action.steal_seat, "to_seat": seat, "face": action.steal_face}
@@ -361,39 +370,49 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         changes["rolling"] = _rolling(seat=seat, purpose="black", black=1)
         return changes
 
-    def _rest(self, player: Player, group: Dice, face: int, **more: Any) -> Player:
-        """`player` with the face group `face` (`group`) moved from the active card to the
-        rest area (black dice go to the shared rest area: the caller adds them), and the
-        changes `more` in the same copy."""
-        return evolve(
+    @staticmethod
+    def _rest(
+        player: Player, face: int, large: int, small: int, active: Dice, **more: Any
+    ) -> Player:
+        """`player` with the face group `face` (`large` and `small` dice of it) moved from the
+        active card to the rest area (black dice go to the shared rest area: the caller adds
+        them), leaving `active` on the card, with the changes `more` in the same copy."""
+        return _copy(
             player,
-            active=player.active.without(face),
-            rest_large=player.rest_large + len(group.large),
-            rest_small=player.rest_small + len(group.small),
+            active=active,
+            rest_large=player.rest_large + large,
+            rest_small=player.rest_small + small,
             **more,
         )
 
     def _awaken(self, state: State, seat: int, action: Awaken, events: list[Event]) -> State:
         player = state.players[seat]
         sleep = player.sleep
-        group = self._group(state, seat, action.face)
+        large, small, black = self._group(player, action.face)
+        count = len(large) + len(small) + len(black)
         wake = action.wake
-        if wake != action.face and (group.count < 2 or wake not in sleep):
+        if wake != action.face and (count < 2 or wake not in sleep):
             raise illegal("bad_wake", face=wake)
         woken = tuple([f for f in sleep if f == wake])
         asleep = tuple([f for f in sleep if f != wake]) if woken else sleep
-        player = self._rest(player, group, action.face, sleep=asleep)
-        if woken:
-            active = player.active
-            small = tuple(sorted(active.small + woken))
-            player = evolve(player, active=evolve(active, small=small))
+        active = player.active.without(action.face)
+        if woken:  # in the same copy: one Dice, one Player
+            active = built(
+                Dice,
+                {
+                    "large": active.large,
+                    "small": tuple(sorted(active.small + woken)),
+                    "black": active.black,
+                },
+            )
+        player = self._rest(player, action.face, len(large), len(small), active, sleep=asleep)
         events.append(
             event(
                 key="hellqueue.awakened",
                 params={
                     "seat": seat,
                     "face": action.face,
-                    "count": group.count,
+                    "count": count,
                     "wake": wake,
                     "woken": len(woken),
                 },
@@ -401,23 +420,29 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         )
         changes = {
             "players": _put(state.players, seat, player),
-            "rest_black": state.rest_black + len(group.black),
+            "rest_black": state.rest_black + len(black),
         }
         return _resolved(state, changes)
 
     def _reroll(self, state: State, seat: int, action: Reroll, events: list[Event]) -> State:
-        group = self._group(state, seat, action.face)
-        player = self._rest(state.players[seat], group, action.face)
+        player = state.players[seat]
+        large, small, black = self._group(player, action.face)
+        active = player.active.without(action.face)
+        player = self._rest(player, action.face, len(large), len(small), active)
         events.append(
             event(
                 key="hellqueue.reroll_rested",
-                params={"seat": seat, "face": action.face, "count": group.count},
+                params={
+                    "seat": seat,
+                    "face": action.face,
+                    "count": len(large) + len(small) + len(black),
+                },
             )
         )
-        return evolve(
+        return _copy(
             state,
             players=_put(state.players, seat, player),
-            rest_black=state.rest_black + len(group.black),
+            rest_black=state.rest_black + len(black),
             phase="reroll",
             marked=EMPTY,
         )
@@ -425,18 +450,16 @@ class HellQueueRules(Rules[Config, State, Action, View]):
     def _mark(self, state: State, seat: int, action: Mark, events: list[Event]) -> State:
         player, marked = state.players[seat], state.marked
         assert marked is not None
-        kinds = {"active": ("large", "small", "black"), "sleep": ("small",)}
-        if action.size not in kinds.get(action.where, ()):
+        if action.size not in MARKABLE[action.where]:  # `where` is one of the two
             raise illegal("bad_die")
         faces = player.sleep if action.where == "sleep" else player.active.of(action.size)
-        if not _int(action.count) or not 1 <= action.count <= faces.count(action.face):
+        if action.count > faces.count(action.face):  # a Mark's count is at least 1
             raise illegal("no_such_die")
         left = _drop(faces, action.face, action.count)
         if action.where == "sleep":
-            player = evolve(player, sleep=left)
+            player = _copy(player, sleep=left)
         else:
-            active = evolve(player.active, **{action.size: left})
-            player = evolve(player, active=active)
+            player = _copy(player, active=player.active.with_faces(action.size, left))
         chosen = {action.size: (action.face,) * action.count}
         events.append(
             event(
@@ -451,9 +474,11 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             )
         )
         players = _put(state.players, seat, player)
-        return evolve(state, players=players, marked=marked.adding(**chosen))
+        return _copy(state, players=players, marked=marked.adding(**chosen))
 
-    def _roll_marked(self, state: State, seat: int, events: list[Event]) -> State:
+    def _roll_marked(
+        self, state: State, seat: int, action: RollMarked, events: list[Event]
+    ) -> State:
         marked = state.marked
         assert marked is not None
         rolling = _rolling(
@@ -468,13 +493,13 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         )
         return _resolved(state, {"marked": None, "rolling": rolling if rolling.count else None})
 
-    def _recall(self, state: State, seat: int, events: list[Event]) -> State:
+    def _recall(self, state: State, seat: int, action: Recall, events: list[Event]) -> State:
         case = recall_case(state, seat)
         player = state.players[seat]
         update: dict[str, Any] = {"phase": "resolve"}
         if case == "rest":
             large, small, black = player.rest_large, player.rest_small, state.rest_black
-            player = evolve(player, rest_large=0, rest_small=0)
+            player = _copy(player, rest_large=0, rest_small=0)
             update |= {"players": _put(state.players, seat, player), "rest_black": 0}
         elif case == "black":
             large, small, black = 0, 0, state.rest_black
@@ -494,7 +519,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 params={"seat": seat, "case": case, "large": large, "small": small, "black": black},
             )
         )
-        return evolve(state, **{**update, "rolling": rolling})
+        return _copy(state, **{**update, "rolling": rolling})
 
     # Rolls --------------------------------------------------------------------------------
 
@@ -514,7 +539,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         black = tuple(sorted(faces[rolling.large + rolling.small :]))
         seat = rolling.seat
         player = state.players[seat]
-        player = evolve(
+        player = _copy(
             player,
             active=player.active.adding(large=large, black=black),
             sleep=tuple(sorted(player.sleep + small)) if small else player.sleep,
@@ -533,10 +558,10 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         )
         if rolling.purpose != "setup":
             return _resolved(state, changes)
-        state = evolve(state, **changes)
+        state = _copy(state, **changes)
         if seat + 1 < state.config.players:
             following = _rolling(seat=seat + 1, purpose="setup", large=LARGE_DICE, small=SMALL_DICE)
-            return evolve(state, rolling=following)
+            return _copy(state, rolling=following)
         if state.config.first_player is not None:
             return self._begin(state, state.config.first_player, events)
         return state
@@ -568,10 +593,10 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             )
         index = payout.ranking.index(tied)
         ranking = payout.ranking[:index] + _group(sums) + payout.ranking[index + 1 :]
-        return evolve(
+        return _copy(
             state,
             queues=_put(state.queues, payout.slot, queue),
-            payout=evolve(payout, ranking=ranking),
+            payout=_copy(payout, ranking=ranking),
         )
 
     # Payout -------------------------------------------------------------------------------
@@ -591,18 +616,18 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         stones.remove(stone)
         player = state.players[seat]
         index = STONES.index(stone)
-        player = evolve(player, stones=_put(player.stones, index, player.stones[index] + 1))
+        player = _copy(player, stones=_put(player.stones, index, player.stones[index] + 1))
         events.append(
             event(
                 key="hellqueue.picked",
                 params={"seat": seat, "stone": stone, "slot": payout.slot},
             )
         )
-        return evolve(
+        return _copy(
             state,
             players=_put(state.players, seat, player),
             card_stones=_put(state.card_stones, payout.slot, tuple(stones)),
-            payout=evolve(payout, picks=payout.picks[1:]),
+            payout=_copy(payout, picks=payout.picks[1:]),
         )
 
     def _settle(self, state: State, events: list[Event]) -> State:
@@ -612,7 +637,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             payout = state.payout
             if payout is None:
                 turn = (state.turn + 1) % state.config.players
-                return evolve(state, phase="play", turn=turn)
+                return _copy(state, phase="play", turn=turn)
             if payout.picks is None:
                 if pending_tie(payout):
                     return state
@@ -649,8 +674,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                     },
                 )
             )
-        payout = evolve(payout, picks=tuple(picks))
-        return evolve(state, payout=payout)
+        payout = _copy(payout, picks=tuple(picks))
+        return _copy(state, payout=payout)
 
     def _finish(self, state: State, slot: int, events: list[Event]) -> State:
         """Stones left go back to the supply, the dice to the rest area; the next card shows."""
@@ -660,16 +685,18 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 event(key="hellqueue.returned", params={"slot": slot, "count": sum(back)})
             )
         players = tuple(
-            evolve(
+            _copy(
                 p,
                 rest_large=p.rest_large + len(d.large),
                 rest_small=p.rest_small + len(d.small),
             )
+            if d.large or d.small
+            else p  # nothing of its own under the card: the same player
             for p, d in zip(state.players, state.queues[slot], strict=True)
         )
         card = state.shown[slot]
         assert card is not None
-        state = evolve(
+        state = _copy(
             state,
             players=players,
             rest_black=state.rest_black + sum(len(d.black) for d in state.queues[slot]),
@@ -688,7 +715,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         deck = state.decks[slot]
         if not deck:
             events.append(event(key="hellqueue.deck_done", params={"slot": slot}))
-            return evolve(state, shown=_put(state.shown, slot, None))
+            return _copy(state, shown=_put(state.shown, slot, None))
         card, stones = deck[0], STONES_OF[deck[0]]
         supply = tuple(a - b for a, b in zip(state.stone_supply, stone_counts(stones), strict=True))
         events.append(
@@ -698,7 +725,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 cards=(card,),
             )
         )
-        return evolve(
+        return _copy(
             state,
             decks=_put(state.decks, slot, deck[1:]),
             shown=_put(state.shown, slot, card),
@@ -707,7 +734,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         )
 
     def _end(self, state: State, events: list[Event]) -> State:
-        state = evolve(state, phase="over")
+        state = _copy(state, phase="over")
         outcome = self.outcome(state)
         assert outcome is not None
         for seat, score in enumerate(outcome.scores):
@@ -754,7 +781,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             order = list(deck)
             rng.shuffle(order)
             decks.append(tuple(order))
-        return evolve(state, decks=tuple(decks))
+        return _copy(state, decks=tuple(decks))
 
     def sample_state(self, view: View, rng: random.Random) -> State:
         """The view's table with each deck's remaining cards in a random order."""
@@ -773,5 +800,16 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         """The face-down distribution cards (only their order is unknown, to everyone)."""
         return frozenset(card for deck in state.decks for card in deck)
 
+
+SEAT_MOVES: dict[type, Callable[[HellQueueRules, State, int, Any, list[Event]], State]] = {
+    Queue: HellQueueRules._queue,
+    Awaken: HellQueueRules._awaken,
+    Reroll: HellQueueRules._reroll,
+    Mark: HellQueueRules._mark,
+    RollMarked: HellQueueRules._roll_marked,
+    Recall: HellQueueRules._recall,
+    Pick: HellQueueRules._pick,
+}
+"""Each seat action's transition, by its class (`apply` looks it up, no chain of tests)."""
 
 RULES = HellQueueRules()

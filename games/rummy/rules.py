@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
-from games.engine.built import built, event, evolve
+from pydantic import BaseModel
+
+from games.engine.built import built, event
 from games.engine.contract import (
     CHANCE,
     SYSTEM,
@@ -86,6 +88,15 @@ from games.rummy.sets import (
 
 DRAW_AFTER_OPEN = 2
 MAX_PLAYERS = 4
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def _copy(model: M, **changes: Any) -> M:
+    """`model` with `changes`, every field counted as given (as in a state loaded from storage):
+    the engine's `evolve` joins pydantic's fields-set per copy, as much again as the copy."""
+    return built(type(model), {**model.__dict__, **changes})
 
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -266,7 +277,11 @@ class RummyRules(Rules[Config, State, Action, View]):
 
     def _dispatch(self, state: State, actor: int, action: Action, events: list[Event]) -> State:
         phase = state.phase
-        match action:
+        match action:  # the cases exclude each other: the most frequent go first
+            case Discard() if phase == "act":
+                return self._discard(state, actor, action, events)
+            case Take() if phase == "take":
+                return self._take(state, actor, action.card, events)
             case Deal() if phase == "deal":
                 return self._deal(state, action, events)
             case PickFirst() if phase == "first":
@@ -275,14 +290,10 @@ class RummyRules(Rules[Config, State, Action, View]):
                 return self._begin(state, action.seat, events)
             case Flip() if phase == "bonus":
                 return self._flip(state, action.card, events)
-            case Take() if phase == "take":
-                return self._take(state, actor, action.card, events)
             case Goal() if phase == "act":
                 return self._goal_on_take(state, actor, events)
             case Open() if phase == "act":
                 return self._open(state, actor, action.cards, events)
-            case Discard() if phase == "act":
-                return self._discard(state, actor, action, events)
             case Pass() | Goal() | Gain() if phase == "window":
                 return self._answer(state, actor, action, events)
             case Close():
@@ -290,7 +301,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             case NextGame() if phase == "ended":
                 game = state.game_no + 1
                 events.append(event(key="rummy.next_game", params={"seat": actor, "game": game}))
-                return evolve(state, phase="deal")
+                return _copy(state, phase="deal")
         raise illegal("not_now")
 
     # Dealing and turns ----------------------------------------------------------------------
@@ -302,7 +313,7 @@ class RummyRules(Rules[Config, State, Action, View]):
         hands = tuple(tuple(sorted(deal.order[i * DEAL : (i + 1) * DEAL])) for i in range(n))
         field = deal.order[n * DEAL : n * DEAL + cfg.field_size]
         deck = deal.order[n * DEAL + cfg.field_size :]
-        state = evolve(
+        state = _copy(
             state,
             game_no=state.game_no + 1,
             deck=deck,
@@ -326,11 +337,11 @@ class RummyRules(Rules[Config, State, Action, View]):
             return self._begin(state, (state.first + 1) % n, events)
         if cfg.first_player is not None:
             return self._begin(state, cfg.first_player, events)
-        return evolve(state, phase="first")
+        return _copy(state, phase="first")
 
     def _begin(self, state: State, seat: int, events: list[Event]) -> State:
         events.append(event(key="rummy.first_player", params={"seat": seat, "game": state.game_no}))
-        return self._start_turn(evolve(state, first=seat), seat, events)
+        return self._start_turn(state, seat, events, {"first": seat})
 
     @staticmethod
     def _next_first(state: State) -> int:
@@ -339,24 +350,24 @@ class RummyRules(Rules[Config, State, Action, View]):
     def _start_turn(
         self, state: State, seat: int, events: list[Event], changes: dict[str, Any] | None = None
     ) -> State:
-        """Give `seat` the turn (in the same copy as `changes`, the move's own); an empty
-        field is turned up anew, or the deck is out."""
-        turn = {"turn": seat, "taken": None, "window": None, "phase": "take"}
-        state = evolve(state, **(turn if changes is None else {**changes, **turn}))
-        if state.field:
-            return state
-        size = state.config.field_size
-        if len(state.deck) < size:
-            return self._deck_out(state, events)
-        field, deck = state.deck[:size], state.deck[size:]
-        events.append(event(key="rummy.field", params={"count": size}, cards=field))
-        return evolve(state, field=field, deck=deck)
+        """Give `seat` the turn (in the same copy as `changes`, the move's own, and an empty
+        field turned up anew), or the deck is out."""
+        changes = {} if changes is None else changes
+        changes |= {"turn": seat, "taken": None, "window": None, "phase": "take"}
+        if not changes.get("field", state.field):
+            size, deck = state.config.field_size, changes.get("deck", state.deck)
+            if len(deck) < size:
+                return self._deck_out(_copy(state, **changes), events)
+            field = deck[:size]
+            events.append(event(key="rummy.field", params={"count": size}, cards=field))
+            changes |= {"field": field, "deck": deck[size:]}
+        return _copy(state, **changes)
 
     def _take(self, state: State, seat: int, card: int, events: list[Event]) -> State:
         if card not in state.field:
             raise illegal("not_in_field")
         hand = tuple(sorted((*state.hands[seat], card)))
-        state = evolve(
+        state = _copy(
             state,
             field=_without(state.field, (card,)),
             hands=_put(state.hands, seat, hand),
@@ -391,7 +402,7 @@ class RummyRules(Rules[Config, State, Action, View]):
 
     def _lay(self, state: State, seat: int, cards: tuple[int, ...]) -> State:
         """Move `cards` (from the hand, and the discard being gained) to a new open set."""
-        return evolve(
+        return _copy(
             state,
             hands=_put(state.hands, seat, _without(state.hands[seat], cards)),
             known=_put(state.known, seat, _without(state.known[seat], cards)),
@@ -406,17 +417,18 @@ class RummyRules(Rules[Config, State, Action, View]):
             return self._deck_out(state, events)
         drawn, deck = state.deck[:DRAW_AFTER_OPEN], state.deck[DRAW_AFTER_OPEN:]
         hand = tuple(sorted((*state.hands[seat], *drawn)))
-        state = evolve(state, deck=deck, hands=_put(state.hands, seat, hand))
         events.append(event(key="rummy.drew", params={"seat": seat, "count": len(drawn)}))
         events.append(
             event(key="rummy.drew_cards", params={"seat": seat}, audience=(seat,), cards=drawn)
         )
-        return self._start_turn(state, next_seat, events)
+        changes = {"deck": deck, "hands": _put(state.hands, seat, hand)}
+        return self._start_turn(state, next_seat, events, changes)
 
     def _discard(self, state: State, seat: int, action: Discard, events: list[Event]) -> State:
-        card = action.card
-        self._require_in_hand(state, seat, (card,))
-        rest = _without(state.hands[seat], (card,))
+        card, hand = action.card, state.hands[seat]
+        if card not in hand:
+            raise illegal("not_in_hand")
+        rest = _without(hand, (card,))
         if state.ready[seat]:
             if card != state.taken:
                 raise illegal("must_discard_taken")
@@ -428,12 +440,15 @@ class RummyRules(Rules[Config, State, Action, View]):
             if not waits(rest, _flat(state.opened[seat])):
                 raise illegal("not_ready_form")
         n = state.config.players
-        changes = {
+        changes: dict[str, Any] = {
             "hands": _put(state.hands, seat, rest),
-            "known": _put(state.known, seat, _without(state.known[seat], (card,))),
             "rows": _put(state.rows, seat, (*state.rows[seat], card)),
-            "ready": _put(state.ready, seat, state.ready[seat] or action.ready),
         }
+        known = state.known[seat]
+        if card in known:  # what is left unchanged is not copied
+            changes["known"] = _put(state.known, seat, _without(known, (card,)))
+        if action.ready:
+            changes["ready"] = _put(state.ready, seat, True)
         events.append(event(key="rummy.discarded", params={"seat": seat}, cards=(card,)))
         if action.ready:
             events.append(event(key="rummy.ready", params={"seat": seat}))
@@ -445,7 +460,7 @@ class RummyRules(Rules[Config, State, Action, View]):
         window = built(
             Window, {"discarder": seat, "card": card, "asked": asked, "answers": (None,) * n}
         )
-        state = evolve(state, **changes, window=window, phase="window")
+        state = _copy(state, **changes, window=window, phase="window")
         params = {"seat": seat, "seconds": state.config.claim_seconds}
         events.append(event(key="rummy.window", params=params, cards=(card,)))
         return state
@@ -478,8 +493,8 @@ class RummyRules(Rules[Config, State, Action, View]):
             answer = built(Answer, {"choice": "gain", "cards": action.cards})
         else:
             answer = _PASS_ANSWER
-        window = evolve(window, answers=_put(window.answers, seat, answer))
-        state = evolve(state, window=window)
+        window = _copy(window, answers=_put(window.answers, seat, answer))
+        state = _copy(state, window=window)
         events.append(
             event(
                 key="rummy.answer",
@@ -497,7 +512,7 @@ class RummyRules(Rules[Config, State, Action, View]):
         window = state.window
         assert window is not None
         answers = tuple(a or _PASS_ANSWER for a in window.answers)
-        state = evolve(state, window=evolve(window, answers=answers))
+        state = _copy(state, window=_copy(window, answers=answers))
         events.append(event(key="rummy.window_closed", params={"deadline": True}))
         return self._resolve(state, events)
 
@@ -515,19 +530,18 @@ class RummyRules(Rules[Config, State, Action, View]):
                 events.append(
                     event(key="rummy.claim_lost", params={"seat": seat}, audience=(seat,))
                 )
-        state = evolve(state, window=None)
-        if winner is None:
+        if winner is None:  # the new turn closes the window
             events.append(event(key="rummy.no_claim", params={"seat": discarder}, cards=(card,)))
             return self._start_turn(state, (discarder + 1) % n, events)
         seat, answer = winner
         rows = _put(state.rows, discarder, state.rows[discarder][:-1])
-        state = evolve(state, rows=rows)
+        state = _copy(state, window=None, rows=rows)
         if answer.choice == "goal":
             hand = tuple(sorted((*state.hands[seat], card)))
-            state = evolve(state, hands=_put(state.hands, seat, hand))
+            state = _copy(state, hands=_put(state.hands, seat, hand))
             return self._goal(state, seat, discarder, card, events)
         hand = tuple(sorted((*state.hands[seat], card)))
-        state = evolve(state, hands=_put(state.hands, seat, hand))
+        state = _copy(state, hands=_put(state.hands, seat, hand))
         cards = tuple(sorted((*answer.cards, card)))
         state = self._lay(state, seat, cards)
         params = {"seat": seat, "to_seat": discarder}
@@ -554,7 +568,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             set_points=breakdown.set_points,
             red=breakdown.red,
         )
-        state = evolve(
+        state = _copy(
             state,
             hands=_put(state.hands, seat, ()),
             known=_put(state.known, seat, ()),
@@ -580,8 +594,8 @@ class RummyRules(Rules[Config, State, Action, View]):
         if card != state.deck[0] or result is None or result.seat is None:
             raise illegal("bad_chance")
         points = bonus_points(card, result.hand, result.opened)
-        result = evolve(result, bonus=(*result.bonus, BonusFlip(card=card, points=points)))
-        state = evolve(state, deck=state.deck[1:], out=(*state.out, card), result=result)
+        result = _copy(result, bonus=(*result.bonus, BonusFlip(card=card, points=points)))
+        state = _copy(state, deck=state.deck[1:], out=(*state.out, card), result=result)
         params = {"seat": result.seat, "points": points}
         events.append(event(key="rummy.bonus", params=params, cards=(card,)))
         if points and state.deck:
@@ -598,8 +612,8 @@ class RummyRules(Rules[Config, State, Action, View]):
         if state.config.advanced and result.from_seat is not None:
             loss = min(total, scores[result.from_seat])
             scores = _put(scores, result.from_seat, scores[result.from_seat] - loss)
-        scored = evolve(result, total=total, loss=loss)
-        state = evolve(state, scores=scores, result=scored)
+        scored = _copy(result, total=total, loss=loss)
+        state = _copy(state, scores=scores, result=scored)
         params = {"seat": result.seat, "points": total, "score": scores[result.seat]}
         events.append(event(key="rummy.scored", params=params))
         if loss and result.from_seat is not None:
@@ -609,7 +623,7 @@ class RummyRules(Rules[Config, State, Action, View]):
 
     def _deck_out(self, state: State, events: list[Event]) -> State:
         result = ShortResult(game_no=state.game_no, kind="deck_out")
-        state = evolve(state, result=result)
+        state = _copy(state, result=result)
         events.append(event(key="rummy.deck_out", params={"game": state.game_no}))
         return self._end_short(state, events)
 
@@ -617,18 +631,18 @@ class RummyRules(Rules[Config, State, Action, View]):
         cfg = state.config
         if state.game_no >= cfg.match_games or max(state.scores) >= cfg.target:
             return self._match_over(state, events)
-        return evolve(state, phase="ended", taken=None, window=None)
+        return _copy(state, phase="ended", taken=None, window=None)
 
     def _item_victory(self, state: State, seat: int, events: list[Event]) -> State:
         result = ShortResult(
             game_no=state.game_no, kind="item_victory", seat=seat, opened=state.opened[seat]
         )
-        state = evolve(state, result=result)
+        state = _copy(state, result=result)
         events.append(event(key="rummy.item_victory", params={"seat": seat}))
         return self._match_over(state, events)
 
     def _match_over(self, state: State, events: list[Event]) -> State:
-        state = evolve(state, phase="over", taken=None, window=None)
+        state = _copy(state, phase="over", taken=None, window=None)
         outcome = self.outcome(state)
         assert outcome is not None
         params = {"seats": list(outcome.winners), "result": outcome.result}
@@ -711,7 +725,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             count = len(state.hands[s]) - len(state.known[s])
             hands[s] = tuple(sorted((*state.known[s], *pool[:count])))
             pool = pool[count:]
-        state = evolve(state, hands=tuple(hands), deck=tuple(pool))
+        state = _copy(state, hands=tuple(hands), deck=tuple(pool))
         return self._keep_possible_answers(state, hidden)
 
     def _keep_possible_answers(self, state: State, seats: Sequence[int]) -> State:
@@ -728,7 +742,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             )
             if claim not in self._claims(state, s, window.card):
                 answers[s] = Answer(choice="pass")
-        return evolve(state, window=evolve(window, answers=tuple(answers)))
+        return _copy(state, window=_copy(window, answers=tuple(answers)))
 
     def sample_state(self, view: View, rng: random.Random) -> State:
         """A state consistent with `view`: the unseen cards dealt at random to the others'
@@ -777,7 +791,7 @@ class RummyRules(Rules[Config, State, Action, View]):
             asked.append(view.seat)
         answers = tuple(view.my_answer if s == view.seat else None for s in range(n))
         window = Window(discarder=discarder, card=card, asked=tuple(sorted(asked)), answers=answers)
-        return evolve(state, window=window)
+        return _copy(state, window=window)
 
 
 RULES = RummyRules()

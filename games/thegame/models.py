@@ -11,7 +11,6 @@ from pydantic import Field, TypeAdapter
 
 from games.engine.built import built
 from games.engine.contract import Frozen
-from games.engine.fieldsets import joined
 
 CARDS = tuple(range(2, 100))
 BLUE_NUMBERS = frozenset({22, 33, 44, 55, 66, 77})
@@ -203,14 +202,18 @@ class TheGameState(Frozen):
         # went back and forth between the two allocators, each keeping its high-water mark.
         fields = dict(self.__dict__)
         fields.update(changes)
-        if len(fields) > len(FIELDS):  # some derived value is kept
-            for name, reads in DERIVED.items():
-                if name in fields and not reads.isdisjoint(changes):
-                    del fields[name]
         if cards_left is not None:
             fields["cards_left"] = cards_left
-        # pydantic's model_copy would count the changed fields as set
-        return built(TheGameState, fields, joined(self.__pydantic_fields_set__, changes))
+        elif "cards_left" in fields and not CARDS_LEFT_READS.isdisjoint(changes):
+            del fields["cards_left"]
+        if "moves" in fields and not MOVES_READS.isdisjoint(changes):
+            del fields["moves"]
+        if "signal_moves" in fields and not SIGNAL_MOVES_READS.isdisjoint(changes):
+            del fields["signal_moves"]
+        # Every field counted as given, as in a state loaded from storage: pydantic's own
+        # set (the fields `setup` named, joined with each change) was a new set per change
+        # until a game had changed every field once, and The Game's games are short.
+        return built(TheGameState, fields)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """pydantic's copy, without the derived values (they may not fit the update)."""
@@ -220,13 +223,16 @@ class TheGameState(Frozen):
         return copied
 
 
-FIELDS = frozenset(TheGameState.model_fields)
+CARDS_LEFT_READS = frozenset({"draw", "hands"})
+MOVES_READS = frozenset({"config", "phase", "draw", "hands", "piles", "turn", "played_this_turn"})
+SIGNAL_MOVES_READS = frozenset({"config", "phase", "signals"})
 DERIVED = {
-    "cards_left": frozenset({"draw", "hands"}),
-    "moves": frozenset({"config", "phase", "draw", "hands", "piles", "turn", "played_this_turn"}),
-    "signal_moves": frozenset({"config", "phase", "signals"}),
+    "cards_left": CARDS_LEFT_READS,
+    "moves": MOVES_READS,
+    "signal_moves": SIGNAL_MOVES_READS,
 }
-"""The state's cached values and the fields each is computed from."""
+"""The state's cached values and the fields each is computed from (`evolve` drops each one
+whose fields change)."""
 
 
 # Views ---------------------------------------------------------------------------------------

@@ -10,7 +10,6 @@ CATALOG: dict[str, str | Plural] = {
     "cmd.hellqueue.rules.desc": "Read the rules of Hell Queue Club",
     # Errors (detail codes of the rules; those every game shares are in the shared catalog)
     "hellqueue.error.illegal_move.no_such_face": "You have no dice showing {face} on your active card.",
-    "hellqueue.error.illegal_move.bad_face": "A die shows 1 to 6.",
     "hellqueue.error.illegal_move.no_card": "There is no distribution card there.",
     "hellqueue.error.illegal_move.card_overflow": "That card cannot take that many dice: the total would pass its number.",
     "hellqueue.error.illegal_move.bad_black_source": "That black die cannot be taken.",

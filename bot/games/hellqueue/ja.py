@@ -8,7 +8,6 @@ CATALOG: dict[str, str] = {
     "cmd.hellqueue.rules.desc": "地獄Queue部のルールを読む",
     # Errors (detail codes of the rules; those every game shares are in the shared catalog)
     "hellqueue.error.illegal_move.no_such_face": "アクティブカードに出目{face}のダイスがありません。",
-    "hellqueue.error.illegal_move.bad_face": "ダイスの出目は1〜6です。",
     "hellqueue.error.illegal_move.no_card": "そこに配給所カードはありません。",
     "hellqueue.error.illegal_move.card_overflow": "その配給所にはそれだけのダイスを置けません: 合計が数字を超えます。",
     "hellqueue.error.illegal_move.bad_black_source": "その黒鬼ダイスは受け取れません。",

@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from games.engine.built import built, event, evolve
+from games.engine.built import event, every_field, evolve
 from games.engine.contract import (
     CHANCE,
     Event,
@@ -20,9 +20,11 @@ from games.engine.contract import (
     Rules,
     Step,
     ToMove,
+    made,
 )
 from games.engine.errors import GameError, Reason, illegal
 from games.engine.exact import ExactActions, ints, is_int, tuple_of
+from games.engine.fieldsets import joined
 from games.engine.options import config_from_options
 from games.exhaust.board import can_play_any
 from games.exhaust.cards import DECK
@@ -67,10 +69,15 @@ def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
 
+EVENT_FIELDS, PLAYED_FIELDS = every_field(Event), every_field(Played)
+"""The fields-sets of the models a play builds (`games.engine.built.built`, inlined)."""
+
 CHANCE_TO_MOVE = ToMove(chance=True)
 NOBODY = ToMove()
 SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({seat})) for seat in range(5))
-"""What `to_move` returns, built once (they are immutable)."""
+PHASE_TO_MOVE = {"deal": CHANCE_TO_MOVE, "first": CHANCE_TO_MOVE, "over": NOBODY}
+"""What `to_move` returns, built once (they are immutable); phase `next` waits for its turn's
+seat, as `play` does."""
 
 
 PLAY_FIELDS = {"combo": is_int, "cards": ints(), "copies": tuple_of(ints(length=2))}
@@ -127,13 +134,14 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     # Whose move ---------------------------------------------------------------------------
 
     def to_move(self, state: State) -> ToMove:
-        if state.phase in ("deal", "first"):
-            return CHANCE_TO_MOVE
-        if state.phase == "over":
-            return NOBODY
-        if self._npc_turn(state):
-            return CHANCE_TO_MOVE
-        return SEAT_TO_MOVE[state.turn]
+        phase = state.phase
+        if phase == "play":
+            turn = state.turn
+            return (
+                CHANCE_TO_MOVE if turn == NPC and state.config.players == 1 else SEAT_TO_MOVE[turn]
+            )
+        waiting = PHASE_TO_MOVE.get(phase)
+        return SEAT_TO_MOVE[state.turn] if waiting is None else waiting
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         if state.phase not in ("play", "next") or seat != state.turn or self._npc_turn(state):
@@ -245,10 +253,12 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         combo = table(players)[index]
         top, last = top_last(players, state.stacks, index)
         hand = state.hands[seat]
-        play_faces = check_play(combo, top, last, hand, action.cards, action.copies)
+        cards = action.cards
+        play_faces = check_play(combo, top, last, hand, cards, action.copies)
+        gone = set(cards)
         changes = {
-            "stacks": self._stacked(state, seat, index, action, max(n for _, n in play_faces)),
-            "hands": _put(state.hands, seat, _without(hand, action.cards)),
+            "stacks": self._stacked(state, seat, index, action, max([n for _, n in play_faces])),
+            "hands": _put(state.hands, seat, tuple([c for c in hand if c not in gone])),
         }
         events.append(self._played_event("exhaust.played", combo, action, seat))
         self._reward(state, changes, seat, combo, events)
@@ -324,15 +334,15 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             params["seat"] = seat
         if action.copies:
             params["copies"] = [list(pair) for pair in action.copies]
-        return event(key, params=params, cards=action.cards)
+        values = {"key": key, "params": params, "audience": None, "cards": action.cards}
+        return made(Event, values, EVENT_FIELDS)
 
     @staticmethod
     def _stacked(
         state: State, by: int, combo: int, action: PlayCards | NpcPlay, high: int
     ) -> tuple[tuple[Played, ...], ...]:
-        played = built(
-            Played, {"by": by, "cards": action.cards, "copies": action.copies, "high": high}
-        )
+        values = {"by": by, "cards": action.cards, "copies": action.copies, "high": high}
+        played = made(Played, values, PLAYED_FIELDS)
         return stacked(state.config.players, state.stacks, combo, played)
 
     def _reward(
@@ -371,20 +381,26 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         events.append(event(prefix + "reward_time", params={**named, "count": got, "due": due}))
 
     def _next(self, state: State, changes: dict[str, Any], events: list[Event]) -> State:
-        """The state after a turn: its `changes` and the next player, built once."""
-        changes["turn"] = (state.turn + 1) % state.config.positions
-        return self._check_stuck(evolve(state, **changes), events)
+        """The state after a turn: its `changes` and the next player, built once (what
+        `evolve` does, without packing the changes into keywords again)."""
+        cfg = state.config
+        changes["turn"] = (state.turn + 1) % (2 if cfg.players == 1 else cfg.players)
+        values = dict(state.__dict__)
+        values.update(changes)
+        return self._check_stuck(
+            made(State, values, joined(state.__pydantic_fields_set__, changes)), events
+        )
 
     def _check_stuck(self, state: State, events: list[Event]) -> State:
         """A player who can do neither A nor B (nor C) loses at once (the NPC: by chance)."""
-        if self._npc_turn(state):
-            return state
-        seat = state.turn
+        seat, cfg = state.turn, state.config
+        if seat == NPC and cfg.players == 1 and state.phase == "play":
+            return state  # the NPC's turn: chance plays it, and says when it is stuck
         if state.time_cards[seat] > 0:
             return state
-        if state.config.long_game and state.depletion[seat] > state.flipped[seat]:
+        if cfg.long_game and state.depletion[seat] > state.flipped[seat]:
             return state
-        players = state.config.players
+        players = cfg.players
         if can_play_any(players, bars(players, state.stacks), state.hands[seat]):
             return state
         return self._lose(state, seat, events)

@@ -10,6 +10,7 @@ old ones instead of reading every stack again.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from games.engine.built import built
@@ -53,10 +54,18 @@ def _keep(key: tuple[int, int], found: Summary) -> None:
     _KEPT[key] = found
 
 
+@cache
+def number_rules(players: int) -> tuple[bool, ...]:
+    """Per combo on the table, whether it has the number rule (else the count rule)."""
+    return tuple(combo.number_rule for combo in table(players))
+
+
 def _bars(players: int, stacks: Stacks) -> tuple[int, ...]:
     return tuple(
-        (max(p.high for p in plays) if combo.number_rule else len(plays[-1].cards)) if plays else 0
-        for combo, plays in zip(table(players), stacks, strict=True)
+        [
+            (max([p.high for p in plays]) if number else len(plays[-1].cards)) if plays else 0
+            for number, plays in zip(number_rules(players), stacks, strict=True)
+        ]
     )
 
 
@@ -67,7 +76,7 @@ def bars(players: int, stacks: Stacks) -> tuple[int, ...]:
 def top_last(players: int, stacks: Stacks, index: int) -> tuple[int | None, int | None]:
     """The (top, last) of one combo, as `combos.check_play` reads them."""
     bar = summary(players, stacks).bars[index] or None
-    return (bar, None) if table(players)[index].number_rule else (None, bar)
+    return (bar, None) if number_rules(players)[index] else (None, bar)
 
 
 def views(players: int, stacks: Stacks) -> tuple[ComboView, ...]:
@@ -98,10 +107,8 @@ def stacked(players: int, stacks: Stacks, index: int, played: Played) -> tuple[A
     old = summary(players, stacks)
     plays = (*stacks[index], played)
     new = (*stacks[:index], plays, *stacks[index + 1 :])
-    if table(players)[index].number_rule:
-        bar = max(old.bars[index], played.high)
-    else:
-        bar = len(played.cards)
+    number = number_rules(players)[index]
+    bar = max(old.bars[index], played.high) if number else len(played.cards)
     found = Summary(new, (*old.bars[:index], bar, *old.bars[index + 1 :]))
     if old.views is not None:
         view = _view(index, players, plays, bar)

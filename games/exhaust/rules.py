@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from games.engine.built import event, every_field, evolve
+from games.engine.built import built, event, every_field, evolve
 from games.engine.contract import (
     CHANCE,
     Event,
@@ -70,7 +70,9 @@ def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 
 
 EVENT_FIELDS, PLAYED_FIELDS = every_field(Event), every_field(Played)
-"""The fields-sets of the models a play builds (`games.engine.built.built`, inlined)."""
+STATE_FIELDS = every_field(State)
+"""The fields-sets of the models a move builds (`games.engine.built.built`, inlined)."""
+ORDERED_DECK = list(DECK)
 
 CHANCE_TO_MOVE = ToMove(chance=True)
 NOBODY = ToMove()
@@ -111,6 +113,21 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         built=(NEXT_GAME, USE_TIME, FLIP),
     )
 
+    def dump_action(self, action: Action) -> dict[str, Any]:
+        """A play's and a deal's logged form written out (what their models' serializer gives,
+        for a fraction of its cost: one of each is logged per move and per game); any other
+        action through the serializer."""
+        if isinstance(action, PlayCards):
+            return {
+                "kind": "play",
+                "combo": action.combo,
+                "cards": list(action.cards),
+                "copies": [list(pair) for pair in action.copies],
+            }
+        if isinstance(action, Deal):
+            return {"kind": "deal", "order": list(action.order)}
+        return super().dump_action(action)
+
     # Config and setup -------------------------------------------------------------------
 
     def make_config(self, players: int, options: dict[str, Any]) -> Config:
@@ -120,16 +137,26 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         return evolve(config, long_game=False) if config.solo else config
 
     def setup(self, config: Config) -> State:
-        zeros = (0,) * config.players
-        return State(
-            config=config,
-            hands=((),) * config.players,
-            time_cards=zeros,
-            depletion=zeros,
-            flipped=zeros,
-            stacks=((),) * len(table(config.players)),
-            npc=NpcState() if config.solo else None,
-        )
+        """Built with every field set (as a stored state loads), so no later change of the
+        state makes pydantic's fields-set anew (`games.engine.fieldsets.joined`)."""
+        players = config.players
+        zeros = (0,) * players
+        values = {
+            "config": config,
+            "phase": "deal",
+            "game_no": 0,
+            "turn": 0,
+            "hands": ((),) * players,
+            "refill": (),
+            "time_pile": TIME_CARDS,
+            "time_cards": zeros,
+            "stacks": ((),) * len(table(players)),
+            "depletion": zeros,
+            "flipped": zeros,
+            "losers": (),
+            "npc": NpcState() if config.solo else None,
+        }
+        return made(State, values, STATE_FIELDS)
 
     # Whose move ---------------------------------------------------------------------------
 
@@ -155,19 +182,27 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         )
 
     def chance_action(self, state: State, rng: random.Random) -> Action:
+        # Chance actions are the rules' own, built without validation (checked mode validates
+        # them, `games.engine.step.check_states`).
         if state.phase == "deal":
             order = list(DECK)
             rng.shuffle(order)
-            return Deal(order=tuple(order))
+            return built(Deal, {"kind": "deal", "order": tuple(order)})
         if state.phase == "first":
-            return PickFirst(seat=rng.randrange(state.config.players))
+            return built(PickFirst, {"kind": "first", "seat": rng.randrange(state.config.players)})
         if not self._npc_turn(state):
             raise GameError(Reason.NOT_YOUR_TURN, "no_chance_due")
         assert state.npc is not None
         turn = self._plan(state)
         if turn.choice is not None:
             play = pick(turn.choice, rng)
-            return NpcPlay(combo=turn.choice.combo, cards=play.cards, copies=play.copies)
+            values = {
+                "kind": "npc_play",
+                "combo": turn.choice.combo,
+                "cards": play.cards,
+                "copies": play.copies,
+            }
+            return built(NpcPlay, values)
         return NpcUseTime() if turn.npc.time_cards > 0 else NpcOut()
 
     # Applying -----------------------------------------------------------------------------
@@ -206,41 +241,49 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         return Step(state, tuple(events))
 
     def _deal(self, state: State, deal: Deal, events: list[Event]) -> State:
-        if state.phase != "deal" or sorted(deal.order) != list(DECK):
+        order = deal.order
+        if state.phase != "deal" or sorted(order) != ORDERED_DECK:
             raise illegal("bad_chance")
         cfg, size = state.config, state.config.hand_size
-        hands = tuple(
-            tuple(sorted(deal.order[i * size : (i + 1) * size])) for i in range(cfg.players)
-        )
-        rest = deal.order[cfg.players * size :]
-        npc_pile = rest[: cfg.npc_size] if cfg.solo else ()
+        players, solo = cfg.players, cfg.players == 1
+        hands = tuple([tuple(sorted(order[i * size : (i + 1) * size])) for i in range(players)])
+        rest = order[players * size :]
+        npc_pile = rest[: cfg.npc_size] if solo else ()
         refill = rest[len(npc_pile) :]
-        zeros = (0,) * cfg.players
-        state = evolve(
-            state,
-            game_no=state.game_no + 1,
-            hands=hands,
-            refill=refill,
-            time_pile=TIME_CARDS,
-            time_cards=zeros,
-            stacks=((),) * len(table(cfg.players)),
-            npc=NpcState(pile=npc_pile) if cfg.solo else None,
-        )
-        params = {"game": state.game_no, "hand": size, "refill": len(refill)}
-        if cfg.solo:
+        if state.losers:
+            first: int | None = state.losers[-1]
+        elif solo:
+            first = 0
+        else:
+            first = cfg.first_player
+        game_no = state.game_no + 1
+        zeros = (0,) * players
+        changes = {
+            "phase": "first" if first is None else "play",
+            "game_no": game_no,
+            "turn": state.turn if first is None else first,
+            "hands": hands,
+            "refill": refill,
+            "time_pile": TIME_CARDS,
+            "time_cards": zeros,
+            "stacks": ((),) * len(table(players)),
+            "npc": NpcState(pile=npc_pile) if solo else None,
+        }
+        values = dict(state.__dict__)
+        values.update(changes)
+        state = made(State, values, joined(state.__pydantic_fields_set__, changes))
+        params = {"game": game_no, "hand": size, "refill": len(refill)}
+        if solo:
             params["npc_pile"] = len(npc_pile)
         events.append(event("exhaust.dealt", params=params))
         for seat, hand in enumerate(hands):
             events.append(
                 event("exhaust.hand", params={"seat": seat}, audience=(seat,), cards=hand)
             )
-        if state.losers:
-            return self._begin(state, state.losers[-1], events)
-        if cfg.solo:
-            return self._begin(state, 0, events)
-        if cfg.first_player is not None:
-            return self._begin(state, cfg.first_player, events)
-        return evolve(state, phase="first")
+        if first is None:
+            return state  # chance picks the first player next
+        events.append(event("exhaust.first_player", params={"seat": first, "game": game_no}))
+        return self._check_stuck(state, events)
 
     def _begin(self, state: State, seat: int, events: list[Event]) -> State:
         events.append(event("exhaust.first_player", params={"seat": seat, "game": state.game_no}))

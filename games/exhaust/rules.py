@@ -70,7 +70,7 @@ def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 
 
 EVENT_FIELDS, PLAYED_FIELDS = every_field(Event), every_field(Played)
-STATE_FIELDS = every_field(State)
+STATE_FIELDS, VIEW_FIELDS = every_field(State), every_field(View)
 """The fields-sets of the models a move builds (`games.engine.built.built`, inlined)."""
 ORDERED_DECK = list(DECK)
 
@@ -490,31 +490,37 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         return combo_views(state.config, state.stacks)
 
     def view(self, state: State, seat: int | None) -> View:
+        """Built without validation: every value is the state's own or counted from it (a
+        view is made for every seat after every move)."""
         cfg = state.config
         own = seat if seat is not None and 0 <= seat < cfg.players else None
         npc = state.npc
-        return View(
-            seat=own,
-            players=cfg.players,
-            solo=cfg.solo,
-            long_game=cfg.long_game,
-            phase=state.phase,
-            game_no=state.game_no,
-            turn=state.turn if state.phase in ("play", "next") else None,
-            combos=self._combos(state),
-            refill=len(state.refill),
-            time_pile=state.time_pile,
-            hand_sizes=tuple(len(h) for h in state.hands),
-            time_cards=state.time_cards,
-            depletion=state.depletion,
-            flipped=state.flipped,
-            depletion_pile=DEPLETION_CARDS - sum(state.depletion),
-            losers=state.losers,
-            hand=state.hands[own] if own is not None else None,
-            npc=None
+        phase = state.phase
+        values = {
+            "seat": own,
+            "players": cfg.players,
+            "solo": cfg.players == 1,
+            "long_game": cfg.long_game,
+            "phase": phase,
+            "game_no": state.game_no,
+            "turn": state.turn if phase in ("play", "next") else None,
+            "combos": self._combos(state),
+            "refill": len(state.refill),
+            "time_pile": state.time_pile,
+            "hand_sizes": tuple([len(h) for h in state.hands]),
+            "time_cards": state.time_cards,
+            "depletion": state.depletion,
+            "flipped": state.flipped,
+            "depletion_pile": DEPLETION_CARDS - sum(state.depletion),
+            "losers": state.losers,
+            "hand": state.hands[own] if own is not None else None,
+            "npc": None
             if npc is None
-            else NpcView(hand=npc.hand, pile=len(npc.pile), time_cards=npc.time_cards),
-        )
+            else built(
+                NpcView, {"hand": npc.hand, "pile": len(npc.pile), "time_cards": npc.time_cards}
+            ),
+        }
+        return made(View, values, VIEW_FIELDS)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":

@@ -83,11 +83,21 @@ def views(players: int, stacks: Stacks) -> tuple[ComboView, ...]:
     """The combos with their stacks and what the next play on each must beat."""
     found = summary(players, stacks)
     if found.views is None:
+        empty = _empty_views(players)
         found.views = tuple(
-            _view(i, players, plays, bar)
-            for i, (plays, bar) in enumerate(zip(stacks, found.bars, strict=True))
+            [
+                _view(i, players, plays, bar) if plays else empty[i]
+                for i, (plays, bar) in enumerate(zip(stacks, found.bars, strict=True))
+            ]
         )
     return found.views
+
+
+@cache
+def _empty_views(players: int) -> tuple[ComboView, ...]:
+    """Each combo's view while its stack is empty, made once (they are immutable): most of a
+    game's combos are empty for most of it."""
+    return tuple(_view(i, players, (), 0) for i in range(len(table(players))))
 
 
 def _view(index: int, players: int, plays: Sequence[Played], bar: int) -> ComboView:

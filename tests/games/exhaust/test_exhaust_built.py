@@ -10,7 +10,7 @@ import pytest
 from games.engine.contract import CHANCE
 from games.engine.step import advance
 from games.exhaust import RULES
-from games.exhaust.models import ACTION_ADAPTER, PlayCards, State
+from games.exhaust.models import ACTION_ADAPTER, PlayCards, State, View
 
 TABLES = [(1, {}), (2, {}), (3, {}), (4, {"long_game": True}), (5, {})]
 
@@ -73,3 +73,24 @@ def test_the_first_state_is_what_the_state_model_validates(
     again = State.model_validate(state.model_dump())
     assert again == state
     assert list(again.__dict__) == list(state.__dict__)
+
+
+@pytest.mark.parametrize(("players", "options"), TABLES)
+def test_every_view_of_whole_games_is_what_validating_it_gives(
+    players: int, options: dict[str, object]
+) -> None:
+    for seed in range(4):
+        rng = random.Random(seed)
+        config = RULES.make_config(players, options)
+        step = advance(RULES, RULES.setup(config), 0, 0, None, seed)
+        state, version = step.state, len(step.logged)
+        while True:
+            for seat in [None, *range(players)]:
+                view = RULES.view(state, seat)
+                assert View.model_validate(view.model_dump()) == view
+                assert View(**dict(view)) == view
+            if not (seats := sorted(RULES.to_move(state).seats)):
+                break
+            action = rng.choice(RULES.legal_actions(state, seats[0]))
+            step = advance(RULES, state, version, seats[0], action, seed)
+            state, version = step.state, version + len(step.logged)

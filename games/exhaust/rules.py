@@ -28,7 +28,7 @@ from games.engine.fieldsets import joined
 from games.engine.options import config_from_options
 from games.exhaust.board import can_play_any
 from games.exhaust.cards import DECK
-from games.exhaust.combos import REWARDS, Combo, Play, check_play, faces, table
+from games.exhaust.combos import REWARDS, Combo, ComboKind, Play, check_play, faces, table
 from games.exhaust.models import (
     ACTION_ADAPTER,
     DEPLETION_CARDS,
@@ -73,6 +73,8 @@ EVENT_FIELDS, PLAYED_FIELDS = every_field(Event), every_field(Played)
 STATE_FIELDS, VIEW_FIELDS = every_field(State), every_field(View)
 """The fields-sets of the models a move builds (`games.engine.built.built`, inlined)."""
 ORDERED_DECK = list(DECK)
+KIND_VALUES = {kind: kind.value for kind in ComboKind}
+"""A combo kind's name for an event (an enum's `value` is a property: a call per look-up)."""
 
 CHANCE_TO_MOVE = ToMove(chance=True)
 NOBODY = ToMove()
@@ -372,7 +374,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     def _played_event(
         key: str, combo: Combo, action: PlayCards | NpcPlay, seat: int | None
     ) -> Event:
-        params: dict[str, Any] = {"combo": action.combo, "kind": combo.kind.value}
+        params: dict[str, Any] = {"combo": action.combo, "kind": KIND_VALUES[combo.kind]}
         if seat is not None:
             params["seat"] = seat
         if action.copies:

@@ -164,11 +164,9 @@ class ExhaustRules(Rules[Config, State, Action, View]):
 
     def to_move(self, state: State) -> ToMove:
         phase = state.phase
-        if phase == "play":
+        if phase == "play":  # the usual case first: asked several times a move
             turn = state.turn
-            return (
-                CHANCE_TO_MOVE if turn == NPC and state.config.players == 1 else SEAT_TO_MOVE[turn]
-            )
+            return CHANCE_TO_MOVE if turn == NPC and state.config.solo else SEAT_TO_MOVE[turn]
         waiting = PHASE_TO_MOVE.get(phase)
         return SEAT_TO_MOVE[state.turn] if waiting is None else waiting
 
@@ -428,8 +426,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     def _next(self, state: State, changes: dict[str, Any], events: list[Event]) -> State:
         """The state after a turn: its `changes` and the next player, built once (what
         `evolve` does, without packing the changes into keywords again)."""
-        cfg = state.config
-        changes["turn"] = (state.turn + 1) % (2 if cfg.players == 1 else cfg.players)
+        changes["turn"] = (state.turn + 1) % state.config.positions
         values = dict(state.__dict__)
         values.update(changes)
         return self._check_stuck(
@@ -439,7 +436,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     def _check_stuck(self, state: State, events: list[Event]) -> State:
         """A player who can do neither A nor B (nor C) loses at once (the NPC: by chance)."""
         seat, cfg = state.turn, state.config
-        if seat == NPC and cfg.players == 1 and state.phase == "play":
+        if seat == NPC and cfg.solo and state.phase == "play":
             return state  # the NPC's turn: chance plays it, and says when it is stuck
         if state.time_cards[seat] > 0:
             return state
@@ -501,7 +498,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         values = {
             "seat": own,
             "players": cfg.players,
-            "solo": cfg.players == 1,
+            "solo": cfg.solo,
             "long_game": cfg.long_game,
             "phase": phase,
             "game_no": state.game_no,

@@ -200,6 +200,8 @@ def can_play_any(players: int, bars: tuple[int, ...], hand: tuple[int, ...]) -> 
     """Whether some play on the table fits `hand` (`combos.can_play` on every combo, in one
     pass: playouts ask this after every turn)."""
     lay = layout(players)
+    if len(hand) >= 3 and len(hand) > bars[lay.any] and min(hand) < NUMBER_CARDS:
+        return True  # Any takes the whole hand (the usual case, answered without counting)
     counts = [0] * (HIGHEST + 1)
     colours = [0] * 4
     copies = 0

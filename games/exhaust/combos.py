@@ -141,11 +141,13 @@ def check_cards(
         raise illegal("no_cards")
     if len(set(cards)) != len(cards):
         raise illegal("duplicate_card")
-    if any(c not in CARDS for c in cards):
+    if not CARDS.issuperset(cards):
         raise illegal("unknown_card")
     missing = [c for c in cards if c not in hand]
     if missing:
         raise illegal("not_in_hand", cards=missing)
+    if not copies and max(cards) < NUMBER_CARDS:
+        return  # the usual play: number cards only, so no copy to pair with a target
     reals = {c for c in cards if not is_copy(c)}
     if not reals:
         raise illegal("copy_alone")
@@ -159,25 +161,26 @@ def check_cards(
 
 def check_shape(combo: Combo, top: int | None, last: int | None, play: Sequence[Face]) -> None:
     """The combo's own rule and its number or count rule, on the faces of a play."""
-    numbers = [n for _, n in play]
-    if combo.kind in SET_SIZE:
-        size = SET_SIZE[combo.kind]
+    kind = combo.kind
+    size = SET_SIZE.get(kind)
+    if size is not None:
         if len(play) != size:
             raise illegal("wrong_count", count=size)
-        if combo.kind is ComboKind.SINGLE and play[0][0] not in combo.colours:
+        if kind is ComboKind.SINGLE and play[0][0] not in combo.colours:
             raise illegal("wrong_colour", colours=list(combo.colours))
-        if len(set(numbers)) != 1:
+        number = play[0][1]
+        if any(n != number for _, n in play):
             raise illegal("numbers_differ")
-        if numbers[0] < min_number(top):
+        if number < min_number(top):
             raise illegal("number_too_low", need=min_number(top))
         return
     if len(play) < min_count(last):
         raise illegal("too_few_cards", need=min_count(last))
-    if combo.kind is ComboKind.STRAIGHT:
-        ordered = sorted(numbers)
+    if kind is ComboKind.STRAIGHT:
+        ordered = sorted([n for _, n in play])
         if any(b != a + 1 for a, b in pairwise(ordered)):
             raise illegal("not_consecutive")
-    elif combo.kind is ComboKind.FLUSH and len({c for c, _ in play}) != 1:
+    elif kind is ComboKind.FLUSH and len({c for c, _ in play}) != 1:
         raise illegal("colours_differ")
 
 

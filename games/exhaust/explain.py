@@ -12,7 +12,7 @@ from __future__ import annotations
 from games.exhaust.cards import HIGHEST, NUMBER_CARDS
 from games.exhaust.combos import REWARDS, ComboKind
 from games.exhaust.models import Action, FlipDepletion, NextGame, PlayCards, UseTime, View
-from games.exhaust.plays import legal_plays
+from games.exhaust.plays import only_action
 
 REASONS = (
     "only_move",
@@ -30,7 +30,7 @@ REASONS = (
 
 def reason_of(view: View, action: Action) -> str:
     """The reason code of `action` for the seat of `view` (one of REASONS)."""
-    if len(legal_plays(view)) == 1:
+    if only_action(view):
         return "only_move"
     match action:
         case NextGame():

@@ -16,6 +16,7 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from games.engine.built import built
 from games.engine.errors import GameError
 from games.exhaust.cards import COLOURS, HIGHEST, LOWEST, is_copy
 from games.exhaust.combos import (
@@ -223,5 +224,6 @@ def plan_turn(npc: NpcState, combos: Sequence[ComboView]) -> Turn:
         drawn.append(pile.pop(0))
         hand.append(drawn[-1])
         choice = choose(combos, hand)
-    after = NpcState(hand=tuple(hand), pile=tuple(pile), time_cards=npc.time_cards)
+    values = {"hand": tuple(hand), "pile": tuple(pile), "time_cards": npc.time_cards}
+    after = built(NpcState, values)  # the NPC's own cards, moved: valid as they were
     return Turn(after, tuple(filled), tuple(drawn), choice)

@@ -66,6 +66,26 @@ def legal_plays(view: View) -> list[Action]:
     return table_actions(view.players, bars, view.hand, view.time_cards[view.seat], face_up)
 
 
+def only_action(view: View) -> bool:
+    """Whether `legal_plays(view)` lists exactly one action: counted up to two, none built
+    (a reason is asked of every action a search weighs, and of every AI move)."""
+    if not view.my_turn or view.hand is None or view.seat is None:
+        return False
+    if view.phase == "next":
+        return True
+    seat = view.seat
+    count = (view.time_cards[seat] > 0) + (face_up_depletion(view, seat) > 0)
+    parts = split(view.hand)
+    for cv in view.combos:
+        bar = cv.top or cv.last  # as `legal_plays` reads the table
+        top, last = (bar, None) if cv.combo.number_rule else (None, bar)
+        for _ in raw_plays(cv.combo, top, last, parts):
+            count += 1
+            if count > 1:
+                return False
+    return count == 1
+
+
 NEXT_GAME, USE_TIME, FLIP = NextGame(), UseTime(), FlipDepletion()
 
 _FIELDS_SET, _EXTRA, _PRIVATE = (

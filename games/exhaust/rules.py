@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from games.engine.built import built, event, evolve
+from games.engine.built import built, event, every_field, evolve
 from games.engine.contract import (
     CHANCE,
     Event,
@@ -20,13 +20,15 @@ from games.engine.contract import (
     Rules,
     Step,
     ToMove,
+    made,
 )
 from games.engine.errors import GameError, Reason, illegal
 from games.engine.exact import ExactActions, ints, is_int, tuple_of
+from games.engine.fieldsets import joined
 from games.engine.options import config_from_options
 from games.exhaust.board import can_play_any
 from games.exhaust.cards import DECK
-from games.exhaust.combos import REWARDS, Combo, Play, check_play, faces, table
+from games.exhaust.combos import REWARDS, Combo, ComboKind, Play, check_play, faces, table
 from games.exhaust.models import (
     ACTION_ADAPTER,
     DEPLETION_CARDS,
@@ -67,10 +69,19 @@ def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return (*values[:index], value, *values[index + 1 :])
 
 
+EVENT_FIELDS, PLAYED_FIELDS = every_field(Event), every_field(Played)
+STATE_FIELDS, VIEW_FIELDS = every_field(State), every_field(View)
+"""The fields-sets of the models a move builds (`games.engine.built.built`, inlined)."""
+ORDERED_DECK = list(DECK)
+KIND_VALUES = {kind: kind.value for kind in ComboKind}
+"""A combo kind's name for an event (an enum's `value` is a property: a call per look-up)."""
+
 CHANCE_TO_MOVE = ToMove(chance=True)
 NOBODY = ToMove()
 SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({seat})) for seat in range(5))
-"""What `to_move` returns, built once (they are immutable)."""
+PHASE_TO_MOVE = {"deal": CHANCE_TO_MOVE, "first": CHANCE_TO_MOVE, "over": NOBODY}
+"""What `to_move` returns, built once (they are immutable); phase `next` waits for its turn's
+seat, as `play` does."""
 
 
 PLAY_FIELDS = {"combo": is_int, "cards": ints(), "copies": tuple_of(ints(length=2))}
@@ -104,6 +115,21 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         built=(NEXT_GAME, USE_TIME, FLIP),
     )
 
+    def dump_action(self, action: Action) -> dict[str, Any]:
+        """A play's and a deal's logged form written out (what their models' serializer gives,
+        for a fraction of its cost: one of each is logged per move and per game); any other
+        action through the serializer."""
+        if isinstance(action, PlayCards):
+            return {
+                "kind": "play",
+                "combo": action.combo,
+                "cards": list(action.cards),
+                "copies": [list(pair) for pair in action.copies],
+            }
+        if isinstance(action, Deal):
+            return {"kind": "deal", "order": list(action.order)}
+        return super().dump_action(action)
+
     # Config and setup -------------------------------------------------------------------
 
     def make_config(self, players: int, options: dict[str, Any]) -> Config:
@@ -113,27 +139,36 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         return evolve(config, long_game=False) if config.solo else config
 
     def setup(self, config: Config) -> State:
-        zeros = (0,) * config.players
-        return State(
-            config=config,
-            hands=((),) * config.players,
-            time_cards=zeros,
-            depletion=zeros,
-            flipped=zeros,
-            stacks=((),) * len(table(config.players)),
-            npc=NpcState() if config.solo else None,
-        )
+        """Built with every field set (as a stored state loads), so no later change of the
+        state makes pydantic's fields-set anew (`games.engine.fieldsets.joined`)."""
+        players = config.players
+        zeros = (0,) * players
+        values = {
+            "config": config,
+            "phase": "deal",
+            "game_no": 0,
+            "turn": 0,
+            "hands": ((),) * players,
+            "refill": (),
+            "time_pile": TIME_CARDS,
+            "time_cards": zeros,
+            "stacks": ((),) * len(table(players)),
+            "depletion": zeros,
+            "flipped": zeros,
+            "losers": (),
+            "npc": NpcState() if config.solo else None,
+        }
+        return made(State, values, STATE_FIELDS)
 
     # Whose move ---------------------------------------------------------------------------
 
     def to_move(self, state: State) -> ToMove:
-        if state.phase in ("deal", "first"):
-            return CHANCE_TO_MOVE
-        if state.phase == "over":
-            return NOBODY
-        if self._npc_turn(state):
-            return CHANCE_TO_MOVE
-        return SEAT_TO_MOVE[state.turn]
+        phase = state.phase
+        if phase == "play":  # the usual case first: asked several times a move
+            turn = state.turn
+            return CHANCE_TO_MOVE if turn == NPC and state.config.solo else SEAT_TO_MOVE[turn]
+        waiting = PHASE_TO_MOVE.get(phase)
+        return SEAT_TO_MOVE[state.turn] if waiting is None else waiting
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         if state.phase not in ("play", "next") or seat != state.turn or self._npc_turn(state):
@@ -147,19 +182,27 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         )
 
     def chance_action(self, state: State, rng: random.Random) -> Action:
+        # Chance actions are the rules' own, built without validation (checked mode validates
+        # them, `games.engine.step.check_states`).
         if state.phase == "deal":
             order = list(DECK)
             rng.shuffle(order)
-            return Deal(order=tuple(order))
+            return built(Deal, {"kind": "deal", "order": tuple(order)})
         if state.phase == "first":
-            return PickFirst(seat=rng.randrange(state.config.players))
+            return built(PickFirst, {"kind": "first", "seat": rng.randrange(state.config.players)})
         if not self._npc_turn(state):
             raise GameError(Reason.NOT_YOUR_TURN, "no_chance_due")
         assert state.npc is not None
         turn = self._plan(state)
         if turn.choice is not None:
             play = pick(turn.choice, rng)
-            return NpcPlay(combo=turn.choice.combo, cards=play.cards, copies=play.copies)
+            values = {
+                "kind": "npc_play",
+                "combo": turn.choice.combo,
+                "cards": play.cards,
+                "copies": play.copies,
+            }
+            return built(NpcPlay, values)
         return NpcUseTime() if turn.npc.time_cards > 0 else NpcOut()
 
     # Applying -----------------------------------------------------------------------------
@@ -198,41 +241,49 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         return Step(state, tuple(events))
 
     def _deal(self, state: State, deal: Deal, events: list[Event]) -> State:
-        if state.phase != "deal" or sorted(deal.order) != list(DECK):
+        order = deal.order
+        if state.phase != "deal" or sorted(order) != ORDERED_DECK:
             raise illegal("bad_chance")
         cfg, size = state.config, state.config.hand_size
-        hands = tuple(
-            tuple(sorted(deal.order[i * size : (i + 1) * size])) for i in range(cfg.players)
-        )
-        rest = deal.order[cfg.players * size :]
-        npc_pile = rest[: cfg.npc_size] if cfg.solo else ()
+        players, solo = cfg.players, cfg.players == 1
+        hands = tuple([tuple(sorted(order[i * size : (i + 1) * size])) for i in range(players)])
+        rest = order[players * size :]
+        npc_pile = rest[: cfg.npc_size] if solo else ()
         refill = rest[len(npc_pile) :]
-        zeros = (0,) * cfg.players
-        state = evolve(
-            state,
-            game_no=state.game_no + 1,
-            hands=hands,
-            refill=refill,
-            time_pile=TIME_CARDS,
-            time_cards=zeros,
-            stacks=((),) * len(table(cfg.players)),
-            npc=NpcState(pile=npc_pile) if cfg.solo else None,
-        )
-        params = {"game": state.game_no, "hand": size, "refill": len(refill)}
-        if cfg.solo:
+        if state.losers:
+            first: int | None = state.losers[-1]
+        elif solo:
+            first = 0
+        else:
+            first = cfg.first_player
+        game_no = state.game_no + 1
+        zeros = (0,) * players
+        changes = {
+            "phase": "first" if first is None else "play",
+            "game_no": game_no,
+            "turn": state.turn if first is None else first,
+            "hands": hands,
+            "refill": refill,
+            "time_pile": TIME_CARDS,
+            "time_cards": zeros,
+            "stacks": ((),) * len(table(players)),
+            "npc": NpcState(pile=npc_pile) if solo else None,
+        }
+        values = dict(state.__dict__)
+        values.update(changes)
+        state = made(State, values, joined(state.__pydantic_fields_set__, changes))
+        params = {"game": game_no, "hand": size, "refill": len(refill)}
+        if solo:
             params["npc_pile"] = len(npc_pile)
         events.append(event("exhaust.dealt", params=params))
         for seat, hand in enumerate(hands):
             events.append(
                 event("exhaust.hand", params={"seat": seat}, audience=(seat,), cards=hand)
             )
-        if state.losers:
-            return self._begin(state, state.losers[-1], events)
-        if cfg.solo:
-            return self._begin(state, 0, events)
-        if cfg.first_player is not None:
-            return self._begin(state, cfg.first_player, events)
-        return evolve(state, phase="first")
+        if first is None:
+            return state  # chance picks the first player next
+        events.append(event("exhaust.first_player", params={"seat": first, "game": game_no}))
+        return self._check_stuck(state, events)
 
     def _begin(self, state: State, seat: int, events: list[Event]) -> State:
         events.append(event("exhaust.first_player", params={"seat": seat, "game": state.game_no}))
@@ -245,10 +296,12 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         combo = table(players)[index]
         top, last = top_last(players, state.stacks, index)
         hand = state.hands[seat]
-        play_faces = check_play(combo, top, last, hand, action.cards, action.copies)
+        cards = action.cards
+        play_faces = check_play(combo, top, last, hand, cards, action.copies)
+        gone = set(cards)
         changes = {
-            "stacks": self._stacked(state, seat, index, action, max(n for _, n in play_faces)),
-            "hands": _put(state.hands, seat, _without(hand, action.cards)),
+            "stacks": self._stacked(state, seat, index, action, max([n for _, n in play_faces])),
+            "hands": _put(state.hands, seat, tuple([c for c in hand if c not in gone])),
         }
         events.append(self._played_event("exhaust.played", combo, action, seat))
         self._reward(state, changes, seat, combo, events)
@@ -319,20 +372,20 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     def _played_event(
         key: str, combo: Combo, action: PlayCards | NpcPlay, seat: int | None
     ) -> Event:
-        params: dict[str, Any] = {"combo": action.combo, "kind": combo.kind.value}
+        params: dict[str, Any] = {"combo": action.combo, "kind": KIND_VALUES[combo.kind]}
         if seat is not None:
             params["seat"] = seat
         if action.copies:
             params["copies"] = [list(pair) for pair in action.copies]
-        return event(key, params=params, cards=action.cards)
+        values = {"key": key, "params": params, "audience": None, "cards": action.cards}
+        return made(Event, values, EVENT_FIELDS)
 
     @staticmethod
     def _stacked(
         state: State, by: int, combo: int, action: PlayCards | NpcPlay, high: int
     ) -> tuple[tuple[Played, ...], ...]:
-        played = built(
-            Played, {"by": by, "cards": action.cards, "copies": action.copies, "high": high}
-        )
+        values = {"by": by, "cards": action.cards, "copies": action.copies, "high": high}
+        played = made(Played, values, PLAYED_FIELDS)
         return stacked(state.config.players, state.stacks, combo, played)
 
     def _reward(
@@ -371,20 +424,25 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         events.append(event(prefix + "reward_time", params={**named, "count": got, "due": due}))
 
     def _next(self, state: State, changes: dict[str, Any], events: list[Event]) -> State:
-        """The state after a turn: its `changes` and the next player, built once."""
+        """The state after a turn: its `changes` and the next player, built once (what
+        `evolve` does, without packing the changes into keywords again)."""
         changes["turn"] = (state.turn + 1) % state.config.positions
-        return self._check_stuck(evolve(state, **changes), events)
+        values = dict(state.__dict__)
+        values.update(changes)
+        return self._check_stuck(
+            made(State, values, joined(state.__pydantic_fields_set__, changes)), events
+        )
 
     def _check_stuck(self, state: State, events: list[Event]) -> State:
         """A player who can do neither A nor B (nor C) loses at once (the NPC: by chance)."""
-        if self._npc_turn(state):
-            return state
-        seat = state.turn
+        seat, cfg = state.turn, state.config
+        if seat == NPC and cfg.solo and state.phase == "play":
+            return state  # the NPC's turn: chance plays it, and says when it is stuck
         if state.time_cards[seat] > 0:
             return state
-        if state.config.long_game and state.depletion[seat] > state.flipped[seat]:
+        if cfg.long_game and state.depletion[seat] > state.flipped[seat]:
             return state
-        players = state.config.players
+        players = cfg.players
         if can_play_any(players, bars(players, state.stacks), state.hands[seat]):
             return state
         return self._lose(state, seat, events)
@@ -431,31 +489,37 @@ class ExhaustRules(Rules[Config, State, Action, View]):
         return combo_views(state.config, state.stacks)
 
     def view(self, state: State, seat: int | None) -> View:
+        """Built without validation: every value is the state's own or counted from it (a
+        view is made for every seat after every move)."""
         cfg = state.config
         own = seat if seat is not None and 0 <= seat < cfg.players else None
         npc = state.npc
-        return View(
-            seat=own,
-            players=cfg.players,
-            solo=cfg.solo,
-            long_game=cfg.long_game,
-            phase=state.phase,
-            game_no=state.game_no,
-            turn=state.turn if state.phase in ("play", "next") else None,
-            combos=self._combos(state),
-            refill=len(state.refill),
-            time_pile=state.time_pile,
-            hand_sizes=tuple(len(h) for h in state.hands),
-            time_cards=state.time_cards,
-            depletion=state.depletion,
-            flipped=state.flipped,
-            depletion_pile=DEPLETION_CARDS - sum(state.depletion),
-            losers=state.losers,
-            hand=state.hands[own] if own is not None else None,
-            npc=None
+        phase = state.phase
+        values = {
+            "seat": own,
+            "players": cfg.players,
+            "solo": cfg.solo,
+            "long_game": cfg.long_game,
+            "phase": phase,
+            "game_no": state.game_no,
+            "turn": state.turn if phase in ("play", "next") else None,
+            "combos": self._combos(state),
+            "refill": len(state.refill),
+            "time_pile": state.time_pile,
+            "hand_sizes": tuple([len(h) for h in state.hands]),
+            "time_cards": state.time_cards,
+            "depletion": state.depletion,
+            "flipped": state.flipped,
+            "depletion_pile": DEPLETION_CARDS - sum(state.depletion),
+            "losers": state.losers,
+            "hand": state.hands[own] if own is not None else None,
+            "npc": None
             if npc is None
-            else NpcView(hand=npc.hand, pile=len(npc.pile), time_cards=npc.time_cards),
-        )
+            else built(
+                NpcView, {"hand": npc.hand, "pile": len(npc.pile), "time_cards": npc.time_cards}
+            ),
+        }
+        return made(View, values, VIEW_FIELDS)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase != "over":

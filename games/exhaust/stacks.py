@@ -10,6 +10,7 @@ old ones instead of reading every stack again.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from games.engine.built import built
@@ -53,10 +54,18 @@ def _keep(key: tuple[int, int], found: Summary) -> None:
     _KEPT[key] = found
 
 
+@cache
+def number_rules(players: int) -> tuple[bool, ...]:
+    """Per combo on the table, whether it has the number rule (else the count rule)."""
+    return tuple(combo.number_rule for combo in table(players))
+
+
 def _bars(players: int, stacks: Stacks) -> tuple[int, ...]:
     return tuple(
-        (max(p.high for p in plays) if combo.number_rule else len(plays[-1].cards)) if plays else 0
-        for combo, plays in zip(table(players), stacks, strict=True)
+        [
+            (max([p.high for p in plays]) if number else len(plays[-1].cards)) if plays else 0
+            for number, plays in zip(number_rules(players), stacks, strict=True)
+        ]
     )
 
 
@@ -67,18 +76,28 @@ def bars(players: int, stacks: Stacks) -> tuple[int, ...]:
 def top_last(players: int, stacks: Stacks, index: int) -> tuple[int | None, int | None]:
     """The (top, last) of one combo, as `combos.check_play` reads them."""
     bar = summary(players, stacks).bars[index] or None
-    return (bar, None) if table(players)[index].number_rule else (None, bar)
+    return (bar, None) if number_rules(players)[index] else (None, bar)
 
 
 def views(players: int, stacks: Stacks) -> tuple[ComboView, ...]:
     """The combos with their stacks and what the next play on each must beat."""
     found = summary(players, stacks)
     if found.views is None:
+        empty = _empty_views(players)
         found.views = tuple(
-            _view(i, players, plays, bar)
-            for i, (plays, bar) in enumerate(zip(stacks, found.bars, strict=True))
+            [
+                _view(i, players, plays, bar) if plays else empty[i]
+                for i, (plays, bar) in enumerate(zip(stacks, found.bars, strict=True))
+            ]
         )
     return found.views
+
+
+@cache
+def _empty_views(players: int) -> tuple[ComboView, ...]:
+    """Each combo's view while its stack is empty, made once (they are immutable): most of a
+    game's combos are empty for most of it."""
+    return tuple(_view(i, players, (), 0) for i in range(len(table(players))))
 
 
 def _view(index: int, players: int, plays: Sequence[Played], bar: int) -> ComboView:
@@ -98,10 +117,8 @@ def stacked(players: int, stacks: Stacks, index: int, played: Played) -> tuple[A
     old = summary(players, stacks)
     plays = (*stacks[index], played)
     new = (*stacks[:index], plays, *stacks[index + 1 :])
-    if table(players)[index].number_rule:
-        bar = max(old.bars[index], played.high)
-    else:
-        bar = len(played.cards)
+    number = number_rules(players)[index]
+    bar = max(old.bars[index], played.high) if number else len(played.cards)
     found = Summary(new, (*old.bars[:index], bar, *old.bars[index + 1 :]))
     if old.views is not None:
         view = _view(index, players, plays, bar)

@@ -101,7 +101,16 @@ class Writer:
         started = 0.0 if core.on_commit is None else time.perf_counter()
         store = core.store
         committing = asyncio.ensure_future(store.create(old, write) if new else store.write(write))
-        cancelled = await _settle(committing)
+        cancelled = False
+        if isinstance(committing, Durable):  # the store's own: awaited here, without `_settle`
+            try:
+                await committing
+            except asyncio.CancelledError:
+                cancelled = True  # (a Durable tells its cancelled awaiter once it is done)
+            except Exception:
+                pass  # read from the future below
+        if not committing.done():  # not a Durable, or (never so far) not done yet
+            cancelled = await _settle(committing) or cancelled
         error = committing.exception()
         if isinstance(error, VersionConflict):
             self._cache.drop(session)  # another writer moved on: reload next time

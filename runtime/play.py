@@ -73,7 +73,7 @@ class Play:
         refused, taking the seat back is committed on its own before the error is raised (any
         control of theirs counts as being back)."""
         async with self._core.locks.hold(session_id):
-            session = await self._cache.get(session_id)
+            session = self._cache.cached(session_id) or await self._cache.get(session_id)
             cached = session.record.version
             # Maybe another process moved it on: re-read the version before refusing.
             if expected_version != cached and await self._core.store.version(session_id) != cached:

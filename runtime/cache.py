@@ -31,15 +31,13 @@ of The Game's closed loop, where the youngest generation, whose count the freed 
 bring back down, is seldom collected at all."""
 
 
-YOUNG_COLLECTION = 60_000
+YOUNG_COLLECTION = 20_000
 """Allocations between two collections of the youngest generation (Python's default: 700).
 A move allocates a few hundred objects that live until its commit, so at the default a
 collection ran every couple of moves and promoted those still waiting for their batch, for the
 middle generation to walk again: about a tenth of a move's CPU (`bench/service.py`, The Game,
-closed loop: 138 against 123 us a move). At 20,000, a game whose states hold many objects
-still spent 13-17 us a move in collections (Exhaust; 5-8 us Hell Queue Club and Rummy, 3.5 The
-Game), at 60,000 about 4, 3 and 2. Garbage without cycles is freed by reference counting
-whatever this is; cyclic garbage waits for at most this many allocations."""
+closed loop: 138 against 123 us a move). Garbage without cycles is freed by reference counting
+whatever this is."""
 
 
 class Cache:

@@ -21,14 +21,14 @@ from storage.session_store import LoadedSession
 log = logging.getLogger(__name__)
 
 FREEZE_EVERY = 512
-"""Sessions held in memory beyond the fewest held since the last `gc.freeze()` that make the
-next one: what was built in bulk is long-lived, so full collections stop walking it (with
-10,000 sessions a full collection otherwise stalls the loop for a quarter of a second). Objects
-that die later are still freed by reference counting. A rematch replacing a finished game adds
-no session, so it freezes nothing: at a steady number of games, freezing every 512 rematches
-walked every object made since (the moves in flight included) for 15-50 ms, about 3 us a move
-of The Game's closed loop, where the youngest generation, whose count the freed games' objects
-bring back down, is seldom collected at all."""
+"""The heap is frozen (`gc.freeze()`) once this many more sessions are held than the fewest
+held since the last freeze: what was built in bulk is long-lived, so full collections stop
+walking it (with 10,000 sessions a full collection otherwise stalls the loop for a quarter of a
+second). Objects that die later are still freed by reference counting. A rematch replaces a
+finished game and adds no session, so it freezes nothing: at a steady number of games,
+freezing every 512 rematches walked every object made since (the moves in flight too) for
+15-50 ms each time, about 3 us a move of The Game's closed loop, where the youngest
+generation, whose count the freed games' objects bring back down, is seldom collected."""
 
 
 YOUNG_COLLECTION = 20_000

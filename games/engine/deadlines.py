@@ -71,8 +71,8 @@ def changes(stored: Mapping[Key, Deadline], needed: Mapping[Key, Deadline]) -> D
 
 
 def _deadline(session_id: str, kind: Kind, seat: int | None, due: float) -> Deadline:
-    """A deadline `plan` makes, not validated: its kind and seat match by construction (a
-    window has no seat, a turn timer one), and every change makes some."""
+    """A deadline `plan` makes, not validated (a claim window opens one on every discard):
+    its kind and seat match by construction, a window with no seat, a turn timer with one."""
     values = {"session_id": session_id, "kind": kind, "seat": seat, "due": float(due)}
     return built(Deadline, {**values, "fired": False})
 

@@ -64,7 +64,9 @@ class Writer:
         state = session.state if step is None else step.state
         needed: dict[Key, Deadline] = {}
         waiting = session.waiting if step is None else step.to_move
-        if record.status is Status.ACTIVE:
+        # With no window open and no turn timer, `plan` needs nothing: not asked on such a move.
+        timed = waiting.timeout is not None or record.turn_timer is not None
+        if timed and record.status is Status.ACTIVE:
             needed = plan(
                 record,
                 waiting,
@@ -95,10 +97,20 @@ class Writer:
             deadlines=None if update.empty else update,
             notify=not self._core.owns(record),  # its owner must arm what this change made due
         )
-        started = time.perf_counter()
-        store = self._core.store
+        core = self._core
+        started = 0.0 if core.on_commit is None else time.perf_counter()
+        store = core.store
         committing = asyncio.ensure_future(store.create(old, write) if new else store.write(write))
-        cancelled = await _settle(committing)
+        cancelled = False
+        if isinstance(committing, Durable):  # the store's own: awaited here, without `_settle`
+            try:
+                await committing
+            except asyncio.CancelledError:
+                cancelled = True  # (a Durable tells its cancelled awaiter once it is done)
+            except Exception:
+                pass  # read from the future below
+        if not committing.done():  # not a Durable, or (never so far) not done yet
+            cancelled = await _settle(committing) or cancelled
         error = committing.exception()
         if isinstance(error, VersionConflict):
             self._cache.drop(session)  # another writer moved on: reload next time
@@ -108,8 +120,8 @@ class Writer:
             session.record, session.state, session.deadlines = record, state, needed
             session.waiting = waiting
             self.arm(session)
-            if self._core.on_commit is not None:
-                self._core.on_commit(time.perf_counter() - started)
+            if core.on_commit is not None:
+                core.on_commit(time.perf_counter() - started)
         else:
             if isinstance(error, StoreUnavailable):
                 self._cache.drop(session)  # a lost COMMIT may yet have landed: reload
@@ -126,9 +138,12 @@ class Writer:
         if core.closed or not core.owns(session.record):
             return
         active = session.record.status is Status.ACTIVE
-        pending = [d.due for d in session.deadlines.values() if not d.fired] if active else []
-        core.timers.set(session.id, min(pending, default=None))
-        if not active or autoplay_seats(session):
+        deadlines = session.deadlines
+        due = None
+        if active and deadlines:
+            due = min((d.due for d in deadlines.values() if not d.fired), default=None)
+        core.timers.set(session.id, due)
+        if not active or _autoplays(session):
             self.drive(session)
 
 
@@ -137,6 +152,16 @@ def autoplay_seats(session: Session) -> list[int]:
     seats = session.record.seats
     to_move = session.waiting.seats
     return sorted(s for s in to_move if seats[s].autoplay or _expiring(session, s))
+
+
+def _autoplays(session: Session) -> bool:
+    """Whether `autoplay_seats` has any (asked after every commit: no list, no sort)."""
+    seats = session.record.seats
+    timed = bool(session.deadlines)
+    for seat in session.waiting.seats:
+        if seats[seat].autoplay or (timed and _expiring(session, seat)):
+            return True
+    return False
 
 
 def _expiring(session: Session, seat: int) -> bool:

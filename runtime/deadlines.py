@@ -72,7 +72,7 @@ class Deadlines:
         if deadline.kind == "window":
             if to_move.timeout is not None:
                 action = rules.timeout_action(state)
-                step = advance(rules, state, record.version, SYSTEM, action, record.seed)
+                step = advance(rules, state, record.version, SYSTEM, action, record.seed, to_move)
                 await write(session, advanced(record, rules, step), step, keep=rest)
                 change = Change(session=session, events=step.events, actor=SYSTEM)
                 self._listeners.publish(change)

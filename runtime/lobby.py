@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.built import evolve
+from games.engine.built import built, evolve
 from games.engine.contract import AI_LEVELS, NORMAL
 from games.engine.errors import GameError, Reason
 from games.engine.live import Session
@@ -102,34 +102,46 @@ class Lobby:
             old.options if options is None else options,
             old.turn_timer,
         )
-        seats = tuple(evolve(s, **FRESH_SEAT) for s in old.seats)
-        return await self._open(table, by, seats, stored)
+        seats = tuple(s if _fresh(s) else evolve(s, **FRESH_SEAT) for s in old.seats)
+        # All of it the finished game's, validated when it was opened, unless new options came.
+        return await self._open(table, by, seats, stored, checked=options is None)
 
     async def _open(
-        self, table: Table, host_id: int, seats: tuple[Seat, ...], stored: bool = True
+        self,
+        table: Table,
+        host_id: int,
+        seats: tuple[Seat, ...],
+        stored: bool = True,
+        *,
+        checked: bool = False,
     ) -> Session:
+        """`checked`: the table, its options and seats are a stored game's (a rematch's), so
+        neither they nor the record made of them are validated again; the start still builds
+        the config from the options."""
         core = self._core
         rules = core.rules(table.game_id)
-        rules.make_config(rules.min_players, dict(table.options))  # validates the options
-        if table.turn_timer is not None and table.turn_timer <= 0:
-            raise GameError(Reason.BAD_OPTION, "turn_timer")
+        if not checked:
+            rules.make_config(rules.min_players, dict(table.options))  # validates the options
+            if table.turn_timer is not None and table.turn_timer <= 0:
+                raise GameError(Reason.BAD_OPTION, "turn_timer")
         async with core.locks.hold(f"channel:{table.channel_id}"):
             # The store refuses a second live session in a channel itself (CHANNEL_BUSY), in
             # the insert's own transaction: a read before it would cost a round trip more.
-            record = SessionRecord(
-                id=self._ids(),
-                game_id=table.game_id,
-                rules_version=rules.rules_version,
-                guild_id=table.guild_id,
-                channel_id=table.channel_id,
-                host_id=host_id,
-                locale=table.locale,
-                options=dict(table.options),
-                seed=self._seeds(),
-                seats=seats,
-                created_at=core.clock.now(),
-                turn_timer=table.turn_timer,
-            )
+            values: dict[str, Any] = {
+                "id": self._ids(),
+                "game_id": table.game_id,
+                "rules_version": rules.rules_version,
+                "guild_id": table.guild_id,
+                "channel_id": table.channel_id,
+                "host_id": host_id,
+                "locale": table.locale,
+                "options": dict(table.options),
+                "seed": self._seeds(),
+                "seats": seats,
+                "created_at": core.clock.now(),
+                "turn_timer": table.turn_timer,
+            }
+            record = _built_record(values) if checked else SessionRecord(**values)
             if stored:
                 record = await self._insert(record)
         session = Session(record=record, rules=rules)
@@ -205,6 +217,20 @@ class Lobby:
             session = await self._cache.get(session_id)
             update = {"table_message_id": message_id}
             await self._writer.write(session, session.record.model_copy(update=update))
+
+
+_NEW_RECORD = {name: field.default for name, field in SessionRecord.model_fields.items()}
+"""A new session record's defaults (a lobby at version 0), in the fields' order."""
+
+
+def _built_record(values: dict[str, Any]) -> SessionRecord:
+    """The record `SessionRecord(**values)` validates to, of values validated before."""
+    return built(SessionRecord, {name: values.get(name, d) for name, d in _NEW_RECORD.items()})
+
+
+def _fresh(seat: Seat) -> bool:
+    """Whether `seat`'s counts are a new game's already (`FRESH_SEAT`): kept as it is."""
+    return not seat.away and not seat.missed and not seat.hints and not seat.ai_moves
 
 
 def require_host(record: SessionRecord, user_id: int) -> None:

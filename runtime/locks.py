@@ -1,25 +1,45 @@
-"""One asyncio lock per session (or channel), forgotten when idle, with work to run once the
-lock is let go: what a command committed is told to the listeners only after its holder
-released the session, so a listener may call back into the service for it."""
+"""One lock per session (or channel), forgotten when idle, with work to run once the lock is let
+go: what a command committed is told to the listeners only after its holder released the
+session, so a listener may call back into the service for it."""
 
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 
-@dataclass
 class _Entry:
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    users: int = 0
-    """Holders and waiters; at 0 nobody needs the lock, so it is dropped."""
-    released: list[Callable[[], object]] = field(default_factory=list)
-    """Run, in order, as soon as the holder lets go (before any waiter gets the lock)."""
+    """A key's lock: whether it is held, the futures of the tasks waiting for it (first come,
+    first served), and what to run once it is let go. Not an `asyncio.Lock`: a move takes its
+    session's lock once, nearly always free, and the lock, its entry and its list were made and
+    dropped on every move for it; here a free lock costs one small object and no await."""
+
+    __slots__ = ("held", "released", "users", "waiters")
+
+    def __init__(self) -> None:
+        self.held = False
+        """Held by a task (or handed to a waiter not yet running): never False while a
+        waiter is queued, since letting go hands the lock straight to the first one."""
+        self.waiters: deque[asyncio.Future[None]] | None = None
+        self.users = 0
+        """Holders and waiters; at 0 nobody needs the lock, so it is dropped."""
+        self.released: list[Callable[[], object]] | None = None
+        """Run, in order, as soon as the holder lets go (before any waiter gets the lock)."""
+
+    def release(self) -> None:
+        """Hand the lock to the first waiter still waiting, or leave it free."""
+        waiters = self.waiters
+        while waiters:
+            waiter = waiters.popleft()
+            if not waiter.done():  # (a cancelled one is skipped: its task leaves by itself)
+                waiter.set_result(None)
+                return
+        self.held = False
 
 
 class Locks:
-    """One asyncio lock per key, kept only while someone holds it or waits for it."""
+    """One lock per key, kept only while someone holds it or waits for it."""
 
     def __init__(self) -> None:
         self._entries: dict[str, _Entry] = {}
@@ -38,8 +58,10 @@ class Locks:
         """Run `then` once nobody holds `key`: at once if nobody does, else as its holder lets
         go. Callbacks queued by successive holders run in the order they were queued."""
         entry = self._entries.get(key)
-        if entry is None or not entry.lock.locked():
+        if entry is None or not entry.held:
             then()
+        elif entry.released is None:
+            entry.released = [then]
         else:
             entry.released.append(then)
 
@@ -52,29 +74,46 @@ class _Hold:
     def __init__(self, entries: dict[str, _Entry], key: str) -> None:
         self._entries = entries
         self._key = key
-        self._entry = entries.get(key) or entries.setdefault(key, _Entry())
-        self._entry.users += 1
+        entry = entries.get(key)
+        if entry is None:
+            entry = entries[key] = _Entry()
+        entry.users += 1
+        self._entry = entry
 
     async def __aenter__(self) -> None:
+        entry = self._entry
+        if not entry.held:  # free, so nobody waits either: taken without an await
+            entry.held = True
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        if entry.waiters is None:
+            entry.waiters = deque()
+        entry.waiters.append(waiter)
         try:
-            await self._entry.lock.acquire()
+            await waiter  # the holder that lets go hands the lock over: held all along
         except BaseException:
+            if waiter.done() and not waiter.cancelled():
+                entry.release()  # handed over as this task was cancelled: pass it on
+            elif waiter in entry.waiters:
+                entry.waiters.remove(waiter)
             self._leave()
             raise
 
     async def __aexit__(self, *exc: object) -> None:
-        # No await from here on: a waiter woken by the release runs only after the callbacks,
-        # so they see the changes in commit order.
+        # No await from here on: a waiter handed the lock runs only after the callbacks, so
+        # they see the changes in commit order.
         entry = self._entry
-        entry.lock.release()
+        entry.release()
         released = entry.released
-        if released:
-            entry.released = []
+        if released is not None:
+            entry.released = None
         self._leave()
-        for then in released:
-            then()
+        if released is not None:
+            for then in released:
+                then()
 
     def _leave(self) -> None:
-        self._entry.users -= 1
-        if self._entry.users == 0:
+        entry = self._entry
+        entry.users -= 1
+        if entry.users == 0:
             del self._entries[self._key]

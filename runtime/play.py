@@ -4,7 +4,7 @@ action is validated through its game's own action model before `apply`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from typing import Any
 
 from games.engine.contract import Event
@@ -56,11 +56,12 @@ class Play:
             session.config = config
         return self._listeners.tell(Change(session=session, events=step.events, kind="start"))
 
-    async def submit(
+    def submit(
         self, session_id: str, user_id: int, action: Any, expected_version: int
-    ) -> Change:
-        """Play `action` for `user_id`'s seat (see `submit_all`)."""
-        return await self.submit_all(session_id, user_id, (action,), expected_version)
+    ) -> Coroutine[Any, Any, Change]:
+        """Play `action` for `user_id`'s seat (see `submit_all`): `submit_all`'s own coroutine,
+        not one more that awaits it."""
+        return self.submit_all(session_id, user_id, (action,), expected_version)
 
     async def submit_all(
         self, session_id: str, user_id: int, actions: Sequence[Any], expected_version: int
@@ -72,7 +73,7 @@ class Play:
         refused, taking the seat back is committed on its own before the error is raised (any
         control of theirs counts as being back)."""
         async with self._core.locks.hold(session_id):
-            session = await self._cache.get(session_id)
+            session = self._cache.cached(session_id) or await self._cache.get(session_id)
             cached = session.record.version
             # Maybe another process moved it on: re-read the version before refusing.
             if expected_version != cached and await self._core.store.version(session_id) != cached:
@@ -90,9 +91,8 @@ class Play:
                 played = _actions(actions)
                 if expected_version != record.version:
                     raise GameError(Reason.STALE_VERSION)
-                step = advance_all(
-                    session.rules, session.state, record.version, seat, played, record.seed
-                )
+                rules, state, waiting = session.rules, session.state, session.waiting
+                step = advance_all(rules, state, record.version, seat, played, record.seed, waiting)
             except GameError:
                 if back:  # told once the lock is let go, as the refusal leaves
                     self._listeners.publish(await self._come_back(session, seat))
@@ -102,7 +102,7 @@ class Play:
                 present = with_seat(record, seat, away=False, missed=0)
             moved = advanced(present, session.rules, step)
             await self._writer.write(session, moved, step, acted=seat)
-            events = (*_back_events(seat, back), *step.events)
+            events = (*_back_events(seat, True), *step.events) if back else step.events
         # The lock is let go and nothing awaited since: told before any later change.
         return self._listeners.tell(Change(session=session, events=events, actor=seat))
 
@@ -205,11 +205,16 @@ class Play:
 def _actions(actions: object) -> tuple[Any, ...]:
     """`submit_all`'s actions as a tuple, or GameError: a caller's malformed argument (not a
     sequence, a string, a None in it) is a refused move, never a TypeError from deep inside."""
-    if not isinstance(actions, Sequence) or isinstance(actions, str | bytes):
+    played: tuple[Any, ...]
+    if type(actions) is tuple:  # (`submit`'s is: taken as it is)
+        played = actions
+    elif isinstance(actions, Sequence) and not isinstance(actions, str | bytes):
+        played = tuple(actions)
+    else:
         raise GameError(Reason.ILLEGAL_MOVE, "malformed_action")
-    played = tuple(actions)
-    if any(a is None for a in played):  # to `advance`, None means "no move"
-        raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
+    for action in played:
+        if action is None:  # to `advance`, None means "no move"
+            raise GameError(Reason.ILLEGAL_MOVE, "unknown_action")
     return played
 
 

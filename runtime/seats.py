@@ -146,12 +146,13 @@ class Seats:
         if decision is None:
             ai = self._core.ais[base.game_id]
             decision = self._thinker.now(ai, rules.view(state, seat), ai_seed(base))
+        waiting = session.waiting
         try:
-            step = advance(rules, state, base.version, seat, decision.action, base.seed)
+            step = advance(rules, state, base.version, seat, decision.action, base.seed, waiting)
         except GameError:
             log.exception("AI chose a refused action in %s; playing a legal one", session.id)
             legal = rules.legal_actions(state, seat)[0]
-            step = advance(rules, state, base.version, seat, legal, base.seed)
+            step = advance(rules, state, base.version, seat, legal, base.seed, waiting)
         await self._writer.write(session, advanced(base, rules, step), step, keep=keep)
         change = Change(session=session, events=(*events, *step.events), actor=seat)
         return self._listeners.publish(change)

@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import model_validator
 
+from games.engine.built import built
 from games.engine.contract import Frozen, ToMove
 from games.engine.session import SessionRecord, Status
 
@@ -62,10 +63,18 @@ def changes(stored: Mapping[Key, Deadline], needed: Mapping[Key, Deadline]) -> D
     """The writes that turn `stored` into `needed`; empty when they are the same."""
     if not stored and not needed:
         return NO_CHANGE  # the usual move of an untimed game: nothing to build
-    return DeadlineUpdate(
-        put=tuple(d for key, d in needed.items() if stored.get(key) != d),
-        drop=tuple(d for key, d in stored.items() if key not in needed),
-    )
+    put = tuple(d for key, d in needed.items() if stored.get(key) != d)
+    drop = tuple(d for key, d in stored.items() if key not in needed)
+    if not put and not drop:
+        return NO_CHANGE  # a window still open, a turn timer still running
+    return built(DeadlineUpdate, {"put": put, "drop": drop})
+
+
+def _deadline(session_id: str, kind: Kind, seat: int | None, due: float) -> Deadline:
+    """A deadline `plan` makes, not validated (a claim window opens one on every discard):
+    its kind and seat match by construction, a window with no seat, a turn timer with one."""
+    values = {"session_id": session_id, "kind": kind, "seat": seat, "due": float(due)}
+    return built(Deadline, {**values, "fired": False})
 
 
 def plan(
@@ -93,7 +102,7 @@ def plan(
         window = old.get(("window", None))
         same = window is not None and before.timeout is not None and after.seats <= before.seats
         if window is None or not same:
-            window = Deadline(session_id=record.id, kind="window", due=now + after.timeout)
+            window = _deadline(record.id, "window", None, now + after.timeout)
         needed[window.key] = window
         return needed  # the rules' own window replaces turn timers while it is open
     if record.turn_timer is None:
@@ -110,8 +119,8 @@ def plan(
             continue
         timer = record.turn_timer
         for fresh in (
-            Deadline(session_id=record.id, kind="turn", seat=seat, due=now + timer),
-            Deadline(session_id=record.id, kind="warn", seat=seat, due=now + timer / 2),
+            _deadline(record.id, "turn", seat, now + timer),
+            _deadline(record.id, "warn", seat, now + timer / 2),
         ):
             needed[fresh.key] = fresh
     return needed

@@ -20,7 +20,7 @@ class Status(StrEnum):
 
     @property
     def live(self) -> bool:
-        return self in (Status.LOBBY, Status.ACTIVE)
+        return self is Status.LOBBY or self is Status.ACTIVE  # (read on every move)
 
 
 class Seat(Frozen):

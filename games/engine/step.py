@@ -86,9 +86,11 @@ def chance_rng(seed: int, seq: int) -> random.Random:
     return Rng(f"{seed}:{seq}")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Advance:
-    """What one `advance` produced (a plain dataclass: it is built on every move)."""
+    """What one `advance` produced (a plain dataclass: it is built on every move; not frozen,
+    whose `__init__` sets each field through `object.__setattr__` at about four times the cost,
+    though nothing changes one once built)."""
 
     state: Any
     events: tuple[Event, ...]
@@ -110,14 +112,17 @@ def advance(
     actor: int,
     action: Any,
     seed: int,
+    before: ToMove | None = None,
 ) -> Advance:
     """Apply `action` (None: only resolve pending chance), then every chance action it makes due.
 
     `action` is first validated through the game's own action model (`Rules.checked`): only
     what replays from its logged form reaches `apply` and the log. The chance actions are the
-    rules' own, trusted (validated in checked mode).
+    rules' own, trusted (validated in checked mode). `before`: `rules.to_move(state)` when the
+    caller has it already (the runtime keeps it with the state).
     """
-    before = rules.to_move(state)
+    if before is None:
+        before = rules.to_move(state)
     waiting = before.seats
     if action is not None:
         if not waiting and not before.chance:
@@ -162,21 +167,24 @@ def advance_all(
     actor: int,
     actions: Sequence[Any],
     seed: int,
+    before: ToMove | None = None,
 ) -> Advance:
     """`advance` through `actions` in turn, as one step: all of them apply or none (the first
-    refused raises), and the log gets them all in one append."""
+    refused raises), and the log gets them all in one append. `before`: as `advance`'s."""
     if len(actions) == 1:
-        return advance(rules, state, version, actor, actions[0], seed)
+        return advance(rules, state, version, actor, actions[0], seed, before)
     if not actions:
         raise GameError(Reason.ILLEGAL_MOVE, "no_action")
-    waiting = rules.to_move(state).seats
+    if before is None:
+        before = rules.to_move(state)
+    waiting = before.seats
     events: list[Event] = []
     logged: list[LoggedAction] = []
     left: set[int] = set()
     step: Advance | None = None
     for action in actions:
-        step = advance(rules, state, version + len(logged), actor, action, seed)
-        state = step.state
+        step = advance(rules, state, version + len(logged), actor, action, seed, before)
+        state, before = step.state, step.to_move
         events.extend(step.events)
         logged.extend(step.logged)
         left.update(step.left & waiting)

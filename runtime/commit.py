@@ -9,7 +9,6 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.engine.built import built
 from games.engine.contract import Rules
 from games.engine.deadlines import Deadline, Key, changes, plan
 from games.engine.errors import GameError, Reason
@@ -21,8 +20,8 @@ from runtime.core import Core
 from storage.session_store import (
     Durable,
     SessionWrite,
-    Snapshot,
     StoreUnavailable,
+    Taken,
     VersionConflict,
 )
 
@@ -83,10 +82,7 @@ class Writer:
             dealt = old.status is Status.LOBBY
             crossed = record.version // SNAPSHOT_EVERY != old.version // SNAPSHOT_EVERY
             if dealt or crossed or record.status is Status.FINISHED:
-                # Not validated again: validating copies the dict just dumped, and a snapshot
-                # waits in the commit queue as long as its move (a wave of games ending).
-                dumped = {"version": record.version, "state": state.model_dump(mode="json")}
-                snapshot = built(Snapshot, dumped)
+                snapshot = Taken(record.version, state)  # dumped as its batch is built
         elif record == old and update.empty:
             return
         write = SessionWrite(

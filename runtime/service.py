@@ -113,10 +113,11 @@ class SessionService:
         self, session_id: str, by: int, options: Mapping[str, Any] | None = None
     ) -> Change:
         """A new session with the same seats, options and turn timer, started at once (its
-        lobby is stored with its seats and its start: one write). Only the finished game's
-        record is kept: its state is let go while the new game waits on the store."""
-        finished = await self._finished(session_id, by)
+        lobby is stored with its seats and its start: one write). Nothing of the finished game
+        is held while the new one waits on the store (its record is read again if it must)."""
+        finished = await self._finished(session_id, by)  # 2 KB, let go before the write:
         session = await self._lobby.reopen(finished, by, options, stored=False)
+        del finished  # games started together end together, and rematch together
         try:  # the lobby and its start in one write
             return await self.start(session.id, by, new=True)
         except SessionIdTaken:  # 64 random bits: all but never; then under another id
@@ -124,7 +125,7 @@ class SessionService:
         except BaseException:
             self._cache.drop(session)  # maybe never stored: the store decides on the next look
             raise
-        session = await self._lobby.reopen(finished, by, options)
+        session = await self._lobby.reopen(await self._finished(session_id, by), by, options)
         return await self.start(session.id, by)
 
     async def _finished(self, session_id: str, by: int) -> SessionRecord:

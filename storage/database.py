@@ -138,27 +138,33 @@ class Database:
             if not self._queue:
                 self._wake.clear()
                 await self._wake.wait()
-            batch = self._queue[:MAX_BATCH]
-            del self._queue[:MAX_BATCH]
-            self._in_flight = True
-            try:
-                # In this task, not one of its own: every hand-over to another task costs a
-                # turn of the loop, which is long when the loop is busy. `close` lets the
-                # last batch end before it cancels this task.
-                outcomes = await self._batch([write for write, _ in batch])
-            except asyncio.CancelledError:
-                closed = RuntimeError("the database closed before this write was confirmed")
-                for _, future in batch:
-                    future.set_exception(closed)
-                raise
-            finally:
-                self._in_flight = False
-            for (_, future), outcome in zip(batch, outcomes, strict=True):
-                if outcome[0]:
-                    future.set_result(outcome[1])
-                else:
-                    future.set_exception(outcome[1])
+            await self._commit_next()
             await self._between_batches()
+
+    async def _commit_next(self) -> None:
+        """Commit the next batch and settle its futures. A method of its own so that the
+        batch (each write holds its session's new state) is let go as it returns, not kept
+        by the flusher while it waits for the next one."""
+        batch = self._queue[:MAX_BATCH]
+        del self._queue[:MAX_BATCH]
+        self._in_flight = True
+        try:
+            # In the flusher's task, not one of its own: every hand-over to another task
+            # costs a turn of the loop, which is long when the loop is busy. `close` lets
+            # the last batch end before it cancels this task.
+            outcomes = await self._batch([write for write, _ in batch])
+        except asyncio.CancelledError:
+            closed = RuntimeError("the database closed before this write was confirmed")
+            for _, future in batch:
+                future.set_exception(closed)
+            raise
+        finally:
+            self._in_flight = False
+        for (_, future), outcome in zip(batch, outcomes, strict=True):
+            if outcome[0]:
+                future.set_result(outcome[1])
+            else:
+                future.set_exception(outcome[1])
 
     async def _batch(self, writes: list[Write[Any] | Grouped]) -> list[Outcome]:
         """The batch as one transaction per kind of write: all its `Grouped` writes of one

@@ -55,16 +55,6 @@ async def test_a_rematch_holds_no_finished_record_while_its_lobby_is_stored(
     service: SessionService, sqlite_storage: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     session_id = await finished_game(service)
-    # The store's writer holds its last batch (the game's last move) until its next one.
-    await service.create(
-        "dicerace",
-        guild_id=1,
-        channel_id=11,
-        host_id=HOST,
-        host_name="host",
-        locale="en",
-        options={"target": 4},
-    )
     storing = asyncio.Event()
     stored = asyncio.Event()
     create = sqlite_storage.sessions.create

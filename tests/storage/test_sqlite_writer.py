@@ -5,6 +5,8 @@ the commits, and the file held by one bot process at a time."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -70,6 +72,18 @@ async def test_writes_that_arrive_while_a_batch_commits_go_together_in_the_next(
     second = statements[statements.index("COMMIT") + 1 :]
     assert sum(s.startswith("INSERT") for s in second) == 5
     assert await rows(db) == [0, 1, 2, 3, 4, 5]
+
+
+async def test_a_committed_write_is_let_go_while_the_writer_waits_for_the_next(
+    db: SqliteDatabase,
+) -> None:
+    write = insert(1)  # a move's write holds its session's new state: kept, a batch's states
+    kept = weakref.ref(write)  # would stay in memory until the next batch came
+    await asyncio.wait_for(db.submit(write), CEILING)
+    del write
+    gc.collect()
+    assert kept() is None
+    assert await rows(db) == [1]
 
 
 class Tally(Grouped):

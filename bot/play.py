@@ -46,17 +46,17 @@ class _Clicked(Generic[ItemT]):
     """What a clicked button and select share: the custom_id's fields, and the click handed to
     the client's `Play`."""
 
-    sid: str
-    ver: str
-    act: str
     item: ItemT
+
+    def __init__(self, sid: str, ver: str, act: str, item: ItemT) -> None:
+        super().__init__(item)  # type: ignore[call-arg]  # the DynamicItem after this mixin
+        self.sid, self.ver, self.act = sid, ver, act
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: Any, match: Any, /
     ) -> Any:
-        # cls is ControlButton or ControlSelect, whose __init__ takes these; the mixin has none.
-        return cls(match["sid"], match["ver"], match["act"], item)  # type: ignore[call-arg]
+        return cls(match["sid"], match["ver"], match["act"], item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         # A button carrying a select's custom_id (or the reverse) has no values: `on_control`
@@ -71,9 +71,7 @@ class ControlButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template="g:" + FIELDS,
 ):
-    def __init__(self, sid: str, ver: str, act: str, item: discord.ui.Button[Any]) -> None:
-        super().__init__(item)
-        self.sid, self.ver, self.act = sid, ver, act
+    """A clicked button (the custom_id's `g:` form)."""
 
 
 class ControlSelect(
@@ -81,9 +79,7 @@ class ControlSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
     template="s:" + FIELDS,
 ):
-    def __init__(self, sid: str, ver: str, act: str, item: discord.ui.Select[Any]) -> None:
-        super().__init__(item)
-        self.sid, self.ver, self.act = sid, ver, act
+    """A clicked select (the custom_id's `s:` form)."""
 
 
 _MODAL = re.compile("m:" + FIELDS)

@@ -230,7 +230,7 @@ def _built_record(values: dict[str, Any]) -> SessionRecord:
 
 def _fresh(seat: Seat) -> bool:
     """Whether `seat`'s counts are a new game's already (`FRESH_SEAT`): kept as it is."""
-    return not seat.away and not seat.missed and not seat.hints and not seat.ai_moves
+    return all(getattr(seat, name) == value for name, value in FRESH_SEAT.items())
 
 
 def require_host(record: SessionRecord, user_id: int) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import operator
 import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from storage.move_rows import KINDS, MUTABLE, STALE, row_value, table_rows, writers
@@ -120,18 +121,24 @@ def batch_args(changes: list[SessionWrite]) -> list[Any]:
 async def write_batch(conn: Conn, changes: list[SessionWrite]) -> None:
     """Commit `changes` (of distinct sessions) on SQLite, or fail with `STALE` having written
     nothing: one statement in a transaction of its own (autocommit), through `BATCH`."""
-    args = batch_args(changes)
+    await insert_into_view(conn, BATCH, batch_view, _WRITE_BATCH, batch_args(changes))
+
+
+async def insert_into_view(
+    conn: Conn,
+    view: str,
+    make: Callable[[Dialect], list[str]],
+    sql: str,
+    args: Sequence[Any],
+) -> None:
+    """Run `sql`, an INSERT into the temporary view `view` whose trigger does the writing;
+    on a connection that has no such view yet (its first use), make it (`make`'s statements)
+    first: one at a time, not as a script, which would commit a transaction begun."""
     try:
-        await conn.execute(_WRITE_BATCH, *args)
+        await conn.execute(sql, *args)
     except Exception as error:
-        if f"no such table: {BATCH}" not in str(error):
+        if f"no such table: {view}" not in str(error):
             raise
-        await make_views(conn, batch_view(conn.dialect))  # the connection's first batch
-        await conn.execute(_WRITE_BATCH, *args)
-
-
-async def make_views(conn: Conn, statements: list[str]) -> None:
-    """Make a temporary view and its trigger on `conn`: statement by statement, not as a
-    script, which would commit a transaction begun (they are part of it, then)."""
-    for sql in statements:
-        await conn.execute(sql)
+        for statement in make(conn.dialect):
+            await conn.execute(statement)
+        await conn.execute(sql, *args)

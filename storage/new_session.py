@@ -12,7 +12,7 @@ from games.engine.errors import GameError, Reason
 from games.engine.session import SessionRecord
 from storage.database import OneStatement
 from storage.migrations import LIVE
-from storage.move_batch import make_views
+from storage.move_batch import insert_into_view
 from storage.move_rows import column_value, put_seats, seat_rows, table_rows, writers
 from storage.moves import write_begun
 from storage.session_store import SessionIdTaken, SessionWrite
@@ -82,7 +82,8 @@ def session_write(record: SessionRecord, first: SessionWrite | None, sqlite: boo
     async def create(conn: Conn) -> None:
         try:
             if sqlite:
-                await _create_at_once(conn, _new_args(record, first, created_at))
+                args = _new_args(record, first, created_at)
+                await insert_into_view(conn, NEW_SESSION, _new_session_view, _WRITE_NEW, args)
                 return
             channel = record.channel_id if record.status.live else None  # None: no live check
             row = await conn.fetchrow(_TAKEN, channel, record.id)
@@ -167,13 +168,3 @@ _WRITE_NEW = (
     f"INSERT INTO {NEW_SESSION} ({', '.join(_NEW_VIEW)}) "
     f"VALUES ({', '.join(f'${n}' for n in range(1, len(_NEW_VIEW) + 1))})"
 )
-
-
-async def _create_at_once(conn: Conn, args: list[Any]) -> None:
-    try:
-        await conn.execute(_WRITE_NEW, *args)
-    except Exception as error:
-        if f"no such table: {NEW_SESSION}" not in str(error):
-            raise
-        await make_views(conn, _new_session_view(conn.dialect))  # the connection's first
-        await conn.execute(_WRITE_NEW, *args)

@@ -145,19 +145,16 @@ class Writer:
 
 def autoplay_seats(session: Session) -> list[int]:
     """Seats to move that the AI plays now: AI and away seats, and expired turns."""
-    seats = session.record.seats
-    to_move = session.waiting.seats
-    return sorted(s for s in to_move if seats[s].autoplay or _expiring(session, s))
+    return sorted(s for s in session.waiting.seats if _ai_plays(session, s))
 
 
 def _autoplays(session: Session) -> bool:
     """Whether `autoplay_seats` has any (asked after every commit: no list, no sort)."""
-    seats = session.record.seats
-    timed = bool(session.deadlines)
-    for seat in session.waiting.seats:
-        if seats[seat].autoplay or (timed and _expiring(session, seat)):
-            return True
-    return False
+    return any(_ai_plays(session, s) for s in session.waiting.seats)
+
+
+def _ai_plays(session: Session, seat: int) -> bool:
+    return session.record.seats[seat].autoplay or _expiring(session, seat)
 
 
 def _expiring(session: Session, seat: int) -> bool:

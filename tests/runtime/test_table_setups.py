@@ -5,13 +5,12 @@ they come (in any type the strict validation would refuse)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from games import registry
 from games.engine import GameError, Reason
 from games.engine.step import advance
+from runtime.listeners import Change
 from runtime.setups import setup_of
 from storage import Storage
 from tests.runtime.test_rematch_write import service_of
@@ -22,8 +21,12 @@ async def test_a_rematch_starts_the_game_validation_and_a_new_setup_give(
     storage: Storage,
 ) -> None:
     service = service_of(storage)
-    told: list[Any] = []
-    service.subscribe(told.append)
+    told: list[Change] = []
+
+    async def listener(change: Change) -> None:
+        told.append(change)
+
+    service.subscribe(listener)
     try:
         session = await play(service, (await new_game(service, (HOST, BOB), target=4)).id)
         change = await service.rematch(session.id, HOST)

@@ -224,13 +224,17 @@ _NEW_RECORD = {name: field.default for name, field in SessionRecord.model_fields
 
 
 def _built_record(values: dict[str, Any]) -> SessionRecord:
-    """The record `SessionRecord(**values)` validates to, of values validated before."""
-    return built(SessionRecord, {name: values.get(name, d) for name, d in _NEW_RECORD.items()})
+    """The record `SessionRecord(**values)` validates to, of values validated before (each a
+    field's: merged into the defaults, they keep the fields' order)."""
+    return built(SessionRecord, {**_NEW_RECORD, **values})
+
+
+_FRESH_ITEMS = FRESH_SEAT.items()
 
 
 def _fresh(seat: Seat) -> bool:
     """Whether `seat`'s counts are a new game's already (`FRESH_SEAT`): kept as it is."""
-    return all(getattr(seat, name) == value for name, value in FRESH_SEAT.items())
+    return seat.__dict__.items() >= _FRESH_ITEMS
 
 
 def require_host(record: SessionRecord, user_id: int) -> None:

@@ -18,6 +18,7 @@ from runtime.core import Core
 from runtime.listeners import Change, Hint, Listeners
 from runtime.lobby import require_host
 from runtime.seats import ai_seed
+from runtime.setups import setup_of
 from runtime.thinking import Thinker
 
 
@@ -46,14 +47,12 @@ class Play:
                 raise GameError(Reason.NOT_ENOUGH_PLAYERS)
             if first_seat is not None and not 0 <= first_seat < len(record.seats):
                 raise GameError(Reason.BAD_OPTION, "first_player")
-            config = rules.make_config(
-                len(record.seats), {**record.options, "first_player": first_seat}
-            )
-            step = advance(rules, rules.setup(config), 0, 0, None, record.seed)
-            update = {"status": Status.ACTIVE, "config": config.model_dump(mode="json")}
+            table = setup_of(rules, len(record.seats), record.options, first_seat)
+            step = advance(rules, table.state, 0, 0, None, record.seed, table.to_move)
+            update = {"status": Status.ACTIVE, "config": table.dumped}
             started = advanced(record.model_copy(update=update), rules, step)
             await self._writer.write(session, started, step, new=new)
-            session.config = config
+            session.config = table.config
         return self._listeners.tell(Change(session=session, events=step.events, kind="start"))
 
     def submit(

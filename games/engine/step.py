@@ -16,7 +16,7 @@ from typing import Any
 from games.engine.built import built
 from games.engine.contract import CHANCE, SYSTEM, Event, Frozen, Rules, ToMove
 from games.engine.errors import GameError, Reason
-from games.engine.rng import Rng
+from games.engine.rng import seeded
 
 _checking = False
 
@@ -83,7 +83,7 @@ def _check(
 
 def chance_rng(seed: int, seq: int) -> random.Random:
     """The RNG for the chance action that will become `seq`; only needed when playing live."""
-    return Rng(f"{seed}:{seq}")
+    return seeded(f"{seed}:{seq}")
 
 
 @dataclass(slots=True)

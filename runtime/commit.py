@@ -15,7 +15,7 @@ from games.engine.errors import GameError, Reason
 from games.engine.fieldsets import joined
 from games.engine.live import Session
 from games.engine.session import SessionRecord, Status
-from games.engine.step import Advance
+from games.engine.step import Advance, LoggedAction
 from runtime.cache import Cache
 from runtime.core import Core
 from storage.session_store import (
@@ -64,6 +64,7 @@ class Writer:
         """
         core = self._core
         stored = session.deadlines
+        entries: tuple[LoggedAction, ...]
         if step is None:
             state, waiting, entries, left = session.state, session.waiting, (), _NONE_LEFT
         else:

@@ -42,5 +42,5 @@ def seeded(text: str) -> Rng:
     data = text.encode()
     rng = Rng.__new__(Rng)
     _seed_state(rng, int.from_bytes(data + sha512(data).digest()))
-    rng.gauss_next = None
+    rng.gauss_next = None  # type: ignore[attr-defined]  # (random.Random.seed's; no stub)
     return rng

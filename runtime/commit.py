@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.engine.contract import Rules, ToMove, made
-from games.engine.deadlines import Deadline, Key, changes, plan
+from games.engine.deadlines import NO_CHANGE, Deadline, Key, changes, plan
 from games.engine.errors import GameError, Reason
 from games.engine.fieldsets import joined
 from games.engine.live import Session
@@ -96,9 +96,8 @@ class Writer:
             return
         # (positional: `SessionWrite`'s fields in order; its owner must arm what a change of
         # another process's session made due, hence `notify`)
-        write = SessionWrite(
-            old, record, entries, snapshot, None if update.empty else update, not core.owns(record)
-        )
+        rows = None if update is NO_CHANGE or update.empty else update  # (the usual: NO_CHANGE)
+        write = SessionWrite(old, record, entries, snapshot, rows, not core.owns(record))
         on_commit = core.on_commit
         started = 0.0 if on_commit is None else time.perf_counter()
         store = core.store

@@ -41,10 +41,7 @@ class SessionIdTaken(Exception):
 class Durable(asyncio.Future[T]):
     """A future its awaiter cannot cancel: the write it stands for goes on, and an awaiter
     cancelled meanwhile is told (CancelledError) only once the outcome is known. The service
-    can then bring its memory level with the store without a task or a shield per move.
-    Slotted: one is made per move, and a subclass would otherwise carry a `__dict__`."""
-
-    __slots__ = ()
+    can then bring its memory level with the store without a task or a shield per move."""
 
     def cancel(self, msg: Any = None) -> bool:
         return False

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.built import built
-from games.engine.contract import CHANCE, SYSTEM, Event, Frozen, Rules, ToMove
+from games.engine.built import every_field
+from games.engine.contract import CHANCE, SYSTEM, Event, Frozen, Rules, ToMove, made
 from games.engine.errors import GameError, Reason
 from games.engine.rng import seeded
 
@@ -49,8 +49,11 @@ class LoggedAction(Frozen):
 
 def _logged(seq: int, actor: int, action: dict[str, Any]) -> LoggedAction:
     """A log entry, not validated: every field is the engine's own, the action already dumped
-    from a validated action."""
-    return built(LoggedAction, {"seq": seq, "actor": actor, "action": action})
+    from a validated action (made with its class's one fields-set, looked up once)."""
+    return made(LoggedAction, {"seq": seq, "actor": actor, "action": action}, _LOGGED_FIELDS)
+
+
+_LOGGED_FIELDS = every_field(LoggedAction)
 
 
 def _check(

@@ -9,12 +9,13 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from games.engine.contract import Rules
-from games.engine.deadlines import Deadline, Key, changes, plan
+from games.engine.contract import Rules, ToMove, made
+from games.engine.deadlines import NO_CHANGE, Deadline, Key, changes, plan
 from games.engine.errors import GameError, Reason
+from games.engine.fieldsets import joined
 from games.engine.live import Session
 from games.engine.session import SessionRecord, Status
-from games.engine.step import Advance
+from games.engine.step import Advance, LoggedAction
 from runtime.cache import Cache
 from runtime.core import Core
 from storage.session_store import (
@@ -28,6 +29,8 @@ from storage.session_store import (
 SNAPSHOT_EVERY = 20
 """Versions between snapshots (one is also taken at the deal and at the end): no load replays
 more than this many actions, whatever the game's length. A snapshot is only a cache."""
+
+_NONE_LEFT: frozenset[int] = frozenset()
 
 
 class Writer:
@@ -59,10 +62,16 @@ class Writer:
         from when not the stored ones (one that fired is left out or marked). `new`: the
         session is not stored yet (a rematch's lobby): it is, with this change, in one commit.
         """
+        core = self._core
         stored = session.deadlines
-        state = session.state if step is None else step.state
-        needed: dict[Key, Deadline] = {}
-        waiting = session.waiting if step is None else step.to_move
+        entries: tuple[LoggedAction, ...]
+        if step is None:
+            state, waiting, entries, left = session.state, session.waiting, (), _NONE_LEFT
+        else:
+            state, waiting, entries, left = step.state, step.to_move, step.logged, step.left
+        # Nothing stored and nothing needed (an untimed game's move): the session keeps its
+        # own empty dict, and `changes` answers without building anything.
+        needed: dict[Key, Deadline] = {} if stored else stored
         # With no window open and no turn timer, `plan` needs nothing: not asked on such a move.
         timed = waiting.timeout is not None or record.turn_timer is not None
         if timed and record.status is Status.ACTIVE:
@@ -71,9 +80,9 @@ class Writer:
                 waiting,
                 session.waiting,
                 stored if keep is None else keep,
-                self._core.clock.now(),
+                core.clock.now(),
                 acted=acted,
-                left=frozenset() if step is None else step.left,
+                left=left,
             )
         update = changes(stored, needed)
         old = session.record
@@ -85,18 +94,14 @@ class Writer:
                 snapshot = Taken(record.version, state)  # dumped as its batch is built
         elif record == old and update.empty:
             return
-        write = SessionWrite(
-            before=old,
-            after=record,
-            entries=() if step is None else step.logged,
-            snapshot=snapshot,
-            deadlines=None if update.empty else update,
-            notify=not self._core.owns(record),  # its owner must arm what this change made due
-        )
-        core = self._core
-        started = 0.0 if core.on_commit is None else time.perf_counter()
+        # (positional: `SessionWrite`'s fields in order; its owner must arm what a change of
+        # another process's session made due, hence `notify`)
+        rows = None if update is NO_CHANGE or update.empty else update  # (the usual: NO_CHANGE)
+        write = SessionWrite(old, record, entries, snapshot, rows, not core.owns(record))
+        on_commit = core.on_commit
+        started = 0.0 if on_commit is None else time.perf_counter()
         store = core.store
-        committing = asyncio.ensure_future(store.create(old, write) if new else store.write(write))
+        committing = store.create(old, write) if new else store.write(write)
         cancelled = False
         if isinstance(committing, Durable):  # the store's own: awaited here, without `_settle`
             try:
@@ -105,6 +110,13 @@ class Writer:
                 cancelled = True  # (a Durable tells its cancelled awaiter once it is done)
             except Exception:
                 pass  # read from the future below
+            else:  # committed: the usual move, nothing more to ask the future
+                self._committed(session, record, state, needed, waiting)
+                if on_commit is not None:
+                    on_commit(time.perf_counter() - started)
+                return
+        else:  # a coroutine (a store's `create`), or another awaitable
+            committing = asyncio.ensure_future(committing)
         if not committing.done():  # not a Durable, or (never so far) not done yet
             cancelled = await _settle(committing) or cancelled
         error = committing.exception()
@@ -113,11 +125,9 @@ class Writer:
             if not cancelled:
                 raise GameError(Reason.STALE_VERSION) from None
         elif error is None:
-            session.record, session.state, session.deadlines = record, state, needed
-            session.waiting = waiting
-            self.arm(session)
-            if core.on_commit is not None:
-                core.on_commit(time.perf_counter() - started)
+            self._committed(session, record, state, needed, waiting)
+            if on_commit is not None:
+                on_commit(time.perf_counter() - started)
         else:
             if isinstance(error, StoreUnavailable):
                 self._cache.drop(session)  # a lost COMMIT may yet have landed: reload
@@ -126,19 +136,35 @@ class Writer:
         if cancelled:
             raise asyncio.CancelledError
 
+    def _committed(
+        self,
+        session: Session,
+        record: SessionRecord,
+        state: Any,
+        deadlines: dict[Key, Deadline],
+        waiting: ToMove,
+    ) -> None:
+        """Bring the live session level with what was just committed, and arm it."""
+        session.record = record
+        session.state = state
+        session.deadlines = deadlines
+        session.waiting = waiting
+        self.arm(session)
+
     def arm(self, session: Session) -> None:
         """Make the session's timer and AI driver match what it now waits for, on the process
         that owns it only: after each commit, and for a session seen again (a restart, another
         process's change, a deadline that found nothing due)."""
         core = self._core
-        if core.closed or not core.owns(session.record):
+        record = session.record
+        if core.closed or not core.owns(record):
             return
-        active = session.record.status is Status.ACTIVE
+        active = record.status is Status.ACTIVE
         deadlines = session.deadlines
         due = None
         if active and deadlines:
             due = min((d.due for d in deadlines.values() if not d.fired), default=None)
-        core.timers.set(session.id, due)
+        core.timers.set(record.id, due)
         if not active or _autoplays(session):
             self.drive(session)
 
@@ -149,8 +175,14 @@ def autoplay_seats(session: Session) -> list[int]:
 
 
 def _autoplays(session: Session) -> bool:
-    """Whether `autoplay_seats` has any (asked after every commit: no list, no sort)."""
-    return any(_ai_plays(session, s) for s in session.waiting.seats)
+    """Whether `autoplay_seats` has any (asked after every commit: no list, no sort, no
+    generator; a turn that expired is looked for only when the session has deadlines)."""
+    seats = session.record.seats
+    timed = bool(session.deadlines)
+    for seat in session.waiting.seats:
+        if seats[seat].autoplay or (timed and _expiring(session, seat)):
+            return True
+    return False
 
 
 def _ai_plays(session: Session, seat: int) -> bool:
@@ -166,15 +198,20 @@ def _expiring(session: Session, seat: int) -> bool:
 def advanced(
     record: SessionRecord, rules: Rules[Any, Any, Any, Any], step: Advance
 ) -> SessionRecord:
-    """`record` after `step`: its version, whether the game is over, the seats to move."""
-    over = not step.to_move.seats and not step.to_move.chance
-    return record.model_copy(
-        update={
-            "version": record.version + len(step.logged),
-            "status": Status.FINISHED if over else record.status,
-            "to_move": tuple(sorted(step.to_move.seats)),
-        }
-    )
+    """`record` after `step`: its version, whether the game is over, the seats to move (a
+    copy made directly: `model_copy`'s, without its update dict and checks, once a move)."""
+    to_move = step.to_move
+    seats = to_move.seats
+    values = dict(record.__dict__)
+    values["version"] = record.version + len(step.logged)
+    if not seats and not to_move.chance:
+        values["status"] = Status.FINISHED
+    values["to_move"] = (*seats,) if len(seats) < 2 else tuple(sorted(seats))
+    return made(type(record), values, joined(record.__pydantic_fields_set__, _ADVANCED))
+
+
+_ADVANCED = ("version", "status", "to_move")
+"""The fields `advanced` sets."""
 
 
 def with_seat(record: SessionRecord, seat: int, **update: Any) -> SessionRecord:

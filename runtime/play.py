@@ -85,7 +85,8 @@ class Play:
             seat = record.seat_of(user_id)
             if seat is None:
                 raise GameError(Reason.NOT_A_PLAYER)
-            back = record.seats[seat].away
+            mine = record.seats[seat]
+            back = mine.away
             try:
                 played = _actions(actions)
                 if expected_version != record.version:
@@ -97,7 +98,7 @@ class Play:
                     self._listeners.publish(await self._come_back(session, seat))
                 raise
             present = record
-            if back or record.seats[seat].missed:
+            if back or mine.missed:
                 present = with_seat(record, seat, away=False, missed=0)
             moved = advanced(present, session.rules, step)
             await self._writer.write(session, moved, step, acted=seat)

@@ -63,11 +63,17 @@ def changes(stored: Mapping[Key, Deadline], needed: Mapping[Key, Deadline]) -> D
     """The writes that turn `stored` into `needed`; empty when they are the same."""
     if not stored and not needed:
         return NO_CHANGE  # the usual move of an untimed game: nothing to build
-    put = tuple(d for key, d in needed.items() if stored.get(key) != d)
-    drop = tuple(d for key, d in stored.items() if key not in needed)
+    # A deadline kept is the stored object itself (`plan` keeps it): told apart by identity
+    # before the models' own comparison, a Python call per deadline.
+    put: list[Deadline] = []
+    for key, deadline in needed.items():
+        was = stored.get(key)
+        if was is not deadline and (was is None or was != deadline):
+            put.append(deadline)
+    drop = [deadline for key, deadline in stored.items() if key not in needed]
     if not put and not drop:
         return NO_CHANGE  # a window still open, a turn timer still running
-    return built(DeadlineUpdate, {"put": put, "drop": drop})
+    return built(DeadlineUpdate, {"put": tuple(put), "drop": tuple(drop)})
 
 
 def _deadline(session_id: str, kind: Kind, seat: int | None, due: float) -> Deadline:

@@ -11,9 +11,10 @@ from games.engine.deadlines import Deadline, Key, Kind
 from games.engine.session import SessionRecord
 
 
-@dataclass
+@dataclass(slots=True, weakref_slot=True)
 class Session:
-    """A session as the runtime holds it: the stored record, the live state, its deadlines."""
+    """A session as the runtime holds it: the stored record, the live state, its deadlines.
+    Slotted: a move reads several of its fields, each a dictionary lookup otherwise."""
 
     record: SessionRecord
     rules: Rules[Any, Any, Any, Any]

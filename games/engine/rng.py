@@ -9,7 +9,9 @@ cards on every sample: `Random.shuffle` spent most of its time in a method call 
 from __future__ import annotations
 
 import random
+from _random import Random as _Generator
 from collections.abc import MutableSequence
+from hashlib import sha512
 from typing import Any
 
 
@@ -27,3 +29,18 @@ class Rng(random.Random):
             while j >= n:
                 j = getrandbits(k)
             x[i], x[j] = x[j], x[i]
+
+
+_seed_state = _Generator.seed
+"""The C generator's own `seed`, which `random.Random.seed` calls once it has an integer."""
+
+
+def seeded(text: str) -> Rng:
+    """`Rng(text)`, in the same state: a string seed turned into its integer as
+    `random.Random.seed` does (version 2: the text, then its SHA-512), without that method's
+    checks of the seed's type. A chance action seeds one, on many moves."""
+    data = text.encode()
+    rng = Rng.__new__(Rng)
+    _seed_state(rng, int.from_bytes(data + sha512(data).digest()))
+    rng.gauss_next = None  # type: ignore[attr-defined]  # (random.Random.seed's; no stub)
+    return rng

@@ -20,7 +20,10 @@ class Status(StrEnum):
 
     @property
     def live(self) -> bool:
-        return self is Status.LOBBY or self is Status.ACTIVE  # (read on every move)
+        return self in _LIVE  # (read on every move: one set lookup, not two through the class)
+
+
+_LIVE = frozenset({Status.LOBBY, Status.ACTIVE})
 
 
 class Seat(Frozen):

@@ -13,10 +13,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.built import built
-from games.engine.contract import CHANCE, SYSTEM, Event, Frozen, Rules, ToMove
+from games.engine.built import every_field
+from games.engine.contract import CHANCE, SYSTEM, Event, Frozen, Rules, ToMove, made
 from games.engine.errors import GameError, Reason
-from games.engine.rng import Rng
+from games.engine.rng import seeded
 
 _checking = False
 
@@ -49,8 +49,11 @@ class LoggedAction(Frozen):
 
 def _logged(seq: int, actor: int, action: dict[str, Any]) -> LoggedAction:
     """A log entry, not validated: every field is the engine's own, the action already dumped
-    from a validated action."""
-    return built(LoggedAction, {"seq": seq, "actor": actor, "action": action})
+    from a validated action (made with its class's one fields-set, looked up once)."""
+    return made(LoggedAction, {"seq": seq, "actor": actor, "action": action}, _LOGGED_FIELDS)
+
+
+_LOGGED_FIELDS = every_field(LoggedAction)
 
 
 def _check(
@@ -83,7 +86,7 @@ def _check(
 
 def chance_rng(seed: int, seq: int) -> random.Random:
     """The RNG for the chance action that will become `seq`; only needed when playing live."""
-    return Rng(f"{seed}:{seq}")
+    return seeded(f"{seed}:{seq}")
 
 
 @dataclass(slots=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from games.engine.built import built, event, every_field, evolve
@@ -88,6 +89,14 @@ PLAY_FIELDS = {"combo": is_int, "cards": ints(), "copies": tuple_of(ints(length=
 """A play's fields (a seat's or the NPC's), as validation leaves them."""
 
 
+@cache
+def no_stacks(players: int) -> tuple[tuple[Played, ...], ...]:
+    """The table's stacks before a game's first play, one tuple per table size: the stacks'
+    summary (`games.exhaust.stacks`) is kept by the tuple's identity, so a deal's stuck check
+    finds the summary of the last deal's, not a new tuple to sum up again."""
+    return ((),) * len(table(players))
+
+
 _PLANS: dict[int, tuple[State, Turn]] = {}
 """NPC plans by state (kept with it, so that its id is not reused while the entry lives)."""
 
@@ -116,9 +125,9 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     )
 
     def dump_action(self, action: Action) -> dict[str, Any]:
-        """A play's and a deal's logged form written out (what their models' serializer gives,
-        for a fraction of its cost: one of each is logged per move and per game); any other
-        action through the serializer."""
+        """A play's, a deal's and the first player's logged form written out (what their
+        models' serializer gives, for a fraction of its cost: a play is logged per move, the
+        others per game); any other action through the serializer."""
         if isinstance(action, PlayCards):
             return {
                 "kind": "play",
@@ -128,6 +137,8 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             }
         if isinstance(action, Deal):
             return {"kind": "deal", "order": list(action.order)}
+        if type(action) is PickFirst:
+            return {"kind": "first", "seat": action.seat}
         return super().dump_action(action)
 
     # Config and setup -------------------------------------------------------------------
@@ -152,7 +163,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             "refill": (),
             "time_pile": TIME_CARDS,
             "time_cards": zeros,
-            "stacks": ((),) * len(table(players)),
+            "stacks": no_stacks(players),
             "depletion": zeros,
             "flipped": zeros,
             "losers": (),
@@ -266,7 +277,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             "refill": refill,
             "time_pile": TIME_CARDS,
             "time_cards": zeros,
-            "stacks": ((),) * len(table(players)),
+            "stacks": no_stacks(players),
             "npc": NpcState(pile=npc_pile) if solo else None,
         }
         values = dict(state.__dict__)

@@ -73,7 +73,7 @@ def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 EVENT_FIELDS, PLAYED_FIELDS = every_field(Event), every_field(Played)
 STATE_FIELDS, VIEW_FIELDS = every_field(State), every_field(View)
 """The fields-sets of the models a move builds (`games.engine.built.built`, inlined)."""
-ORDERED_DECK = list(DECK)
+DECK_SET = frozenset(DECK)
 KIND_VALUES = {kind: kind.value for kind in ComboKind}
 """A combo kind's name for an event (an enum's `value` is a property: a call per look-up)."""
 
@@ -253,7 +253,8 @@ class ExhaustRules(Rules[Config, State, Action, View]):
 
     def _deal(self, state: State, deal: Deal, events: list[Event]) -> State:
         order = deal.order
-        if state.phase != "deal" or sorted(order) != ORDERED_DECK:
+        # Every card once: as many as the deck, none left out (no sort of the 64 to compare).
+        if state.phase != "deal" or len(order) != len(DECK) or DECK_SET.difference(order):
             raise illegal("bad_chance")
         cfg, size = state.config, state.config.hand_size
         players, solo = cfg.players, cfg.players == 1

@@ -110,17 +110,6 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         built=(*PLAYS.values(), END_TURN, *SIGNALS.values()),
     )
 
-    def dump_action(self, action: TheGameAction) -> dict[str, Any]:
-        """The chance actions' logged forms written out (what their models' serializer gives,
-        for a fraction of its cost: both are logged on every deal, and a finished game is
-        dealt again); any other action as the engine does."""
-        kind = type(action)
-        if kind is Deal:
-            return {"kind": "deal", "order": list(action.order)}
-        if kind is ChooseFirst:
-            return {"kind": "choose_first", "seat": action.seat}
-        return super().dump_action(action)
-
     def make_config(self, players: int, options: dict[str, Any]) -> TheGameConfig:
         return config_from_options(TheGameConfig, players, options)
 

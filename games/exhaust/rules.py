@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from games.engine.built import built, event, every_field, evolve
@@ -72,7 +73,7 @@ def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
 EVENT_FIELDS, PLAYED_FIELDS = every_field(Event), every_field(Played)
 STATE_FIELDS, VIEW_FIELDS = every_field(State), every_field(View)
 """The fields-sets of the models a move builds (`games.engine.built.built`, inlined)."""
-ORDERED_DECK = list(DECK)
+DECK_SET = frozenset(DECK)
 KIND_VALUES = {kind: kind.value for kind in ComboKind}
 """A combo kind's name for an event (an enum's `value` is a property: a call per look-up)."""
 
@@ -86,6 +87,14 @@ seat, as `play` does."""
 
 PLAY_FIELDS = {"combo": is_int, "cards": ints(), "copies": tuple_of(ints(length=2))}
 """A play's fields (a seat's or the NPC's), as validation leaves them."""
+
+
+@cache
+def no_stacks(players: int) -> tuple[tuple[Played, ...], ...]:
+    """The table's stacks before a game's first play, one tuple per table size: the stacks'
+    summary (`games.exhaust.stacks`) is kept by the tuple's identity, so a deal's stuck check
+    finds the summary of the last deal's, not a new tuple to sum up again."""
+    return ((),) * len(table(players))
 
 
 _PLANS: dict[int, tuple[State, Turn]] = {}
@@ -116,9 +125,9 @@ class ExhaustRules(Rules[Config, State, Action, View]):
     )
 
     def dump_action(self, action: Action) -> dict[str, Any]:
-        """A play's and a deal's logged form written out (what their models' serializer gives,
-        for a fraction of its cost: one of each is logged per move and per game); any other
-        action through the serializer."""
+        """A play's, a deal's and the first player's logged form written out (what their
+        models' serializer gives, for a fraction of its cost: a play is logged per move, the
+        others per game); any other action through the serializer."""
         if isinstance(action, PlayCards):
             return {
                 "kind": "play",
@@ -128,6 +137,8 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             }
         if isinstance(action, Deal):
             return {"kind": "deal", "order": list(action.order)}
+        if type(action) is PickFirst:
+            return {"kind": "first", "seat": action.seat}
         return super().dump_action(action)
 
     # Config and setup -------------------------------------------------------------------
@@ -152,7 +163,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             "refill": (),
             "time_pile": TIME_CARDS,
             "time_cards": zeros,
-            "stacks": ((),) * len(table(players)),
+            "stacks": no_stacks(players),
             "depletion": zeros,
             "flipped": zeros,
             "losers": (),
@@ -242,7 +253,8 @@ class ExhaustRules(Rules[Config, State, Action, View]):
 
     def _deal(self, state: State, deal: Deal, events: list[Event]) -> State:
         order = deal.order
-        if state.phase != "deal" or sorted(order) != ORDERED_DECK:
+        # Every card once: as many as the deck, none left out (no sort of the 64 to compare).
+        if state.phase != "deal" or len(order) != len(DECK) or DECK_SET.difference(order):
             raise illegal("bad_chance")
         cfg, size = state.config, state.config.hand_size
         players, solo = cfg.players, cfg.players == 1
@@ -266,7 +278,7 @@ class ExhaustRules(Rules[Config, State, Action, View]):
             "refill": refill,
             "time_pile": TIME_CARDS,
             "time_cards": zeros,
-            "stacks": ((),) * len(table(players)),
+            "stacks": no_stacks(players),
             "npc": NpcState(pile=npc_pile) if solo else None,
         }
         values = dict(state.__dict__)

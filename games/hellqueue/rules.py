@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from games.engine.built import built, event
+from games.engine.built import built, event, every_field
 from games.engine.contract import (
     CHANCE,
     Event,
@@ -25,6 +25,7 @@ from games.engine.contract import (
     Rules,
     Step,
     ToMove,
+    made,
 )
 from games.engine.errors import GameError, Reason, illegal
 from games.engine.options import config_from_options
@@ -74,7 +75,10 @@ from games.hellqueue.moves import (
 )
 from games.hellqueue.scoring import best_score, winners
 
-EMPTY = Dice()
+EMPTY, NEW_PLAYER = Dice(), Player()
+NEW_TABLE = {name: info.default for name, info in State.model_fields.items()}
+"""A new game's fields in their order, the config, seats and first roll to be filled in (the
+defaults are frozen)."""
 Group = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 """A face group: its large, small and black dice's faces."""
 NO_GROUP: Group = ((), (), ())
@@ -94,6 +98,7 @@ MARKABLE = {"active": ("large", "small", "black"), "sleep": ("small",)}
 """The kinds of dice each card holds (a Mark's `where` and `size`)."""
 STATE_FIELDS = tuple(name for name in State.model_fields if name != "decks")
 """What a View holds of the State under the same names."""
+ROLL_FIELDS = every_field(Roll)
 
 
 def _rolling(seat: int, purpose: str, large: int = 0, small: int = 0, black: int = 0) -> Rolling:
@@ -102,9 +107,19 @@ def _rolling(seat: int, purpose: str, large: int = 0, small: int = 0, black: int
 
 
 def _roll(rng: random.Random, count: int) -> Roll:
-    """Chance's roll of `count` dice (built unvalidated: its faces are what `Roll` keeps)."""
-    randint = rng.randint
-    return built(Roll, {"kind": "roll", "faces": tuple([randint(1, 6) for _ in range(count)])})
+    """Chance's roll of `count` dice (built unvalidated: its faces are what `Roll` keeps).
+
+    Each face is `rng.randint(1, 6)` written out: 1 plus three random bits, drawn again while
+    they pass 5 (what `randint` does through `randrange` and `_randbelow`, three calls a die),
+    so every seed rolls the same faces and stored games replay."""
+    getrandbits = rng.getrandbits
+    faces = []
+    for _ in range(count):
+        bits = getrandbits(3)
+        while bits > 5:
+            bits = getrandbits(3)
+        faces.append(bits + 1)
+    return made(Roll, {"kind": "roll", "faces": tuple(faces)}, ROLL_FIELDS)
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -114,7 +129,8 @@ def _copy(model: M, **changes: Any) -> M:
     """`model` with `changes`, every field counted as given (as in a state loaded from storage):
     the engine's `evolve` joins pydantic's fields-set per copy, as much again as the copy.
     Not for `Dice`, whose kept count would come along (`Dice.with_faces`)."""
-    return built(type(model), {**model.__dict__, **changes})
+    cls = type(model)
+    return made(cls, {**model.__dict__, **changes}, every_field(cls))
 
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -174,6 +190,13 @@ class HellQueueRules(Rules[Config, State, Action, View]):
     action_adapter = ACTION_ADAPTER
     exact_actions = EXACT
 
+    def dump_action(self, action: Action) -> dict[str, Any]:
+        """A roll's logged form written out (what `Roll`'s serializer gives, for a fraction of
+        its cost: chance rolls about every other move); any other action as the engine does."""
+        if type(action) is Roll:
+            return {"kind": "roll", "faces": list(action.faces)}
+        return super().dump_action(action)
+
     # Config and setup -------------------------------------------------------------------
 
     def make_config(self, players: int, options: dict[str, Any]) -> Config:
@@ -182,12 +205,12 @@ class HellQueueRules(Rules[Config, State, Action, View]):
     def setup(self, config: Config) -> State:
         """The decks face down in printed order, every die still to roll (chance does both)."""
         n = config.players
-        return State(
-            config=config,
-            players=(Player(),) * n,
-            queues=((Dice(),) * n,) * len(SLOTS),
-            rolling=_rolling(seat=0, purpose="setup", large=LARGE_DICE, small=SMALL_DICE),
-        )
+        values = dict(NEW_TABLE)  # built without validation: a new game's defaults, and:
+        values["config"] = config
+        values["players"] = (NEW_PLAYER,) * n
+        values["queues"] = ((EMPTY,) * n,) * len(SLOTS)
+        values["rolling"] = _rolling(seat=0, purpose="setup", large=LARGE_DICE, small=SMALL_DICE)
+        return built(State, values)
 
     # Whose move ---------------------------------------------------------------------------
 

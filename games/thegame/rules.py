@@ -47,6 +47,9 @@ from games.thegame.models import fits as fits  # the placement rule, where it wa
 PERFECT, WIN, LOSS, BURNED = "perfect", "win", "loss", "burned"
 CARD_SET = frozenset(CARDS)
 
+NEW_TABLE = {name: info.default for name, info in TheGameState.model_fields.items()}
+"""A new game's fields in their order, `config` to be filled in (the defaults are frozen)."""
+
 CHANCE_TO_MOVE, NOBODY_TO_MOVE = ToMove(chance=True), ToMove()
 SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({seat})) for seat in range(5))  # up to 5 players
 """`to_move`'s answers, built once (they are frozen)."""
@@ -111,7 +114,11 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         return config_from_options(TheGameConfig, players, options)
 
     def setup(self, config: TheGameConfig) -> TheGameState:
-        return TheGameState(config=config)
+        """Built without validation (every new game, each rematch too): the config is
+        validated, the rest are the model's own defaults."""
+        values = dict(NEW_TABLE)
+        values["config"] = config
+        return built(TheGameState, values)
 
     def to_move(self, state: TheGameState) -> ToMove:
         phase = state.phase
@@ -167,17 +174,18 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         if state.phase is not Phase.DEAL or len(order) != len(CARDS) or CARD_SET.difference(order):
             raise illegal("bad_deal")
         size, players = state.config.hand_size, state.config.players
-        hands = tuple(tuple(sorted(deal.order[i * size : (i + 1) * size])) for i in range(players))
-        state = state.evolve({"hands": hands, "draw": deal.order[players * size :]}, len(CARDS))
+        hands = tuple([tuple(sorted(order[i * size : (i + 1) * size])) for i in range(players)])
+        changes: dict[str, Any] = {"hands": hands, "draw": order[players * size :]}
         events = [event("thegame.dealt", {"size": size})]
         events += [
             event("thegame.your_hand", {}, audience=(seat,), cards=hand)
             for seat, hand in enumerate(hands)
         ]
         first = state.config.first_player
-        if first is None:
-            return Step(state.evolve({"phase": Phase.CHOOSE_FIRST}), tuple(events))
-        return self._begin(state, first, events)
+        if first is None:  # chance picks the first player next: the deal's one new state
+            changes["phase"] = Phase.CHOOSE_FIRST
+            return Step(state.evolve(changes, len(CARDS)), tuple(events))
+        return self._begin(state.evolve(changes, len(CARDS)), first, events)
 
     def _choose_first(self, state: TheGameState, choice: ChooseFirst) -> Step:
         if state.phase is not Phase.CHOOSE_FIRST or not 0 <= choice.seat < state.config.players:

@@ -54,6 +54,12 @@ class Grouped:
     def failed(self, error: Exception) -> Exception:
         return error
 
+    @classmethod
+    def kind(cls) -> type[Grouped]:
+        """The kind whose `commit` writes this one with the others of that kind: its own
+        class, unless it shares another's."""
+        return cls
+
 
 @dataclass(frozen=True, slots=True)
 class OneStatement(Generic[T]):
@@ -174,7 +180,7 @@ class Database:
         moves split a batch into a COMMIT (an fsync) per run, up to a hundred a batch."""
         kinds: dict[type | None, list[int]] = {}
         for i, write in enumerate(writes):
-            kinds.setdefault(type(write) if isinstance(write, Grouped) else None, []).append(i)
+            kinds.setdefault(write.kind() if isinstance(write, Grouped) else None, []).append(i)
         if len(kinds) == 1:  # most batches: moves alone
             return await self._transaction(writes)
         outcomes: list[Outcome] = [(True, None)] * len(writes)
@@ -191,7 +197,7 @@ class Database:
             conn = await self._writer()
             try:
                 if isinstance(writes[0], Grouped):
-                    return await type(writes[0]).commit(conn, writes)
+                    return await writes[0].kind().commit(conn, writes)
                 if len(writes) == 1 and isinstance(writes[0], OneStatement):
                     return [(True, await writes[0](conn))]
                 await conn.execute(self.dialect.begin_write)

@@ -3,11 +3,12 @@
 
 Writes that arrive while a batch commits go together in the next one: one transaction, one
 COMMIT (one fsync) per kind of write, however many moves it holds. The `Grouped` writes of
-one kind (the session moves) are handed to that kind at once, which writes them in one
-transaction, a statement per table, after deciding by its version check which of them it
-refuses: a refused write fails alone, and the others commit. The other writes (functions of
-the connection: a new session, a record, a preference) are a transaction too, except one write
-of one statement alone (`OneStatement`), which is a transaction by itself.
+one kind (the session moves, and on SQLite the new sessions with them) are handed to that
+kind at once, which writes them in one transaction, a statement per table, after deciding by
+its version check which of them it refuses: a refused write fails alone, and the others
+commit. The other writes (functions of the connection: a record, a preference, PostgreSQL's
+new session) are a transaction too, except one write of one statement alone
+(`OneStatement`), which is a transaction by itself.
 Every caller is answered only after its COMMIT returned (durable: SQLite with
 synchronous=FULL, PostgreSQL with synchronous_commit on).
 

@@ -115,8 +115,6 @@ class NewSession(Grouped):
     """A new session on SQLite (`SessionStore.create`), with its first change if any (`row`),
     written in the statement of the moves of its batch (`Move.commit`)."""
 
-    __slots__ = ("row",)
-
     def __init__(
         self, record: SessionRecord, first: SessionWrite | None, created_at: float
     ) -> None:

@@ -13,8 +13,7 @@ No COMMIT checkpoints the WAL (SQLite's own checkpoint would run inside one, at 
 and every caller of that batch would wait for it). Once the WAL is past
 `WAL_CHECKPOINT_BYTES`, a connection of its own copies it into the file beside the writes
 (PASSIVE: waiting for no one); then the writer copies the little written meanwhile between two
-batches, so the next batch starts the WAL over, and `journal_size_limit` cuts its file back
-(to `WAL_KEPT`).
+batches, so the next batch starts the WAL over, and `journal_size_limit` cuts its file back.
 Should the writes outrun that copy, they wait for it (`WAL_BEHIND`).
 
 `lock` holds the file for one process's life (`python -m bot`), so that two bots never drive
@@ -54,12 +53,6 @@ over."""
 WAL_BEHIND = 4
 """Once the WAL grows past this many times the size above while it is being copied (the writes
 outrun the copy), the next batch waits for the copy to end: the WAL stays bounded."""
-
-WAL_KEPT = WAL_BEHIND * WAL_CHECKPOINT_BYTES
-"""The WAL's file is cut back to this once it starts over: the most the writes grow it to
-between two copies, so that its blocks stay allocated. Cut back to `WAL_CHECKPOINT_BYTES`,
-which every copy passes, the file had its tail allocated anew by the file system each time
-(ext4: a writer's system time per move about a tenth lower with the blocks kept)."""
 
 Synchronous = Literal["FULL", "NORMAL"]
 
@@ -209,7 +202,7 @@ class SqliteDatabase(Database):
         writer = await connect(path, synchronous)
         try:
             await writer.execute("PRAGMA wal_autocheckpoint = 0")
-            await writer.execute(f"PRAGMA journal_size_limit = {WAL_KEPT}")
+            await writer.execute(f"PRAGMA journal_size_limit = {WAL_CHECKPOINT_BYTES}")
             held = lock(path) if exclusive else None
         except BaseException:
             await writer.close()

@@ -3,11 +3,12 @@
 
 Writes that arrive while a batch commits go together in the next one: one transaction, one
 COMMIT (one fsync) per kind of write, however many moves it holds. The `Grouped` writes of
-one kind (the session moves) are handed to that kind at once, which writes them in one
-transaction, a statement per table, after deciding by its version check which of them it
-refuses: a refused write fails alone, and the others commit. The other writes (functions of
-the connection: a new session, a record, a preference) are a transaction too, except one write
-of one statement alone (`OneStatement`), which is a transaction by itself.
+one kind (the session moves, and on SQLite the new sessions with them) are handed to that
+kind at once, which writes them in one transaction, a statement per table, after deciding by
+its version check which of them it refuses: a refused write fails alone, and the others
+commit. The other writes (functions of the connection: a record, a preference, PostgreSQL's
+new session) are a transaction too, except one write of one statement alone
+(`OneStatement`), which is a transaction by itself.
 Every caller is answered only after its COMMIT returned (durable: SQLite with
 synchronous=FULL, PostgreSQL with synchronous_commit on).
 
@@ -53,6 +54,12 @@ class Grouped:
 
     def failed(self, error: Exception) -> Exception:
         return error
+
+    @classmethod
+    def kind(cls) -> type[Grouped]:
+        """The kind whose `commit` writes this one with the others of that kind: its own
+        class, unless it shares another's."""
+        return cls
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +181,7 @@ class Database:
         moves split a batch into a COMMIT (an fsync) per run, up to a hundred a batch."""
         kinds: dict[type | None, list[int]] = {}
         for i, write in enumerate(writes):
-            kinds.setdefault(type(write) if isinstance(write, Grouped) else None, []).append(i)
+            kinds.setdefault(write.kind() if isinstance(write, Grouped) else None, []).append(i)
         if len(kinds) == 1:  # most batches: moves alone
             return await self._transaction(writes)
         outcomes: list[Outcome] = [(True, None)] * len(writes)
@@ -191,7 +198,7 @@ class Database:
             conn = await self._writer()
             try:
                 if isinstance(writes[0], Grouped):
-                    return await type(writes[0]).commit(conn, writes)
+                    return await writes[0].kind().commit(conn, writes)
                 if len(writes) == 1 and isinstance(writes[0], OneStatement):
                     return [(True, await writes[0](conn))]
                 await conn.execute(self.dialect.begin_write)

@@ -1,5 +1,8 @@
 """SQLite's batch of moves as one statement: an INSERT into a temporary view (`BATCH`) whose
-trigger runs every table's statement (`storage.move_rows.writers`).
+trigger runs every table's statement (`storage.move_rows.writers`). The new sessions of the
+batch (a rematch's, with its first change) go in the same statement: one call and one COMMIT
+(one fsync) for the batch, where each was a call of its own and their transaction a second
+COMMIT, rewriting pages the moves had just written.
 """
 
 from __future__ import annotations
@@ -9,7 +12,9 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from storage.move_rows import KINDS, MUTABLE, STALE, row_value, table_rows, writers
+from games.engine.session import SessionRecord
+from storage.move_rows import KINDS, MUTABLE, STALE, row_value, seat_rows, table_rows, writers
+from storage.new_rows import insert_new, params
 from storage.session_store import SessionWrite
 from storage.sql import Conn, Dialect, dumps
 
@@ -24,6 +29,7 @@ PARTS = (
     "moved",
     "turned",
     "columns",
+    "news",
     "actions",
     "seats_past",
     "seats",
@@ -33,8 +39,12 @@ PARTS = (
 )
 """The columns of `BATCH`: the batch's time (every session's `updated_at`), then JSON rows
 (`Dialect.rows`) for the sessions whose turn stays and those whose turn changes (each with
-its version check), the sessions that change more than their turn, and each of the tables
-(`writers`)."""
+its version check), the sessions that change more than their turn, the new sessions
+(`NewRow`), and each of the tables (`writers`)."""
+
+FIRST = ("actions", "snapshots", "puts")
+"""The tables a new session's first change writes rows to besides the session and its seats
+(a new session has no deadline to drop, no seat left behind)."""
 
 _WRITE_BATCH = (
     f"INSERT INTO {BATCH} ({', '.join(PARTS)}) "
@@ -57,9 +67,10 @@ def batch_view(dialect: Dialect) -> list[str]:
     (`moved`: `[id, old version, new version]`; `turned`: the same and the new turn), each
     followed by the version check (every row changed one, or `STALE`, which undoes the whole
     statement: nothing written); then the other columns a few sessions change (`columns`:
-    `[id, new version, a bit per `SELDOM` column set, *their values]`), and each table's
-    statement over its column's rows. A row's every field costs a parse of its JSON: the
-    batch's time is one column of its own, and a turn that stays is not in the row."""
+    `[id, new version, a bit per `SELDOM` column set, *their values]`), the new sessions
+    (checked as new sessions are), and each table's statement over its column's rows. A
+    row's every field costs a parse of its JSON: the batch's time is one column of its own,
+    and a turn that stays is not in the row."""
     f = dialect.field
     sets = (
         f"{name} = CASE WHEN ({f(2, 'INTEGER')} & {1 << n}) <> 0 "
@@ -80,7 +91,8 @@ def batch_view(dialect: Dialect) -> list[str]:
     statements += [
         f"UPDATE sessions SET {', '.join(sets)} FROM {dialect.rows('NEW.columns')} "
         f"WHERE sessions.id = {f(0, 'TEXT')} AND sessions.version = {f(1, 'INTEGER')}",
-        *(table_writers[name](f"NEW.{name}") for name in PARTS[4:]),
+        *insert_new(dialect, "NEW.news"),
+        *(table_writers[name](f"NEW.{name}") for name in PARTS[5:]),
     ]
     columns = ", ".join(f"NULL AS {name}" for name in PARTS)
     body = "".join(f"{statement};\n" for statement in statements)
@@ -91,9 +103,14 @@ def batch_view(dialect: Dialect) -> list[str]:
     ]
 
 
-def batch_args(changes: list[SessionWrite]) -> list[Any]:
-    """`BATCH`'s columns (`PARTS`) for `changes` (of distinct sessions). A value a move left
-    alone is the same object: `is` tells most apart without comparing them."""
+NewRow = tuple[SessionRecord, SessionWrite | None, float]
+"""A new session: its record, its first change (None: none), its creation time."""
+
+
+def batch_args(changes: list[SessionWrite], sessions: Sequence[NewRow] = ()) -> list[Any]:
+    """`BATCH`'s columns (`PARTS`) for `changes` (of distinct sessions) and new `sessions`.
+    A value a move left alone is the same object: `is` tells most apart without comparing
+    them."""
     moved: list[list[Any]] = []
     turned: list[list[Any]] = []
     columns: list[list[Any]] = []
@@ -115,13 +132,31 @@ def batch_args(changes: list[SessionWrite]) -> list[Any]:
             columns.append([after.id, after.version, mask, *values])
     rows = table_rows(changes)
     rows.update(moved=moved, turned=turned, columns=columns)
+    if sessions:
+        _add_news(rows, sessions)
     return [time.time(), *(dumps(rows[name]) if rows.get(name) else None for name in PARTS[1:])]
 
 
-async def write_batch(conn: Conn, changes: list[SessionWrite]) -> None:
-    """Commit `changes` (of distinct sessions) on SQLite, or fail with `STALE` having written
-    nothing: one statement in a transaction of its own (autocommit), through `BATCH`."""
-    await insert_into_view(conn, BATCH, batch_view, _WRITE_BATCH, batch_args(changes))
+def _add_news(rows: dict[str, list[list[Any]]], news: Sequence[NewRow]) -> None:
+    """The rows of `news`: each session as its first change leaves it (no row to update
+    after its INSERT, no version to check on a session the statement makes), all its seats,
+    and that change's rows of the `FIRST` tables."""
+    add = rows.setdefault
+    for record, first, created_at in news:
+        stored = record if first is None else first.after
+        add("news", []).append([*params(stored, created_at), int(record.status.live)])
+        add("seats", []).extend(seat_rows(None, stored))
+        if first is not None:
+            made = table_rows([first])
+            for name in FIRST:
+                add(name, []).extend(made.get(name, ()))
+
+
+async def write_batch(conn: Conn, changes: list[SessionWrite], news: Sequence[NewRow] = ()) -> None:
+    """Commit `changes` (of distinct sessions) and `news` on SQLite, or fail having written
+    nothing (with `STALE` if a move failed its version check): one statement in a
+    transaction of its own (autocommit), through `BATCH`."""
+    await insert_into_view(conn, BATCH, batch_view, _WRITE_BATCH, batch_args(changes, news))
 
 
 async def insert_into_view(

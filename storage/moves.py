@@ -19,7 +19,8 @@ waits for the interpreter lock after every statement while the loop is busy). Ei
 every move to pass the version check, and fails before writing anything if one did not
 (`STALE`); only then is the batch written again as a script, the refused moves left out, and
 the sessions that moved read back: a second call. (Each call handed to SQLite's thread costs
-a turn of the event loop to come back.)
+a turn of the event loop to come back.) On SQLite, a new session is written with the moves
+too (`NewSession`, of their kind): in their statement.
 """
 
 from __future__ import annotations
@@ -27,20 +28,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from games.engine.errors import GameError, Reason
+from games.engine.session import SessionRecord
 from storage.database import Grouped, Outcome
-from storage.move_batch import write_batch
+from storage.move_batch import NewRow, write_batch
 from storage.move_rows import MOVED, STALE, script
-from storage.session_store import SessionWrite, VersionConflict
+from storage.new_rows import CHANNEL_TAKEN, SESSION_TAKEN
+from storage.session_store import SessionIdTaken, SessionWrite, VersionConflict
 from storage.sql import Conn, clash
 
 
-async def _write(conn: Conn, changes: list[SessionWrite]) -> set[str] | None:
-    """Commit `changes` (of distinct sessions); the ids of the sessions that moved, or None
-    when all of them did."""
+async def _write(conn: Conn, changes: list[SessionWrite], news: list[NewRow]) -> set[str] | None:
+    """Commit `changes` (of distinct sessions) and `news` (SQLite's alone: see `NewSession`);
+    the ids of the sessions that moved, or None when all of them did. When a move failed its
+    version check, the new sessions are written after the others, each alone."""
     sqlite = conn.dialect.name == "sqlite"
     try:
         if sqlite:
-            await write_batch(conn, changes)
+            await write_batch(conn, changes, news)
         else:
             await conn.script(script(conn.dialect, changes, strict=True))
         return None
@@ -73,10 +78,12 @@ class Move(Grouped):
 
     @classmethod
     async def commit(cls, conn: Conn, writes: list[Any]) -> list[Outcome]:
-        """Each session once per transaction (its next move may follow in the same batch)."""
+        """Each session once per transaction (its next move may follow in the same batch);
+        the new sessions (`NewSession`) in the first."""
         outcomes: list[Outcome] = [_STORED] * len(writes)
-        todo = list(range(len(writes)))
-        while todo:
+        todo = [i for i, write in enumerate(writes) if not isinstance(write, NewSession)]
+        new = [i for i, write in enumerate(writes) if isinstance(write, NewSession)]
+        while todo or new:
             seen: set[str] = set()
             now: list[int] = []
             later: list[int] = []
@@ -85,13 +92,16 @@ class Move(Grouped):
                 (later if session_id in seen else now).append(i)
                 seen.add(session_id)
             changes = [writes[i].change for i in now]
-            moved = await _write(conn, changes)
+            news = [writes[i].row for i in new]
+            moved = await _write(conn, changes, news)
             if moved is not None:
                 for i, change in zip(now, changes, strict=True):
                     if change.after.id not in moved:
                         conflict = f"session {change.after.id}: not at {change.before.version}"
                         outcomes[i] = (False, VersionConflict(conflict))
-            todo = later
+                for i in new:  # not written yet: a move failed the statement's version check
+                    outcomes[i] = await writes[i].alone(conn)
+            todo, new = later, []
         return outcomes
 
     def failed(self, error: Exception) -> Exception:
@@ -99,3 +109,34 @@ class Move(Grouped):
         if clash(error) == "key":
             return VersionConflict(f"session {self.change.after.id}: seq taken")
         return error
+
+
+class NewSession(Grouped):
+    """A new session on SQLite (`SessionStore.create`), with its first change if any (`row`),
+    written in the statement of the moves of its batch (`Move.commit`)."""
+
+    def __init__(
+        self, record: SessionRecord, first: SessionWrite | None, created_at: float
+    ) -> None:
+        self.row: NewRow = (record, first, created_at)
+
+    async def alone(self, conn: Conn) -> Outcome:
+        """Write this session in a statement of its own: its outcome."""
+        try:
+            await write_batch(conn, [], [self.row])
+        except Exception as error:
+            return (False, self.failed(error))
+        return _STORED
+
+    def failed(self, error: Exception) -> Exception:
+        """The batch's checks of a new session, as `SessionStore.create` raises them."""
+        clashed = clash(error)
+        if clashed == "key" or SESSION_TAKEN in str(error):
+            return SessionIdTaken(self.row[0].id)
+        if clashed == "unique" or CHANNEL_TAKEN in str(error):
+            return GameError(Reason.CHANNEL_BUSY)
+        return error
+
+    @classmethod
+    def kind(cls) -> type[Grouped]:
+        return Move

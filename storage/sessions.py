@@ -186,7 +186,7 @@ WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
             check_chain(first)
             if first.before is not record and first.before != record:  # most are the same
                 raise ValueError(f"the first change of {record.id} starts from another record")
-        await self.db.write(session_write(record, first, self.db.dialect.name == "sqlite"))
+        await self.db.submit(session_write(record, first, self.db.dialect.name == "sqlite"))
 
     def write(self, change: SessionWrite) -> Durable[None]:
         """Store what `change` changes in the next group commit."""

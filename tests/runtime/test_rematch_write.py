@@ -43,7 +43,7 @@ async def test_a_rematch_on_sqlite_is_one_statement(tmp_path: Path) -> None:
         # A read may reload the finished game; the trace names the write again for each
         # statement its triggers run: no BEGIN, no COMMIT, no batch of moves of its own.
         [write] = {s for s in statements if not s.startswith("SELECT")}
-        assert write.startswith("INSERT INTO new_session")
+        assert write.startswith("INSERT INTO move_batch")
         loaded = await storage.sessions.load(change.session.id)
         assert loaded is not None and loaded.record == change.session.record
         assert loaded.record.status is Status.ACTIVE

@@ -66,7 +66,7 @@ async def test_a_new_session_on_sqlite_is_one_statement_without_begin_or_commit(
         await storage.db.trace(None)
         # The trace names the statement again for each one its trigger runs.
         [run] = set(statements)
-        assert run.startswith("INSERT INTO new_session")
+        assert run.startswith("INSERT INTO move_batch")
         loaded = await store.load("b")
         assert loaded is not None and loaded.record == make_record("b", channel_id=2)
     finally:
@@ -185,7 +185,7 @@ async def test_a_new_session_with_its_first_change_is_one_statement_on_sqlite(
         await store.create(first.before, first)
         await storage.db.trace(None)
         [run] = set(statements)  # named again for each statement its triggers run
-        assert run.startswith("INSERT INTO new_session")
+        assert run.startswith("INSERT INTO move_batch")
         loaded = await store.load("r")
         assert loaded is not None and loaded.record == first.after
     finally:

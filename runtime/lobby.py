@@ -102,7 +102,9 @@ class Lobby:
             old.options if options is None else options,
             old.turn_timer,
         )
-        seats = tuple(s if _fresh(s) else evolve(s, **FRESH_SEAT) for s in old.seats)
+        # Copied even when fresh: a stored seat, validated as loaded, holds a fields-set of its
+        # own (728 bytes a seat), which the new game would keep all its life; a copy shares one.
+        seats = tuple(evolve(s, **FRESH_SEAT) for s in old.seats)
         # All of it the finished game's, validated when it was opened, unless new options came.
         return await self._open(table, by, seats, stored, checked=options is None)
 
@@ -226,11 +228,6 @@ _NEW_RECORD = {name: field.default for name, field in SessionRecord.model_fields
 def _built_record(values: dict[str, Any]) -> SessionRecord:
     """The record `SessionRecord(**values)` validates to, of values validated before."""
     return built(SessionRecord, {name: values.get(name, d) for name, d in _NEW_RECORD.items()})
-
-
-def _fresh(seat: Seat) -> bool:
-    """Whether `seat`'s counts are a new game's already (`FRESH_SEAT`): kept as it is."""
-    return all(getattr(seat, name) == value for name, value in FRESH_SEAT.items())
 
 
 def require_host(record: SessionRecord, user_id: int) -> None:

@@ -14,6 +14,10 @@ no verification: bench/service.py measures those), and a player holds nothing bu
 its move or rematch waits on the service (`move`: the moves it chose from and the finished
 game it rematches are let go first), so what grows is the service's.
 `--bot-root DIR` runs the service and store of another checkout (an older commit, to compare).
+`--trace FRAMES` also traces Python's allocations (`tracemalloc`, FRAMES deep) and prints,
+after the line, what grew most from the first figure to the end of play, by traceback (each
+line innermost first): slow (the play slows several times, so fewer moves are played), for
+finding what grows, not for the figures.
 
 Prints one line per size:
 memory sessions=N rss_mb_5s=A rss_mb_60s=B growth_pct=G moves=M
@@ -29,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,7 +92,11 @@ def rss_mb() -> float:
     raise RuntimeError("no VmRSS in /proc/self/status")
 
 
-async def measure(sessions: int, early: float, seconds: float, directory: Path) -> str:
+async def measure(
+    sessions: int, early: float, seconds: float, directory: Path, trace: int = 0
+) -> str:
+    if trace:
+        tracemalloc.start(trace)
     storage = await open_storage(directory / "bench.db")
     seeds = itertools.count(1)
     service = SessionService(
@@ -110,15 +119,28 @@ async def measure(sessions: int, early: float, seconds: float, directory: Path) 
     players = asyncio.gather(*(player(s) for s in ids))
     await asyncio.sleep(early)
     first = rss_mb()
+    traced = tracemalloc.take_snapshot() if trace else None
     await players
     last = rss_mb()
+    grew = "" if traced is None else _grown(traced, tracemalloc.take_snapshot())
     await service.close()
     await storage.close()
     growth = (last - first) / first * 100
     return (
         f"memory sessions={sessions} rss_mb_{early:g}s={first:.0f} "
-        f"rss_mb_{seconds:g}s={last:.0f} growth_pct={growth:.1f} moves={moves}"
+        f"rss_mb_{seconds:g}s={last:.0f} growth_pct={growth:.1f} moves={moves}{grew}"
     )
+
+
+def _grown(early: tracemalloc.Snapshot, late: tracemalloc.Snapshot, top: int = 15) -> str:
+    """The tracebacks whose live allocations grew most from `early` to `late`."""
+    lines = []
+    for stat in late.compare_to(early, "traceback")[:top]:
+        frames = " <- ".join(
+            f"{f.filename.rsplit('/', 2)[-1]}:{f.lineno}" for f in reversed(stat.traceback)
+        )
+        lines.append(f"\n  {stat.size_diff / 1e6:+8.2f} MB {stat.count_diff:+9d} blocks  {frames}")
+    return "".join(lines)
 
 
 def main() -> None:
@@ -128,17 +150,21 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="seconds of play in all")
     parser.add_argument("--dir", default=None, help="where the temporary database goes")
     parser.add_argument("--bot-root", type=Path, default=ROOT, help="checkout whose code runs")
+    parser.add_argument("--trace", type=int, default=0, help="tracemalloc frames (slow)")
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:  # one size, in this process
         with tempfile.TemporaryDirectory(prefix="bench-memory-", dir=args.dir) as tmp:
-            line = asyncio.run(measure(args.sessions[0], args.early, args.seconds, Path(tmp)))
+            tmpdir = Path(tmp)
+            line = asyncio.run(
+                measure(args.sessions[0], args.early, args.seconds, tmpdir, args.trace)
+            )
         print(line, flush=True)
         return
     for sessions in args.sessions:
         command = [sys.executable, __file__, "--one", "--sessions", str(sessions)]
         command += ["--early", str(args.early), "--seconds", str(args.seconds)]
-        command += ["--bot-root", str(args.bot_root)]
+        command += ["--bot-root", str(args.bot_root), "--trace", str(args.trace)]
         if args.dir is not None:
             command += ["--dir", args.dir]
         subprocess.run(command, check=True)

@@ -102,7 +102,9 @@ class Lobby:
             old.options if options is None else options,
             old.turn_timer,
         )
-        seats = tuple(s if _fresh(s) else evolve(s, **FRESH_SEAT) for s in old.seats)
+        # Copied even when fresh: a stored seat, validated as loaded, holds a fields-set of its
+        # own (728 bytes a seat), which the new game would keep all its life; a copy shares one.
+        seats = tuple(evolve(s, **FRESH_SEAT) for s in old.seats)
         # All of it the finished game's, validated when it was opened, unless new options came.
         return await self._open(table, by, seats, stored, checked=options is None)
 
@@ -227,14 +229,6 @@ def _built_record(values: dict[str, Any]) -> SessionRecord:
     """The record `SessionRecord(**values)` validates to, of values validated before (each a
     field's: merged into the defaults, they keep the fields' order)."""
     return built(SessionRecord, {**_NEW_RECORD, **values})
-
-
-_FRESH_ITEMS = FRESH_SEAT.items()
-
-
-def _fresh(seat: Seat) -> bool:
-    """Whether `seat`'s counts are a new game's already (`FRESH_SEAT`): kept as it is."""
-    return seat.__dict__.items() >= _FRESH_ITEMS
 
 
 def require_host(record: SessionRecord, user_id: int) -> None:

@@ -102,11 +102,11 @@ Watcher = Callable[[str, int | None], None]
 
 
 class SessionStore(Protocol):
-    async def create(self, record: SessionRecord, first: SessionWrite | None = None) -> None:
+    def create(self, record: SessionRecord, first: SessionWrite | None = None) -> Awaitable[None]:
         """Insert a new session; GameError(CHANNEL_BUSY) if its channel has a live one,
         SessionIdTaken if a session or a game record holds its id already. `first`: its
         first change too (`write`'s), in the same commit: both or neither (a rematch starts
-        its game in the write that opens it)."""
+        its game in the write that opens it). Awaitable as `write`'s is."""
 
     def write(self, change: SessionWrite) -> Awaitable[None]:
         """Store `change` atomically; the awaitable completes once it is durable.

@@ -176,17 +176,19 @@ WHERE {LIVE.replace("status", "s.status")} AND s.status = 'active'
         shard = dialect.in_list("(COALESCE(s.guild_id, 0) >> 22) % $1", 2, "INTEGER")
         return f" AND {shard}", (shards.count, dialect.listed(sorted(shards.ids)))
 
-    async def create(self, record: SessionRecord, first: SessionWrite | None = None) -> None:
+    def create(self, record: SessionRecord, first: SessionWrite | None = None) -> Durable[None]:
         """Insert a new session; GameError(CHANNEL_BUSY) if its channel has a live one,
         SessionIdTaken if a session or a game record holds its id already. `first`: its
-        first change too (a rematch's start), in the same commit: both or neither."""
+        first change too (a rematch's start), in the same commit: both or neither. The
+        group commit's own future, as `write`'s: no coroutine, task and shield held per
+        rematch while it waits (games started together rematch together)."""
         if record.version != 0:
             raise ValueError("a new session starts at version 0")
         if first is not None:
             check_chain(first)
             if first.before is not record and first.before != record:  # most are the same
                 raise ValueError(f"the first change of {record.id} starts from another record")
-        await self.db.submit(session_write(record, first, self.db.dialect.name == "sqlite"))
+        return self.db.submit(session_write(record, first, self.db.dialect.name == "sqlite"))
 
     def write(self, change: SessionWrite) -> Durable[None]:
         """Store what `change` changes in the next group commit."""

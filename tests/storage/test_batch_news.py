@@ -9,15 +9,9 @@ from pathlib import Path
 
 from games.engine import GameError, Reason
 from storage import Storage, open_storage
-from storage.session_store import SessionIdTaken, SessionStore, SessionWrite, VersionConflict
+from storage.session_store import SessionIdTaken, VersionConflict
 from tests.storage.test_one_call import started
 from tests.storage.test_storage import make_record, next_move, start
-
-
-async def queued(store: SessionStore, write: SessionWrite) -> None:
-    """`write`, queued once the coroutines before it in a `gather` queued theirs: a move
-    queued at once would start the batch before them."""
-    await store.write(write)
 
 
 async def test_a_new_session_queued_with_moves_is_written_in_their_one_statement_on_sqlite(
@@ -31,7 +25,7 @@ async def test_a_new_session_queued_with_moves_is_written_in_their_one_statement
         first = started(make_record("r", channel_id=2))
         statements: list[str] = []
         await storage.db.trace(statements.append)
-        await asyncio.gather(store.create(first.before, first), queued(store, write))
+        await asyncio.gather(store.create(first.before, first), store.write(write))
         await storage.db.trace(None)
         [run] = set(statements)  # named again for each statement its trigger runs
         assert run.startswith("INSERT INTO move_batch")
@@ -56,8 +50,8 @@ async def test_a_new_session_beside_a_stale_move_is_stored_and_the_move_refused_
     first = started(make_record("r", channel_id=20))
     results = await asyncio.gather(
         store.create(first.before, first),
-        queued(store, stale),
-        queued(store, sound),
+        store.write(stale),
+        store.write(sound),
         return_exceptions=True,
     )
     assert isinstance(results[1], VersionConflict)
@@ -75,7 +69,7 @@ async def test_a_refused_new_session_leaves_the_moves_of_its_batch_stored(
     game = await start(store, make_record("a", channel_id=1))
     write, _ = next_move(*game)
     results = await asyncio.gather(
-        store.create(make_record("b", channel_id=1)), queued(store, write), return_exceptions=True
+        store.create(make_record("b", channel_id=1)), store.write(write), return_exceptions=True
     )
     assert isinstance(results[0], GameError) and results[0].reason is Reason.CHANNEL_BUSY
     assert results[1] is None

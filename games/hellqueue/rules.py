@@ -75,10 +75,7 @@ from games.hellqueue.moves import (
 )
 from games.hellqueue.scoring import best_score, winners
 
-EMPTY, NEW_PLAYER = Dice(), Player()
-NEW_TABLE = {name: info.default for name, info in State.model_fields.items()}
-"""A new game's fields in their order, the config, seats and first roll to be filled in (the
-defaults are frozen)."""
+EMPTY = Dice()
 Group = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 """A face group: its large, small and black dice's faces."""
 NO_GROUP: Group = ((), (), ())
@@ -205,12 +202,12 @@ class HellQueueRules(Rules[Config, State, Action, View]):
     def setup(self, config: Config) -> State:
         """The decks face down in printed order, every die still to roll (chance does both)."""
         n = config.players
-        values = dict(NEW_TABLE)  # built without validation: a new game's defaults, and:
-        values["config"] = config
-        values["players"] = (NEW_PLAYER,) * n
-        values["queues"] = ((EMPTY,) * n,) * len(SLOTS)
-        values["rolling"] = _rolling(seat=0, purpose="setup", large=LARGE_DICE, small=SMALL_DICE)
-        return built(State, values)
+        return State(
+            config=config,
+            players=(Player(),) * n,
+            queues=((Dice(),) * n,) * len(SLOTS),
+            rolling=_rolling(seat=0, purpose="setup", large=LARGE_DICE, small=SMALL_DICE),
+        )
 
     # Whose move ---------------------------------------------------------------------------
 

@@ -47,9 +47,6 @@ from games.thegame.models import fits as fits  # the placement rule, where it wa
 PERFECT, WIN, LOSS, BURNED = "perfect", "win", "loss", "burned"
 CARD_SET = frozenset(CARDS)
 
-NEW_TABLE = {name: info.default for name, info in TheGameState.model_fields.items()}
-"""A new game's fields in their order, `config` to be filled in (the defaults are frozen)."""
-
 CHANCE_TO_MOVE, NOBODY_TO_MOVE = ToMove(chance=True), ToMove()
 SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({seat})) for seat in range(5))  # up to 5 players
 """`to_move`'s answers, built once (they are frozen)."""
@@ -114,11 +111,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         return config_from_options(TheGameConfig, players, options)
 
     def setup(self, config: TheGameConfig) -> TheGameState:
-        """Built without validation (every new game, each rematch too): the config is
-        validated, the rest are the model's own defaults."""
-        values = dict(NEW_TABLE)
-        values["config"] = config
-        return built(TheGameState, values)
+        return TheGameState(config=config)
 
     def to_move(self, state: TheGameState) -> ToMove:
         phase = state.phase

@@ -1,5 +1,5 @@
 """What Hell Queue Club's rules draw, write out or build without their models' help (a roll's
-faces, its logged form, a new game's state) is what `randint` and the models themselves give:
+faces, its logged form) is what `randint` and the models themselves give:
 seeded games and stored logs replay as before."""
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from games.engine.contract import CHANCE
 from games.engine.rng import Rng
 from games.engine.step import advance
 from games.hellqueue import RULES
-from games.hellqueue.models import Dice, Player, State
-from games.hellqueue.rules import _roll, _rolling
+from games.hellqueue.rules import _roll
 
 
 @pytest.mark.parametrize("rng_class", [Rng, random.Random])
@@ -49,18 +48,3 @@ def test_every_logged_chance_action_of_a_whole_game_replays_as_its_serialization
     for entry in chance:
         action = RULES.parse_action(entry.action)
         assert entry.action == action.__pydantic_serializer__.to_python(action, mode="json")
-
-
-@pytest.mark.parametrize("players", [3, 4])
-def test_a_new_game_is_the_state_validation_builds(players: int) -> None:
-    config = RULES.make_config(players, {})
-    validated = State(
-        config=config,
-        players=(Player(),) * players,
-        queues=((Dice(),) * players,) * 3,
-        rolling=_rolling(seat=0, purpose="setup", large=5, small=10),
-    )
-    state = RULES.setup(config)
-    assert state == validated
-    assert state.model_dump_json() == validated.model_dump_json()
-    assert State.model_validate_json(state.model_dump_json()) == state

@@ -1,5 +1,5 @@
 """What The Game's rules write out or build without their models' help (the deal's logged
-chance actions, a new game's state, the dealt state) is what the models themselves give."""
+chance actions, the dealt state) is what the models themselves give."""
 
 from __future__ import annotations
 
@@ -36,16 +36,6 @@ def test_a_chance_action_dumped_directly_is_its_serialization() -> None:
     choice = RULES.chance_action(dealt, Rng("1:2"))
     for action in (deal, choice, Deal(order=deal.order), ChooseFirst(seat=1)):
         assert RULES.dump_action(action) == serialized(action)
-
-
-@pytest.mark.parametrize("options", [{}, {"on_fire": True, "min_three": True}])
-@pytest.mark.parametrize("players", [1, 2, 5])
-def test_a_new_game_is_the_state_validation_builds(players: int, options: dict[str, bool]) -> None:
-    config = RULES.make_config(players, options)
-    state, validated = RULES.setup(config), TheGameState(config=config)
-    assert state == validated
-    assert state.model_dump_json() == validated.model_dump_json()
-    assert TheGameState.model_validate_json(state.model_dump_json()) == state
 
 
 def test_a_deal_left_to_chance_for_the_first_player_holds_the_hands_and_waits() -> None:

@@ -98,8 +98,7 @@ class Writer:
         # another process's session made due, hence `notify`)
         rows = None if update is NO_CHANGE or update.empty else update  # (the usual: NO_CHANGE)
         write = SessionWrite(old, record, entries, snapshot, rows, not core.owns(record))
-        on_commit = core.on_commit
-        started = 0.0 if on_commit is None else time.perf_counter()
+        started = 0.0 if core.on_commit is None else time.perf_counter()
         store = core.store
         committing = store.create(old, write) if new else store.write(write)
         cancelled = False
@@ -111,11 +110,9 @@ class Writer:
             except Exception:
                 pass  # read from the future below
             else:  # committed: the usual move, nothing more to ask the future
-                self._committed(session, record, state, needed, waiting)
-                if on_commit is not None:
-                    on_commit(time.perf_counter() - started)
+                self._committed(session, record, state, needed, waiting, started)
                 return
-        else:  # a coroutine (a store's `create`), or another awaitable
+        else:  # another store's awaitable (a coroutine)
             committing = asyncio.ensure_future(committing)
         if not committing.done():  # not a Durable, or (never so far) not done yet
             cancelled = await _settle(committing) or cancelled
@@ -125,9 +122,7 @@ class Writer:
             if not cancelled:
                 raise GameError(Reason.STALE_VERSION) from None
         elif error is None:
-            self._committed(session, record, state, needed, waiting)
-            if on_commit is not None:
-                on_commit(time.perf_counter() - started)
+            self._committed(session, record, state, needed, waiting, started)
         else:
             if isinstance(error, StoreUnavailable):
                 self._cache.drop(session)  # a lost COMMIT may yet have landed: reload
@@ -143,13 +138,18 @@ class Writer:
         state: Any,
         deadlines: dict[Key, Deadline],
         waiting: ToMove,
+        started: float,
     ) -> None:
-        """Bring the live session level with what was just committed, and arm it."""
+        """Bring the live session level with what was just committed, arm it, and tell
+        `on_commit` how long the commit took (since `started`)."""
         session.record = record
         session.state = state
         session.deadlines = deadlines
         session.waiting = waiting
         self.arm(session)
+        on_commit = self._core.on_commit
+        if on_commit is not None:
+            on_commit(time.perf_counter() - started)
 
     def arm(self, session: Session) -> None:
         """Make the session's timer and AI driver match what it now waits for, on the process

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from games.engine.session import SessionRecord
@@ -155,25 +155,15 @@ def _add_news(rows: dict[str, list[list[Any]]], news: Sequence[NewRow]) -> None:
 async def write_batch(conn: Conn, changes: list[SessionWrite], news: Sequence[NewRow] = ()) -> None:
     """Commit `changes` (of distinct sessions) and `news` on SQLite, or fail having written
     nothing (with `STALE` if a move failed its version check): one statement in a
-    transaction of its own (autocommit), through `BATCH`."""
-    await insert_into_view(conn, BATCH, batch_view, _WRITE_BATCH, batch_args(changes, news))
-
-
-async def insert_into_view(
-    conn: Conn,
-    view: str,
-    make: Callable[[Dialect], list[str]],
-    sql: str,
-    args: Sequence[Any],
-) -> None:
-    """Run `sql`, an INSERT into the temporary view `view` whose trigger does the writing;
-    on a connection that has no such view yet (its first use), make it (`make`'s statements)
-    first: one at a time, not as a script, which would commit a transaction begun."""
+    transaction of its own (autocommit), through `BATCH`. On a connection without `BATCH`
+    yet (its first batch), it is made first: a statement at a time, not as a script, which
+    would commit a transaction begun."""
+    args = batch_args(changes, news)
     try:
-        await conn.execute(sql, *args)
+        await conn.execute(_WRITE_BATCH, *args)
     except Exception as error:
-        if f"no such table: {view}" not in str(error):
+        if f"no such table: {BATCH}" not in str(error):
             raise
-        for statement in make(conn.dialect):
+        for statement in batch_view(conn.dialect):
             await conn.execute(statement)
-        await conn.execute(sql, *args)
+        await conn.execute(_WRITE_BATCH, *args)

@@ -28,13 +28,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine.errors import GameError, Reason
 from games.engine.session import SessionRecord
 from storage.database import Grouped, Outcome
 from storage.move_batch import NewRow, write_batch
 from storage.move_rows import MOVED, STALE, script
-from storage.new_rows import CHANNEL_TAKEN, SESSION_TAKEN
-from storage.session_store import SessionIdTaken, SessionWrite, VersionConflict
+from storage.new_rows import refusal
+from storage.session_store import SessionWrite, VersionConflict
 from storage.sql import Conn, clash
 
 
@@ -129,13 +128,7 @@ class NewSession(Grouped):
         return _STORED
 
     def failed(self, error: Exception) -> Exception:
-        """The batch's checks of a new session, as `SessionStore.create` raises them."""
-        clashed = clash(error)
-        if clashed == "key" or SESSION_TAKEN in str(error):
-            return SessionIdTaken(self.row[0].id)
-        if clashed == "unique" or CHANNEL_TAKEN in str(error):
-            return GameError(Reason.CHANNEL_BUSY)
-        return error
+        return refusal(error, self.row[0].id)
 
     @classmethod
     def kind(cls) -> type[Grouped]:

@@ -7,10 +7,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from games.engine.errors import GameError, Reason
 from games.engine.session import SessionRecord
 from storage.migrations import LIVE
 from storage.move_rows import column_value
-from storage.sql import Dialect
+from storage.session_store import SessionIdTaken
+from storage.sql import Dialect, clash
 
 NEW_COLUMNS = (
     "id",
@@ -41,6 +43,18 @@ SESSION_TAKEN = "session_id_taken"
 CHANNEL_TAKEN = "channel_busy"
 """The errors the batch's statement raises: a game record holds a new session's id; a new
 session's channel has a live one."""
+
+
+def refusal(error: Exception, session_id: str) -> Exception:
+    """What `SessionStore.create` raises for `error`, met writing new session `session_id`:
+    SessionIdTaken for a taken id, GameError(CHANNEL_BUSY) for a channel with a live session
+    (a constraint's clash, or the batch's own checks), else `error` itself."""
+    clashed, text = clash(error), str(error)
+    if clashed == "key" or SESSION_TAKEN in text:
+        return SessionIdTaken(session_id)
+    if clashed == "unique" or CHANNEL_TAKEN in text:
+        return GameError(Reason.CHANNEL_BUSY)
+    return error
 
 
 def params(record: SessionRecord, created_at: float) -> list[Any]:

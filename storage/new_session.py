@@ -13,9 +13,9 @@ from storage.database import Grouped
 from storage.migrations import LIVE
 from storage.move_rows import put_seats, seat_rows
 from storage.moves import NewSession, write_begun
-from storage.new_rows import NEW_COLUMNS, params
+from storage.new_rows import NEW_COLUMNS, params, refusal
 from storage.session_store import SessionIdTaken, SessionWrite
-from storage.sql import Conn, Write, clash, dumps
+from storage.sql import Conn, Write, dumps
 
 _INSERT = (
     f"INSERT INTO sessions ({', '.join(NEW_COLUMNS)}) "
@@ -50,12 +50,10 @@ def session_write(
                 raise SessionIdTaken(record.id)
             await conn.execute(_INSERT, *params(record, created_at))
         except Exception as error:  # another process got there meanwhile
-            clashed = clash(error)
-            if clashed == "key":
-                raise SessionIdTaken(record.id) from None
-            if clashed == "unique":
-                raise GameError(Reason.CHANNEL_BUSY) from None
-            raise
+            refused = refusal(error, record.id)
+            if refused is error:
+                raise
+            raise refused from None
         if seats := seat_rows(None, record):
             await conn.execute(put_seats(conn.dialect, "$1", False), dumps(seats))
         if first is not None:

@@ -111,16 +111,16 @@ def batch_args(changes: list[SessionWrite], sessions: Sequence[NewRow] = ()) -> 
     """`BATCH`'s columns (`PARTS`) for `changes` (of distinct sessions) and new `sessions`.
     A value a move left alone is the same object: `is` tells most apart without comparing
     them."""
-    moved: list[list[Any]] = []
-    turned: list[list[Any]] = []
-    columns: list[list[Any]] = []
+    moved: list[Any] = []
+    turned: list[Any] = []
+    columns: list[Any] = []
     for change in changes:
         before, after = change.before, change.after
         was, turn = before.to_move, after.to_move
         if was is not turn and was != turn:
-            turned.append([after.id, before.version, after.version, turn])
+            turned.append((after.id, before.version, after.version, turn))
         else:
-            moved.append([after.id, before.version, after.version])
+            moved.append((after.id, before.version, after.version))
         olds, news = _seldom_of(before), _seldom_of(after)
         if olds != news:
             mask = 0
@@ -129,7 +129,7 @@ def batch_args(changes: list[SessionWrite], sessions: Sequence[NewRow] = ()) -> 
                 changed = old is not new and old != new
                 mask |= changed << n
                 values.append(row_value(after, SELDOM[n]) if changed else None)
-            columns.append([after.id, after.version, mask, *values])
+            columns.append((after.id, after.version, mask, *values))
     rows = table_rows(changes)
     rows.update(moved=moved, turned=turned, columns=columns)
     if sessions:
@@ -137,14 +137,14 @@ def batch_args(changes: list[SessionWrite], sessions: Sequence[NewRow] = ()) -> 
     return [time.time(), *(dumps(rows[name]) if rows.get(name) else None for name in PARTS[1:])]
 
 
-def _add_news(rows: dict[str, list[list[Any]]], news: Sequence[NewRow]) -> None:
+def _add_news(rows: dict[str, list[Any]], news: Sequence[NewRow]) -> None:
     """The rows of `news`: each session as its first change leaves it (no row to update
     after its INSERT, no version to check on a session the statement makes), all its seats,
     and that change's rows of the `FIRST` tables."""
     add = rows.setdefault
     for record, first, created_at in news:
         stored = record if first is None else first.after
-        add("news", []).append([*params(stored, created_at), int(record.status.live)])
+        add("news", []).append((*params(stored, created_at), int(record.status.live)))
         add("seats", []).extend(seat_rows(None, stored))
         if first is not None:
             made = table_rows([first])

@@ -54,11 +54,12 @@ class Snapshot(Frozen):
 
 @dataclass(frozen=True, slots=True)
 class Taken:
-    """A snapshot the runtime takes: its state dumped (`model_dump(mode="json")`, a
-    `Snapshot`'s `state`) only as the batch writing it is built. Its move holds the state
-    until it is committed anyway, so a snapshot waiting for its commit holds nothing more;
-    the dump (about 2 KB of dicts and lists) waited as long, and the sessions a service starts
-    together cross a snapshot version and finish together, a tenth of them at once."""
+    """A snapshot the runtime takes: its state dumped only as the batch writing it is built
+    (as the JSON text its model writes, `storage.move_rows.state_json`; `state` gives it as
+    a `Snapshot`'s). Its move holds the state until it is committed anyway, so a snapshot
+    waiting for its commit holds nothing more; the dump (about 2 KB) waited as long, and the
+    sessions a service starts together cross a snapshot version and finish together, a
+    tenth of them at once."""
 
     version: int
     model: BaseModel

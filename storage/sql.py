@@ -32,7 +32,30 @@ class Row(Protocol):
     def __getitem__(self, key: int, /) -> Any: ...
 
 
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+class JsonText:
+    """A value given as its JSON text, which `dumps` writes as it is: no objects made of it
+    to be written again (a snapshot's state, which its model writes itself). Not a dataclass,
+    which orjson would write as an object of its fields."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _as_fragment(value: Any) -> orjson.Fragment:
+    if isinstance(value, JsonText):
+        return orjson.Fragment(value.text)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _as_value(value: Any) -> Any:
+    if isinstance(value, JsonText):
+        return json.loads(value.text)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=_as_value)
 """Made once: `json.dumps` with options builds an encoder every call, half its cost."""
 
 
@@ -43,7 +66,7 @@ def dumps(value: Any) -> str:
     text above all: every session row has one); a key that is not a string becomes one, as
     `json` does. An integer past 64 bits, which orjson refuses, is written by `json`."""
     try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+        return orjson.dumps(value, default=_as_fragment, option=orjson.OPT_NON_STR_KEYS).decode()
     except TypeError:
         return _ENCODER.encode(value)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args
 
 from pydantic import BaseModel
 
@@ -55,6 +55,7 @@ from games.hellqueue.models import (
     Pick,
     PickFirst,
     Player,
+    Purpose,
     Queue,
     Recall,
     Reroll,
@@ -64,6 +65,7 @@ from games.hellqueue.models import (
     Shuffle,
     State,
     View,
+    dice_of,
 )
 from games.hellqueue.moves import (
     legal,
@@ -96,6 +98,8 @@ MARKABLE = {"active": ("large", "small", "black"), "sleep": ("small",)}
 STATE_FIELDS = tuple(name for name in State.model_fields if name != "decks")
 """What a View holds of the State under the same names."""
 ROLL_FIELDS = every_field(Roll)
+ROLLED_KEYS = {purpose: f"hellqueue.rolled_{purpose}" for purpose in get_args(Purpose)}
+"""A landing's event key per purpose of the roll."""
 
 
 def _rolling(seat: int, purpose: str, large: int = 0, small: int = 0, black: int = 0) -> Rolling:
@@ -116,7 +120,15 @@ def _roll(rng: random.Random, count: int) -> Roll:
         while bits > 5:
             bits = getrandbits(3)
         faces.append(bits + 1)
-    return made(Roll, {"kind": "roll", "faces": tuple(faces)}, ROLL_FIELDS)
+    roll: Roll = made(Roll, {"kind": "roll", "faces": tuple(faces)}, ROLL_FIELDS)
+    _ROLLED[0] = roll
+    return roll
+
+
+_ROLLED: list[Roll | None] = [None]
+"""The last roll `_roll` made: `apply` takes it as it is, where another action goes through
+`Rules.checked` (its fields checked one by one, as much as the roll's landing). Checked mode
+still validates it: the engine checks every chance action before it applies it."""
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -127,7 +139,12 @@ def _copy(model: M, **changes: Any) -> M:
     the engine's `evolve` joins pydantic's fields-set per copy, as much again as the copy.
     Not for `Dice`, whose kept count would come along (`Dice.with_faces`)."""
     cls = type(model)
-    return made(cls, {**model.__dict__, **changes}, every_field(cls))
+    return made(cls, {**model.__dict__, **changes}, FIELDS_OF[cls])
+
+
+FIELDS_OF = {cls: every_field(cls) for cls in (State, Player, Payout)}
+"""The fields-set of each class `_copy` copies (one lookup, where `every_field` is a call)."""
+STATE_SET = FIELDS_OF[State]
 
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -151,7 +168,7 @@ def _resolved(state: State, changes: dict[str, Any]) -> State:
         changes["turn"] = (state.turn + 1) % state.config.players
     else:
         changes["phase"] = "resolve"
-    return _copy(state, **changes)
+    return made(State, {**state.__dict__, **changes}, STATE_SET)
 
 
 def rank(queue: tuple[Dice, ...]) -> tuple[tuple[int, ...], ...]:
@@ -221,7 +238,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         return legal(state, seat)
 
     def chance_action(self, state: State, rng: random.Random) -> Action:
-        if self.to_move(state) is not CHANCE_DUE:
+        if state.phase == "over" or to_move_seat(state) is not None:
             raise GameError(Reason.NOT_YOUR_TURN, "no_chance_due")
         if not state.shuffled:
             orders = []
@@ -241,13 +258,14 @@ class HellQueueRules(Rules[Config, State, Action, View]):
     # Applying -----------------------------------------------------------------------------
 
     def apply(self, state: State, actor: int, action: Action) -> Step:
-        action = self.checked(action)  # a foreign or unvalidated action never gets further
+        if action is not _ROLLED[0]:  # a foreign or unvalidated action never gets further
+            action = self.checked(action)
         if state.phase == "over":
             raise GameError(Reason.GAME_OVER)
         events: list[Event] = []
         kind = type(action)  # `checked` gives back an action of exactly its class
         if kind in CHANCE_KINDS:
-            if actor != CHANCE or self.to_move(state) is not CHANCE_DUE:
+            if actor != CHANCE or to_move_seat(state) is not None:  # chance is not due
                 raise GameError(Reason.NOT_YOUR_TURN)
             state = self._chance(state, action, events)
             return Step(state, tuple(events))
@@ -417,14 +435,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         asleep = tuple([f for f in sleep if f != wake]) if woken else sleep
         active = player.active.without(action.face)
         if woken:  # in the same copy: one Dice, one Player
-            active = built(
-                Dice,
-                {
-                    "large": active.large,
-                    "small": tuple(sorted(active.small + woken)),
-                    "black": active.black,
-                },
-            )
+            active = dice_of(active.large, tuple(sorted(active.small + woken)), active.black)
         player = self._rest(player, action.face, len(large), len(small), active, sleep=asleep)
         events.append(
             event(
@@ -567,7 +578,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         changes = {"players": _put(state.players, seat, player), "rolling": None}
         events.append(
             event(
-                key=f"hellqueue.rolled_{rolling.purpose}",
+                key=ROLLED_KEYS[rolling.purpose],
                 params={
                     "seat": seat,
                     "large": list(large),
@@ -602,7 +613,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 n = len(dice.of(size))
                 parts.append(tuple(sorted(faces[:n])))
                 faces = faces[n:]
-            rolled = built(Dice, {"large": parts[0], "small": parts[1], "black": parts[2]})
+            rolled = dice_of(parts[0], parts[1], parts[2])
             queue = _put(queue, seat, rolled)
             sums[seat] = (rolled.total,)
             events.append(

@@ -112,8 +112,8 @@ class Dice(Frozen):
 def dice_of(large: tuple[int, ...], small: tuple[int, ...], black: tuple[int, ...]) -> Dice:
     """Dice of these sorted faces, not validated, with their count kept from the start: the
     count a `cached_property` works out on first asking costs as much again as the model."""
-    values = {"large": large, "small": small, "black": black}
-    values["count"] = len(large) + len(small) + len(black)
+    count = len(large) + len(small) + len(black)
+    values = {"large": large, "small": small, "black": black, "count": count}
     return made(Dice, values, _DICE_FIELDS)
 
 

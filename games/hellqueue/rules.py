@@ -142,7 +142,9 @@ def _copy(model: M, **changes: Any) -> M:
     return made(cls, {**model.__dict__, **changes}, FIELDS_OF[cls])
 
 
-FIELDS_OF = {cls: every_field(cls) for cls in (State, Player, Payout)}
+FIELDS_OF: dict[type[BaseModel], set[str]] = {
+    cls: every_field(cls) for cls in (State, Player, Payout)
+}
 """The fields-set of each class `_copy` copies (one lookup, where `every_field` is a call)."""
 STATE_SET = FIELDS_OF[State]
 

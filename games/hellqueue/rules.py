@@ -98,6 +98,8 @@ MARKABLE = {"active": ("large", "small", "black"), "sleep": ("small",)}
 STATE_FIELDS = tuple(name for name in State.model_fields if name != "decks")
 """What a View holds of the State under the same names."""
 ROLL_FIELDS = every_field(Roll)
+BUILT = EXACT.built
+"""The actions the rules list, by id, with their logged forms (`Rules.dump_action`'s)."""
 ROLLED_KEYS = {purpose: f"hellqueue.rolled_{purpose}" for purpose in get_args(Purpose)}
 """A landing's event key per purpose of the roll."""
 
@@ -150,7 +152,10 @@ STATE_SET = FIELDS_OF[State]
 
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:index], value, *values[index + 1 :])
+    """`values` with `value` at `index` (through a list: a third less than joining slices)."""
+    items = list(values)
+    items[index] = value
+    return tuple(items)
 
 
 def _drop(faces: tuple[int, ...], face: int, count: int) -> tuple[int, ...]:
@@ -208,9 +213,14 @@ class HellQueueRules(Rules[Config, State, Action, View]):
 
     def dump_action(self, action: Action) -> dict[str, Any]:
         """A roll's logged form written out (what `Roll`'s serializer gives, for a fraction of
-        its cost: chance rolls about every other move); any other action as the engine does."""
+        its cost: chance rolls about every other move); one the rules built in advance, its kept
+        form (what the engine gives, without the call through `super()`); any other as the
+        engine does."""
         if type(action) is Roll:
             return {"kind": "roll", "faces": list(action.faces)}
+        kept = BUILT.get(id(action))
+        if kept is not None:
+            return dict(kept[1])
         return super().dump_action(action)
 
     # Config and setup -------------------------------------------------------------------

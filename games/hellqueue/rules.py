@@ -105,8 +105,17 @@ ROLLED_KEYS = {purpose: f"hellqueue.rolled_{purpose}" for purpose in get_args(Pu
 
 
 def _rolling(seat: int, purpose: str, large: int = 0, small: int = 0, black: int = 0) -> Rolling:
-    fields = {"seat": seat, "purpose": purpose, "large": large, "small": small, "black": black}
-    return built(Rolling, fields)
+    """The dice in the air, one shared (frozen) per value: a few hundred values in all (seat,
+    purpose, at most 15 dice), where a roll is due on most moves."""
+    key = (seat, purpose, large, small, black)
+    rolling = _ROLLINGS.get(key)
+    if rolling is None:
+        fields = {"seat": seat, "purpose": purpose, "large": large, "small": small, "black": black}
+        rolling = _ROLLINGS[key] = built(Rolling, fields)
+    return rolling
+
+
+_ROLLINGS: dict[tuple[int, str, int, int, int], Rolling] = {}
 
 
 def _roll(rng: random.Random, count: int) -> Roll:
@@ -291,6 +300,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         return Step(self._settle(state, events), tuple(events))
 
     def _chance(self, state: State, action: Any, events: list[Event]) -> State:
+        if type(action) is Roll and state.rolling is not None and state.phase != "setup":
+            return self._settle(self._land(state, action, events), events)  # most chance
         match action:
             case Shuffle():
                 return self._shuffle(state, action, events)
@@ -503,7 +514,6 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             player = _copy(player, sleep=left)
         else:
             player = _copy(player, active=player.active.with_faces(action.size, left))
-        chosen = {action.size: (action.face,) * action.count}
         events.append(
             event(
                 key="hellqueue.marked",
@@ -517,7 +527,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             )
         )
         players = _put(state.players, seat, player)
-        return _copy(state, players=players, marked=marked.adding(**chosen))
+        chosen = tuple(sorted(marked.of(action.size) + (action.face,) * action.count))
+        return _copy(state, players=players, marked=marked.with_faces(action.size, chosen))
 
     def _roll_marked(
         self, state: State, seat: int, action: RollMarked, events: list[Event]

@@ -137,9 +137,10 @@ def _roll(rng: random.Random, count: int) -> Roll:
 
 
 _ROLLED: list[Roll | None] = [None]
-"""The last roll `_roll` made: `apply` takes it as it is, where another action goes through
-`Rules.checked` (its fields checked one by one, as much as the roll's landing). Checked mode
-still validates it: the engine checks every chance action before it applies it."""
+"""The last roll `_roll` made: `apply` takes it as it is, as it takes the actions the rules
+list (`BUILT`), where another action goes through `Rules.checked` (its fields checked one by
+one, as much as the roll's landing). Checked mode still validates it: the engine checks every
+chance action before it applies it."""
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -279,8 +280,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
     # Applying -----------------------------------------------------------------------------
 
     def apply(self, state: State, actor: int, action: Action) -> Step:
-        if action is not _ROLLED[0]:  # a foreign or unvalidated action never gets further
-            action = self.checked(action)
+        if id(action) not in BUILT and action is not _ROLLED[0]:
+            action = self.checked(action)  # a foreign or unvalidated action never gets further
         if state.phase == "over":
             raise GameError(Reason.GAME_OVER)
         events: list[Event] = []
@@ -588,10 +589,11 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         rolling = state.rolling
         assert rolling is not None
         faces = self._faces(action, rolling.count)
-        large = tuple(sorted(faces[: rolling.large]))
-        small = tuple(sorted(faces[rolling.large : rolling.large + rolling.small]))
-        black = tuple(sorted(faces[rolling.large + rolling.small :]))
-        seat = rolling.seat
+        n_large, n_small, seat = rolling.large, rolling.small, rolling.seat  # each read once
+        cut = n_large + n_small
+        large = tuple(sorted(faces[:n_large])) if n_large else ()
+        small = tuple(sorted(faces[n_large:cut])) if n_small else ()
+        black = tuple(sorted(faces[cut:])) if cut < len(faces) else ()
         player = state.players[seat]
         player = _copy(
             player,

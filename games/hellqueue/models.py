@@ -75,9 +75,14 @@ class Dice(Frozen):
             (face,) * self.black.count(face),
         )
 
-    def without(self, face: int) -> Dice:
-        """These dice minus the face group of `face`."""
-        return dice_of(_minus(self.large, face), _minus(self.small, face), _minus(self.black, face))
+    def without(self, face: int, small: tuple[int, ...] = ()) -> Dice:
+        """These dice minus the face group of `face`, plus the `small` dice (an Awaken's woken
+        dice, in the same copy)."""
+        return dice_of(
+            _minus(self.large, face),
+            _merge(_minus(self.small, face), small),
+            _minus(self.black, face),
+        )
 
     def plus(self, other: Dice) -> Dice:
         return self.adding(other.large, other.small, other.black)

@@ -457,9 +457,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             raise illegal("bad_wake", face=wake)
         woken = tuple([f for f in sleep if f == wake])
         asleep = tuple([f for f in sleep if f != wake]) if woken else sleep
-        active = player.active.without(action.face)
-        if woken:  # in the same copy: one Dice, one Player
-            active = dice_of(active.large, tuple(sorted(active.small + woken)), active.black)
+        active = player.active.without(action.face, woken)  # in the same copy: one Dice
         player = self._rest(player, action.face, len(large), len(small), active, sleep=asleep)
         events.append(
             event(
@@ -560,10 +558,10 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             large, small, black = 0, 0, state.rest_black
             update["rest_black"] = 0
         elif case == "cards":
-            back = EMPTY
-            for queue in state.queues:
-                back = back.plus(queue[seat])
-            large, small, black = len(back.large), len(back.small), len(back.black)
+            mine = [queue[seat] for queue in state.queues]  # only their numbers: no Dice built
+            large = sum([len(dice.large) for dice in mine])
+            small = sum([len(dice.small) for dice in mine])
+            black = sum([len(dice.black) for dice in mine])
             update["queues"] = tuple(_put(queue, seat, EMPTY) for queue in state.queues)
         else:
             raise illegal("nothing_to_recall")

@@ -503,31 +503,26 @@ class HellQueueRules(Rules[Config, State, Action, View]):
     def _mark(self, state: State, seat: int, action: Mark, events: list[Event]) -> State:
         player, marked = state.players[seat], state.marked
         assert marked is not None
-        if action.size not in MARKABLE[action.where]:  # `where` is one of the two
+        where, size, face, count = action.where, action.size, action.face, action.count  # once
+        if size not in MARKABLE[where]:  # `where` is one of the two
             raise illegal("bad_die")
-        faces = player.sleep if action.where == "sleep" else player.active.of(action.size)
-        if action.count > faces.count(action.face):  # a Mark's count is at least 1
+        faces = player.sleep if where == "sleep" else player.active.of(size)
+        if count > faces.count(face):  # a Mark's count is at least 1
             raise illegal("no_such_die")
-        left = _drop(faces, action.face, action.count)
-        if action.where == "sleep":
+        left = _drop(faces, face, count)
+        if where == "sleep":
             player = _copy(player, sleep=left)
         else:
-            player = _copy(player, active=player.active.with_faces(action.size, left))
+            player = _copy(player, active=player.active.with_faces(size, left))
         events.append(
             event(
                 key="hellqueue.marked",
-                params={
-                    "seat": seat,
-                    "where": action.where,
-                    "size": action.size,
-                    "face": action.face,
-                    "count": action.count,
-                },
+                params={"seat": seat, "where": where, "size": size, "face": face, "count": count},
             )
         )
         players = _put(state.players, seat, player)
-        chosen = tuple(sorted(marked.of(action.size) + (action.face,) * action.count))
-        return _copy(state, players=players, marked=marked.with_faces(action.size, chosen))
+        chosen = tuple(sorted(marked.of(size) + (face,) * count))
+        return _copy(state, players=players, marked=marked.with_faces(size, chosen))
 
     def _roll_marked(
         self, state: State, seat: int, action: RollMarked, events: list[Event]
@@ -586,9 +581,9 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         """The dice in the air land: large and black on the active card, small on the sleep."""
         rolling = state.rolling
         assert rolling is not None
-        faces = self._faces(action, rolling.count)
         n_large, n_small, seat = rolling.large, rolling.small, rolling.seat  # each read once
         cut = n_large + n_small
+        faces = self._faces(action, cut + rolling.black)
         large = tuple(sorted(faces[:n_large])) if n_large else ()
         small = tuple(sorted(faces[n_large:cut])) if n_small else ()
         black = tuple(sorted(faces[cut:])) if cut < len(faces) else ()

@@ -13,8 +13,8 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import Field, TypeAdapter
 
-from games.engine.built import built
-from games.engine.contract import Frozen
+from games.engine.built import every_field
+from games.engine.contract import Frozen, made
 from games.hellqueue.cards import (
     BLACK_DICE,
     DECKS,
@@ -47,9 +47,10 @@ class Dice(Frozen):
 
     @cached_property
     def count(self) -> int:
-        """Kept with the dice once asked (the rules, views and AI search ask it of every seat's
-        dice under every card): a copy must be built from the fields (`with_faces`), never
-        from `__dict__`, or it keeps a count that is no longer its own."""
+        """Kept with the dice (the rules, views and AI search ask it of every seat's dice under
+        every card): the rules' own dice are built with it (`dice_of`); a copy must be built from
+        the fields (`with_faces`), never from `__dict__`, or it keeps a count that is no longer
+        its own."""
         return len(self.large) + len(self.small) + len(self.black)
 
     @property
@@ -68,24 +69,19 @@ class Dice(Frozen):
 
     def group(self, face: int) -> Dice:
         """All dice showing `face` (a face group)."""
-        return built(
-            Dice,
-            {
-                "large": (face,) * self.large.count(face),
-                "small": (face,) * self.small.count(face),
-                "black": (face,) * self.black.count(face),
-            },
+        return dice_of(
+            (face,) * self.large.count(face),
+            (face,) * self.small.count(face),
+            (face,) * self.black.count(face),
         )
 
-    def without(self, face: int) -> Dice:
-        """These dice minus the face group of `face`."""
-        return built(
-            Dice,
-            {
-                "large": _minus(self.large, face),
-                "small": _minus(self.small, face),
-                "black": _minus(self.black, face),
-            },
+    def without(self, face: int, small: tuple[int, ...] = ()) -> Dice:
+        """These dice minus the face group of `face`, plus the `small` dice (an Awaken's woken
+        dice, in the same copy)."""
+        return dice_of(
+            _minus(self.large, face),
+            _merge(_minus(self.small, face), small),
+            _minus(self.black, face),
         )
 
     def plus(self, other: Dice) -> Dice:
@@ -95,13 +91,8 @@ class Dice(Frozen):
         self, large: tuple[int, ...] = (), small: tuple[int, ...] = (), black: tuple[int, ...] = ()
     ) -> Dice:
         """These dice and more, given as faces per kind (sorted or not)."""
-        return built(
-            Dice,
-            {
-                "large": _merge(self.large, large),
-                "small": _merge(self.small, small),
-                "black": _merge(self.black, black),
-            },
+        return dice_of(
+            _merge(self.large, large), _merge(self.small, small), _merge(self.black, black)
         )
 
     def of(self, size: Size) -> tuple[int, ...]:
@@ -110,14 +101,28 @@ class Dice(Frozen):
 
     def with_faces(self, size: Size, faces: tuple[int, ...]) -> Dice:
         """These dice with the faces of kind `size` replaced by `faces` (sorted)."""
-        values = {"large": self.large, "small": self.small, "black": self.black, size: faces}
-        return built(Dice, values)
+        if size == "large":
+            return dice_of(faces, self.small, self.black)
+        if size == "small":
+            return dice_of(self.large, faces, self.black)
+        return dice_of(self.large, self.small, faces)
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """pydantic's copy, without the kept count (it may not fit the update)."""
         copied = super().model_copy(update=update, deep=deep)
         copied.__dict__.pop("count", None)
         return copied
+
+
+def dice_of(large: tuple[int, ...], small: tuple[int, ...], black: tuple[int, ...]) -> Dice:
+    """Dice of these sorted faces, not validated, with their count kept from the start: the
+    count a `cached_property` works out on first asking costs as much again as the model."""
+    count = len(large) + len(small) + len(black)
+    values = {"large": large, "small": small, "black": black, "count": count}
+    return made(Dice, values, _DICE_FIELDS)
+
+
+_DICE_FIELDS = every_field(Dice)
 
 
 def _minus(faces: tuple[int, ...], face: int) -> tuple[int, ...]:

@@ -133,9 +133,10 @@ def pending_tie(payout: Payout) -> tuple[int, ...] | None:
 
 def to_move_seat(table: Table) -> int | None:
     """The seat the game waits for (None: chance, or the game is over)."""
-    if table.phase in ("setup", "over") or table.rolling is not None:
+    phase = table.phase  # read once: a model's attribute costs more than a local's
+    if phase == "setup" or phase == "over" or table.rolling is not None:
         return None
-    if table.phase in ("play", "reroll"):
+    if phase == "play" or phase == "reroll":
         return table.turn
     payout = table.payout
     if payout is not None and payout.picks:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, get_args
 
 from pydantic import BaseModel
 
@@ -55,6 +55,7 @@ from games.hellqueue.models import (
     Pick,
     PickFirst,
     Player,
+    Purpose,
     Queue,
     Recall,
     Reroll,
@@ -64,6 +65,7 @@ from games.hellqueue.models import (
     Shuffle,
     State,
     View,
+    dice_of,
 )
 from games.hellqueue.moves import (
     legal,
@@ -96,11 +98,24 @@ MARKABLE = {"active": ("large", "small", "black"), "sleep": ("small",)}
 STATE_FIELDS = tuple(name for name in State.model_fields if name != "decks")
 """What a View holds of the State under the same names."""
 ROLL_FIELDS = every_field(Roll)
+BUILT = EXACT.built
+"""The actions the rules list, by id, with their logged forms (`Rules.dump_action`'s)."""
+ROLLED_KEYS = {purpose: f"hellqueue.rolled_{purpose}" for purpose in get_args(Purpose)}
+"""A landing's event key per purpose of the roll."""
 
 
 def _rolling(seat: int, purpose: str, large: int = 0, small: int = 0, black: int = 0) -> Rolling:
-    fields = {"seat": seat, "purpose": purpose, "large": large, "small": small, "black": black}
-    return built(Rolling, fields)
+    """The dice in the air, one shared (frozen) per value: a few hundred values in all (seat,
+    purpose, at most 15 dice), where a roll is due on most moves."""
+    key = (seat, purpose, large, small, black)
+    rolling = _ROLLINGS.get(key)
+    if rolling is None:
+        fields = {"seat": seat, "purpose": purpose, "large": large, "small": small, "black": black}
+        rolling = _ROLLINGS[key] = built(Rolling, fields)
+    return rolling
+
+
+_ROLLINGS: dict[tuple[int, str, int, int, int], Rolling] = {}
 
 
 def _roll(rng: random.Random, count: int) -> Roll:
@@ -116,7 +131,16 @@ def _roll(rng: random.Random, count: int) -> Roll:
         while bits > 5:
             bits = getrandbits(3)
         faces.append(bits + 1)
-    return made(Roll, {"kind": "roll", "faces": tuple(faces)}, ROLL_FIELDS)
+    roll: Roll = made(Roll, {"kind": "roll", "faces": tuple(faces)}, ROLL_FIELDS)
+    _ROLLED[0] = roll
+    return roll
+
+
+_ROLLED: list[Roll | None] = [None]
+"""The last roll `_roll` made: `apply` takes it as it is, as it takes the actions the rules
+list (`BUILT`), where another action goes through `Rules.checked` (its fields checked one by
+one, as much as the roll's landing). Checked mode still validates it: the engine checks every
+chance action before it applies it."""
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -127,11 +151,21 @@ def _copy(model: M, **changes: Any) -> M:
     the engine's `evolve` joins pydantic's fields-set per copy, as much again as the copy.
     Not for `Dice`, whose kept count would come along (`Dice.with_faces`)."""
     cls = type(model)
-    return made(cls, {**model.__dict__, **changes}, every_field(cls))
+    return made(cls, {**model.__dict__, **changes}, FIELDS_OF[cls])
+
+
+FIELDS_OF: dict[type[BaseModel], set[str]] = {
+    cls: every_field(cls) for cls in (State, Player, Payout)
+}
+"""The fields-set of each class `_copy` copies (one lookup, where `every_field` is a call)."""
+STATE_SET = FIELDS_OF[State]
 
 
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:index], value, *values[index + 1 :])
+    """`values` with `value` at `index` (through a list: a third less than joining slices)."""
+    items = list(values)
+    items[index] = value
+    return tuple(items)
 
 
 def _drop(faces: tuple[int, ...], face: int, count: int) -> tuple[int, ...]:
@@ -151,7 +185,7 @@ def _resolved(state: State, changes: dict[str, Any]) -> State:
         changes["turn"] = (state.turn + 1) % state.config.players
     else:
         changes["phase"] = "resolve"
-    return _copy(state, **changes)
+    return made(State, {**state.__dict__, **changes}, STATE_SET)
 
 
 def rank(queue: tuple[Dice, ...]) -> tuple[tuple[int, ...], ...]:
@@ -189,9 +223,14 @@ class HellQueueRules(Rules[Config, State, Action, View]):
 
     def dump_action(self, action: Action) -> dict[str, Any]:
         """A roll's logged form written out (what `Roll`'s serializer gives, for a fraction of
-        its cost: chance rolls about every other move); any other action as the engine does."""
+        its cost: chance rolls about every other move); one the rules built in advance, its kept
+        form (what the engine gives, without the call through `super()`); any other as the
+        engine does."""
         if type(action) is Roll:
             return {"kind": "roll", "faces": list(action.faces)}
+        kept = BUILT.get(id(action))
+        if kept is not None:
+            return dict(kept[1])
         return super().dump_action(action)
 
     # Config and setup -------------------------------------------------------------------
@@ -221,7 +260,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         return legal(state, seat)
 
     def chance_action(self, state: State, rng: random.Random) -> Action:
-        if self.to_move(state) is not CHANCE_DUE:
+        if state.phase == "over" or to_move_seat(state) is not None:
             raise GameError(Reason.NOT_YOUR_TURN, "no_chance_due")
         if not state.shuffled:
             orders = []
@@ -241,13 +280,14 @@ class HellQueueRules(Rules[Config, State, Action, View]):
     # Applying -----------------------------------------------------------------------------
 
     def apply(self, state: State, actor: int, action: Action) -> Step:
-        action = self.checked(action)  # a foreign or unvalidated action never gets further
+        if id(action) not in BUILT and action is not _ROLLED[0]:
+            action = self.checked(action)  # a foreign or unvalidated action never gets further
         if state.phase == "over":
             raise GameError(Reason.GAME_OVER)
         events: list[Event] = []
         kind = type(action)  # `checked` gives back an action of exactly its class
         if kind in CHANCE_KINDS:
-            if actor != CHANCE or self.to_move(state) is not CHANCE_DUE:
+            if actor != CHANCE or to_move_seat(state) is not None:  # chance is not due
                 raise GameError(Reason.NOT_YOUR_TURN)
             state = self._chance(state, action, events)
             return Step(state, tuple(events))
@@ -261,6 +301,8 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         return Step(self._settle(state, events), tuple(events))
 
     def _chance(self, state: State, action: Any, events: list[Event]) -> State:
+        if type(action) is Roll and state.rolling is not None and state.phase != "setup":
+            return self._settle(self._land(state, action, events), events)  # most chance
         match action:
             case Shuffle():
                 return self._shuffle(state, action, events)
@@ -415,16 +457,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             raise illegal("bad_wake", face=wake)
         woken = tuple([f for f in sleep if f == wake])
         asleep = tuple([f for f in sleep if f != wake]) if woken else sleep
-        active = player.active.without(action.face)
-        if woken:  # in the same copy: one Dice, one Player
-            active = built(
-                Dice,
-                {
-                    "large": active.large,
-                    "small": tuple(sorted(active.small + woken)),
-                    "black": active.black,
-                },
-            )
+        active = player.active.without(action.face, woken)  # in the same copy: one Dice
         player = self._rest(player, action.face, len(large), len(small), active, sleep=asleep)
         events.append(
             event(
@@ -470,31 +503,26 @@ class HellQueueRules(Rules[Config, State, Action, View]):
     def _mark(self, state: State, seat: int, action: Mark, events: list[Event]) -> State:
         player, marked = state.players[seat], state.marked
         assert marked is not None
-        if action.size not in MARKABLE[action.where]:  # `where` is one of the two
+        where, size, face, count = action.where, action.size, action.face, action.count  # once
+        if size not in MARKABLE[where]:  # `where` is one of the two
             raise illegal("bad_die")
-        faces = player.sleep if action.where == "sleep" else player.active.of(action.size)
-        if action.count > faces.count(action.face):  # a Mark's count is at least 1
+        faces = player.sleep if where == "sleep" else player.active.of(size)
+        if count > faces.count(face):  # a Mark's count is at least 1
             raise illegal("no_such_die")
-        left = _drop(faces, action.face, action.count)
-        if action.where == "sleep":
+        left = _drop(faces, face, count)
+        if where == "sleep":
             player = _copy(player, sleep=left)
         else:
-            player = _copy(player, active=player.active.with_faces(action.size, left))
-        chosen = {action.size: (action.face,) * action.count}
+            player = _copy(player, active=player.active.with_faces(size, left))
         events.append(
             event(
                 key="hellqueue.marked",
-                params={
-                    "seat": seat,
-                    "where": action.where,
-                    "size": action.size,
-                    "face": action.face,
-                    "count": action.count,
-                },
+                params={"seat": seat, "where": where, "size": size, "face": face, "count": count},
             )
         )
         players = _put(state.players, seat, player)
-        return _copy(state, players=players, marked=marked.adding(**chosen))
+        chosen = tuple(sorted(marked.of(size) + (face,) * count))
+        return _copy(state, players=players, marked=marked.with_faces(size, chosen))
 
     def _roll_marked(
         self, state: State, seat: int, action: RollMarked, events: list[Event]
@@ -525,10 +553,10 @@ class HellQueueRules(Rules[Config, State, Action, View]):
             large, small, black = 0, 0, state.rest_black
             update["rest_black"] = 0
         elif case == "cards":
-            back = EMPTY
-            for queue in state.queues:
-                back = back.plus(queue[seat])
-            large, small, black = len(back.large), len(back.small), len(back.black)
+            mine = [queue[seat] for queue in state.queues]  # only their numbers: no Dice built
+            large = sum([len(dice.large) for dice in mine])
+            small = sum([len(dice.small) for dice in mine])
+            black = sum([len(dice.black) for dice in mine])
             update["queues"] = tuple(_put(queue, seat, EMPTY) for queue in state.queues)
         else:
             raise illegal("nothing_to_recall")
@@ -553,11 +581,12 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         """The dice in the air land: large and black on the active card, small on the sleep."""
         rolling = state.rolling
         assert rolling is not None
-        faces = self._faces(action, rolling.count)
-        large = tuple(sorted(faces[: rolling.large]))
-        small = tuple(sorted(faces[rolling.large : rolling.large + rolling.small]))
-        black = tuple(sorted(faces[rolling.large + rolling.small :]))
-        seat = rolling.seat
+        n_large, n_small, seat = rolling.large, rolling.small, rolling.seat  # each read once
+        cut = n_large + n_small
+        faces = self._faces(action, cut + rolling.black)
+        large = tuple(sorted(faces[:n_large])) if n_large else ()
+        small = tuple(sorted(faces[n_large:cut])) if n_small else ()
+        black = tuple(sorted(faces[cut:])) if cut < len(faces) else ()
         player = state.players[seat]
         player = _copy(
             player,
@@ -567,7 +596,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
         changes = {"players": _put(state.players, seat, player), "rolling": None}
         events.append(
             event(
-                key=f"hellqueue.rolled_{rolling.purpose}",
+                key=ROLLED_KEYS[rolling.purpose],
                 params={
                     "seat": seat,
                     "large": list(large),
@@ -602,7 +631,7 @@ class HellQueueRules(Rules[Config, State, Action, View]):
                 n = len(dice.of(size))
                 parts.append(tuple(sorted(faces[:n])))
                 faces = faces[n:]
-            rolled = built(Dice, {"large": parts[0], "small": parts[1], "black": parts[2]})
+            rolled = dice_of(parts[0], parts[1], parts[2])
             queue = _put(queue, seat, rolled)
             sums[seat] = (rolled.total,)
             events.append(

@@ -40,7 +40,6 @@ from games.thegame.models import (
     TheGameConfig,
     TheGameState,
     TheGameView,
-    base_of,
 )
 from games.thegame.models import fits as fits  # the placement rule, where it was defined first
 
@@ -61,9 +60,8 @@ def placeable(state: TheGameState, hand: Sequence[int]) -> bool:
     down pile, or exactly 10 off a top the other way."""
     if not hand:
         return False
-    pile1, pile2, pile3, pile4 = state.piles
-    up = (pile1[-1] if pile1 else 1, pile2[-1] if pile2 else 1)
-    down = (pile3[-1] if pile3 else 100, pile4[-1] if pile4 else 100)
+    up1, up2, down1, down2 = state.tops
+    up, down = (up1, up2), (down1, down2)
     if max(hand) > min(up) or min(hand) < max(down):
         return True
     return any(card + 10 in up or card - 10 in down for card in hand)
@@ -237,17 +235,18 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         card, pile = play.card, play.pile
         if card not in hand:
             raise illegal("not_in_hand")
-        on_pile = state.piles[pile]
-        if not fits(on_pile[-1] if on_pile else base_of(pile), card, ASCENDING[pile]):
+        if not fits(state.tops[pile], card, ASCENDING[pile]):
             raise illegal("cannot_place", card=card, pile=pile)
-        piles = list(state.piles)
-        piles[pile] = (*on_pile, card)
+        tops, counts = list(state.tops), list(state.counts)
+        tops[pile] = card
+        counts[pile] += 1
         hands = list(state.hands)
         at = hand.index(card)
         hands[seat] = hand[:at] + hand[at + 1 :]
         left = state.cards_left - 1
         changes: dict[str, Any] = {
-            "piles": tuple(piles),
+            "tops": tuple(tops),
+            "counts": tuple(counts),
             "hands": tuple(hands),
             "played_this_turn": state.played_this_turn + 1,
         }
@@ -329,11 +328,11 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         config = state.config
         piles = []
         for pile in range(PILES):
-            top = state.top(pile)
+            top = state.tops[pile]
             fields = {
                 "ascending": ASCENDING[pile],
                 "top": top,
-                "count": len(state.piles[pile]),
+                "count": state.counts[pile],
                 "top_blue": config.is_blue(top),
                 "burns_at_turn_end": _burns(state, pile),
                 "signals": state.signals[pile],
@@ -384,10 +383,10 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
     def sample_state(self, view: TheGameView, rng: random.Random) -> TheGameState:
         """The table of `view` with what it does not show drawn at random.
 
-        The view shows each pile's top and size, not the cards under the top, so those are
-        drawn too: the unseen numbers (not in the viewer's hand, not a top) fill the other
-        hands and the draw pile first from the numbers between the piles (which nobody can
-        have played, barring ±10 tricks), then at random; what is left lies under the tops.
+        The view shows each pile's top and size, as the state holds them: the unseen numbers
+        (not in the viewer's hand, not a top) fill the other hands and the draw pile first from
+        the numbers between the piles (which nobody can have played, barring ±10 tricks), then
+        at random; what is left lies under the tops.
         """
         config = view.config
         if view.phase is Phase.DEAL:
@@ -400,7 +399,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         rng.shuffle(unseen)
         unseen.sort(key=lambda card: not low < card < high)
         hidden_count = view.cards_left - len(own or ())
-        hidden, buried = unseen[:hidden_count], unseen[hidden_count:]
+        hidden = unseen[:hidden_count]
         rng.shuffle(hidden)
         hands: list[tuple[int, ...]] = []
         for seat, size in enumerate(view.hand_sizes):
@@ -409,11 +408,6 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             else:
                 hands.append(tuple(sorted(hidden[:size])))
                 hidden = hidden[size:]
-        piles: list[tuple[int, ...]] = []
-        for pile, shown_pile in enumerate(view.piles):
-            under = sorted(buried[: max(0, shown_pile.count - 1)], reverse=not ASCENDING[pile])
-            buried = buried[len(under) :]
-            piles.append((*under, shown_pile.top) if shown_pile.count else ())
         blue_since = tuple(
             None
             if not p.top_blue
@@ -422,12 +416,14 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             else view.turn_number
             for p in view.piles
         )
+        up1, up2, down1, down2 = view.piles
         return TheGameState(
             config=config,
             phase=view.phase,
             draw=tuple(hidden),
             hands=tuple(hands),
-            piles=tuple(piles),
+            tops=(up1.top, up2.top, down1.top, down2.top),
+            counts=(up1.count, up2.count, down1.count, down2.count),
             blue_since=blue_since,
             signals=tuple(p.signals for p in view.piles),
             turn=view.turn,

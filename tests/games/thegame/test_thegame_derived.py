@@ -158,7 +158,7 @@ def test_evolve_recomputes_the_moves_when_a_pile_changes() -> None:
     config = TheGameConfig(players=1)
     state = TheGameState(config=config, phase=Phase.PLAY, hands=((50, 60),), draw=(2, 3))
     assert Play(card=50, pile=0) in state.moves
-    blocked = state.evolve({"piles": ((80,), (80,), (20,), (20,))})
+    blocked = state.evolve({"tops": (80, 80, 20, 20), "counts": (1, 1, 1, 1)})
     assert blocked.moves == ()
 
 

@@ -19,6 +19,8 @@ ASCENDING = (True, True, False, False)
 """Piles 0 and 1 go up from 1, piles 2 and 3 go down from 100."""
 BASES = (1, 1, 100, 100)
 """Each pile's top card while it is empty."""
+NO_BLUE = (None, None, None, None)
+"""`TheGameState.blue_since` while no pile shows an uncovered blue card."""
 
 
 def base_of(pile: int) -> int:
@@ -136,7 +138,7 @@ class TheGameState(Frozen):
     """How many cards each pile holds. The cards under a top are never read again (play goes
     on the top; the view shows top and count), so the state keeps no more than these: a pile's
     every card, kept before, was most of a state's size late in a game."""
-    blue_since: tuple[int | None, ...] = (None, None, None, None)
+    blue_since: tuple[int | None, ...] = NO_BLUE
     """On Fire: per pile, the turn in which the oldest blue card not yet covered by a non-blue
     card was placed (None when the top card is not blue)."""
     signals: tuple[tuple[SignalKind, ...], ...] = ((), (), (), ())

@@ -24,6 +24,7 @@ from games.thegame.models import (
     BLUE_NUMBERS,
     CARDS,
     END_TURN,
+    NO_BLUE,
     PILES,
     PLAYS,
     SIGNALS,
@@ -45,6 +46,26 @@ from games.thegame.models import fits as fits  # the placement rule, where it wa
 
 PERFECT, WIN, LOSS, BURNED = "perfect", "win", "loss", "burned"
 CARD_SET = frozenset(CARDS)
+
+TURN_EVENTS = tuple(event("thegame.turn", {"seat": seat}) for seat in range(5))
+TURN_ENDED_EVENTS = {
+    (seat, drew): event("thegame.turn_ended", {"seat": seat, "drew": drew})
+    for seat in range(5)
+    for drew in range(9)  # up to the largest hand
+}
+PLAYED_EVENTS: dict[tuple[int, int, int], Event] = {}
+"""The public events of every move, each built once and shared (events are frozen; the bot
+copies their params before it words them): one object less to build a move, and to keep
+with each live game's last move."""
+
+
+def played_event(seat: int, card: int, pile: int) -> Event:
+    found = PLAYED_EVENTS.get((seat, card, pile))
+    if found is None:
+        params = {"seat": seat, "card": card, "pile": pile}
+        found = PLAYED_EVENTS[seat, card, pile] = event("thegame.played", params, cards=(card,))
+    return found
+
 
 CHANCE_TO_MOVE, NOBODY_TO_MOVE = ToMove(chance=True), ToMove()
 SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({seat})) for seat in range(5))  # up to 5 players
@@ -206,7 +227,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             return self._finish(state, EndReason.ALL_PLAYED, events, changes)
         changes.update(turn=candidate, turn_number=state.turn_number + 1, played_this_turn=0)
         state = state.evolve(changes, state.cards_left)
-        events.append(event("thegame.turn", {"seat": candidate}))
+        events.append(TURN_EVENTS[candidate])
         return self._check_stuck(state, events)
 
     def _check_stuck(self, state: TheGameState, events: list[Event]) -> Step:
@@ -260,9 +281,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             blue_since[pile] = covered
             changes["blue_since"] = tuple(blue_since)
         state = state.evolve(changes, left)
-        events = [
-            event("thegame.played", {"seat": seat, "card": card, "pile": pile}, cards=(card,))
-        ]
+        events = [played_event(seat, card, pile)]
         if left == 0:
             return self._end_turn(state, seat, events)
         return self._check_stuck(state, events)
@@ -283,19 +302,20 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             hands = list(state.hands)
             hands[seat] = refilled
             changes = {"hands": tuple(hands), "draw": state.draw[need:]}
-        events.append(event("thegame.turn_ended", {"seat": seat, "drew": len(drawn)}))
+        events.append(TURN_ENDED_EVENTS[seat, len(drawn)])
         if drawn:
             events.append(event("thegame.you_drew", {}, audience=(seat,), cards=drawn))
         turn_number, blue_since = state.turn_number, state.blue_since
-        burning = [
-            pile
-            for pile in range(PILES)
-            if (since := blue_since[pile]) is not None and since < turn_number
-        ]
-        if burning:
+        if blue_since != NO_BLUE:  # (R) On Fire: a blue card from an earlier turn burns
+            burning = [
+                pile
+                for pile in range(PILES)
+                if (since := blue_since[pile]) is not None and since < turn_number
+            ]
             for pile in burning:
                 events.append(event("thegame.burned", {"pile": pile, "card": state.top(pile)}))
-            return self._finish(state, EndReason.BURNED, events, changes)
+            if burning:
+                return self._finish(state, EndReason.BURNED, events, changes)
         if state.cards_left == 0:
             return self._finish(state, EndReason.ALL_PLAYED, events, changes)
         return self._start_turn(state, (seat + 1) % config.players, events, changes)

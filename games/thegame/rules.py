@@ -47,6 +47,7 @@ from games.thegame.models import fits as fits  # the placement rule, where it wa
 PERFECT, WIN, LOSS, BURNED = "perfect", "win", "loss", "burned"
 CARD_SET = frozenset(CARDS)
 
+DEALT_EVENTS = {size: event("thegame.dealt", {"size": size}) for size in range(5, 9)}
 TURN_EVENTS = tuple(event("thegame.turn", {"seat": seat}) for seat in range(5))
 TURN_ENDED_EVENTS = {
     (seat, drew): event("thegame.turn_ended", {"seat": seat, "drew": drew})
@@ -54,9 +55,9 @@ TURN_ENDED_EVENTS = {
     for drew in range(9)  # up to the largest hand
 }
 PLAYED_EVENTS: dict[tuple[int, int, int], Event] = {}
-"""The public events of every move, each built once and shared (events are frozen; the bot
-copies their params before it words them): one object less to build a move, and to keep
-with each live game's last move."""
+"""The public events of every deal and move, each built once and shared (events are frozen;
+the bot copies their params before it words them): one object less to build a move, and to
+keep with each live game's last move."""
 
 
 def played_event(seat: int, card: int, pile: int) -> Event:
@@ -188,7 +189,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         size, players = state.config.hand_size, state.config.players
         hands = tuple([tuple(sorted(order[i * size : (i + 1) * size])) for i in range(players)])
         changes: dict[str, Any] = {"hands": hands, "draw": order[players * size :]}
-        events = [event("thegame.dealt", {"size": size})]
+        events = [DEALT_EVENTS[size]]
         events += [
             event("thegame.your_hand", {}, audience=(seat,), cards=hand)
             for seat, hand in enumerate(hands)

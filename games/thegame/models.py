@@ -129,8 +129,12 @@ hands out these instead of validating new ones on every call."""
 class TheGameState(Frozen):
     config: TheGameConfig
     phase: Phase = Phase.DEAL
-    draw: tuple[int, ...] = ()
-    """Draw pile, next card first."""
+    deck: tuple[int, ...] = ()
+    """The cards in the order dealt (the hands first, then the draw pile): the draw pile is
+    those from `drawn` on, next card first. Kept whole, not cut down at every draw, so every
+    state of a game shares the deal's one tuple."""
+    drawn: int = Field(default=0, ge=0)
+    """How many cards of `deck` have left it (dealt into the hands or drawn since)."""
     hands: tuple[tuple[int, ...], ...] = ()
     tops: tuple[int, int, int, int] = BASES
     """Each pile's top card (its start, 1 or 100, while the pile is empty)."""
@@ -150,8 +154,12 @@ class TheGameState(Frozen):
     @model_validator(mode="before")
     @classmethod
     def _from_piles(cls, data: Any) -> Any:
-        """A state stored in the earlier form (`piles`: every card placed, top card last), as
-        snapshots of games begun before hold it, made into tops and counts."""
+        """A state stored in the earlier form, as snapshots of games begun before hold it:
+        `piles` (every card placed, top card last) made into tops and counts, `draw` (the draw
+        pile alone) into the deck, none of it drawn yet."""
+        if isinstance(data, dict) and "draw" in data:  # a draw pile of its own: its deck
+            data = dict(data)
+            data["deck"] = data.pop("draw")
         if isinstance(data, dict) and "piles" in data:
             data = dict(data)
             piles = data.pop("piles")
@@ -165,16 +173,25 @@ class TheGameState(Frozen):
         return self.tops[pile]
 
     @property
+    def draw(self) -> tuple[int, ...]:
+        """The draw pile, next card first."""
+        return self.deck[self.drawn :]
+
+    @property
+    def draw_count(self) -> int:
+        return len(self.deck) - self.drawn
+
+    @property
     def minimum(self) -> int:
         """Cards the player to move must play this turn."""
-        if not self.draw:
+        if self.drawn >= len(self.deck):
             return 1
         return 3 if self.config.min_three else 2
 
     @cached_property
     def cards_left(self) -> int:
         """Cards not played yet (kept with the state; the rules carry it from one to the next)."""
-        return len(self.draw) + sum(len(hand) for hand in self.hands)
+        return len(self.deck) - self.drawn + sum(len(hand) for hand in self.hands)
 
     @cached_property
     def moves(self) -> tuple[Play | EndTurn, ...]:
@@ -242,8 +259,10 @@ class TheGameState(Frozen):
         return copied
 
 
-CARDS_LEFT_READS = frozenset({"draw", "hands"})
-MOVES_READS = frozenset({"config", "phase", "draw", "hands", "tops", "turn", "played_this_turn"})
+CARDS_LEFT_READS = frozenset({"deck", "drawn", "hands"})
+MOVES_READS = frozenset(
+    {"config", "phase", "deck", "drawn", "hands", "tops", "turn", "played_this_turn"}
+)
 SIGNAL_MOVES_READS = frozenset({"config", "phase", "signals"})
 DERIVED = {
     "cards_left": CARDS_LEFT_READS,

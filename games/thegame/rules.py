@@ -188,7 +188,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             raise illegal("bad_deal")
         size, players = state.config.hand_size, state.config.players
         hands = tuple([tuple(sorted(order[i * size : (i + 1) * size])) for i in range(players)])
-        changes: dict[str, Any] = {"hands": hands, "draw": order[players * size :]}
+        changes: dict[str, Any] = {"hands": hands, "deck": order, "drawn": players * size}
         events = [DEALT_EVENTS[size]]
         events += [
             event("thegame.your_hand", {}, audience=(seat,), cards=hand)
@@ -296,13 +296,14 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         config = state.config
         hand = state.hands[seat]
         need = max(0, config.hand_size - len(hand))
-        drawn = state.draw[:need]
+        at = state.drawn
+        drawn = state.deck[at : at + need]
         changes: dict[str, Any] = {}
         refilled = tuple(sorted((*hand, *drawn)))
         if refilled != hand:
             hands = list(state.hands)
             hands[seat] = refilled
-            changes = {"hands": tuple(hands), "draw": state.draw[need:]}
+            changes = {"hands": tuple(hands), "drawn": at + len(drawn)}
         events.append(TURN_ENDED_EVENTS[seat, len(drawn)])
         if drawn:
             events.append(event("thegame.you_drew", {}, audience=(seat,), cards=drawn))
@@ -365,7 +366,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             "config": config,
             "phase": state.phase,
             "piles": tuple(piles),
-            "draw_count": len(state.draw),
+            "draw_count": state.draw_count,
             "hand_sizes": tuple(len(hand) for hand in state.hands),
             "hand": state.hands[seat] if own and seat is not None else None,
             "turn": state.turn,
@@ -399,7 +400,8 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         for i in others:
             size = len(hands[i])
             hands[i], pool = tuple(sorted(pool[:size])), pool[size:]
-        return state.evolve({"hands": tuple(hands), "draw": tuple(pool)}, state.cards_left)
+        changes = {"hands": tuple(hands), "deck": tuple(pool), "drawn": 0}
+        return state.evolve(changes, state.cards_left)
 
     def sample_state(self, view: TheGameView, rng: random.Random) -> TheGameState:
         """The table of `view` with what it does not show drawn at random.
@@ -441,7 +443,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         return TheGameState(
             config=config,
             phase=view.phase,
-            draw=tuple(hidden),
+            deck=tuple(hidden),
             hands=tuple(hands),
             tops=(up1.top, up2.top, down1.top, down2.top),
             counts=(up1.count, up2.count, down1.count, down2.count),

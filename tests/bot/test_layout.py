@@ -468,7 +468,7 @@ def on_fire_state(**changes: Any) -> TheGameState:
     state = TheGameState(
         config=TheGameConfig(players=2, on_fire=True),
         phase=Phase.PLAY,
-        draw=tuple(range(60, 70)),
+        deck=tuple(range(60, 70)),
         hands=((3, 4, 5, 6, 7, 8, 9), (12, 13, 14, 15, 16, 17, 18)),
         tops=(37, 1, 55, 82),
         counts=(3, 0, 2, 2),
@@ -504,7 +504,7 @@ def test_the_picture_depends_on_the_public_view_only() -> None:
     assert list(inspect.signature(table_picture).parameters) == ["view"]
     state = on_fire_state()
     other_hands = on_fire_state(
-        hands=((20, 21, 22, 23, 24, 25, 26), (30, 31, 32, 33, 34, 35, 36)), draw=(70, 71)
+        hands=((20, 21, 22, 23, 24, 25, 26), (30, 31, 32, 33, 34, 35, 36)), deck=(70, 71)
     )
     assert table_picture(RULES.view(state, None)) == table_picture(RULES.view(other_hands, None))
     assert table_picture(RULES.view(state, 0)) == table_picture(RULES.view(state, None))

@@ -70,7 +70,7 @@ def state(**changes: Any) -> TheGameState:
     base = TheGameState(
         config=TheGameConfig(players=2),
         phase=Phase.PLAY,
-        draw=tuple(range(60, 70)),
+        deck=tuple(range(60, 70)),
         hands=((3, 4, 5, 6, 7, 8, 9), (12, 13, 14, 15, 16, 17, 18)),
         tops=(37, 1, 90, 82),
         counts=(3, 0, 1, 2),

@@ -69,7 +69,7 @@ def make_state(
     return TheGameState(
         config=TheGameConfig(players=len(hands_t), **options),
         phase=Phase.PLAY,
-        draw=tuple(draw),
+        deck=tuple(draw),
         hands=hands_t,
         tops=tuple(pile[-1] if pile else BASES[i] for i, pile in enumerate(piles_t)),
         counts=tuple(len(pile) for pile in piles_t),
@@ -1039,7 +1039,9 @@ def test_the_public_view_has_no_hand():
 
 def test_the_public_view_does_not_change_when_hands_and_draw_are_redealt():
     state = make_state([[40, 50], [60, 70]], draw_count=10)
-    other = state.model_copy(update={"hands": ((90, 91), (92, 93)), "draw": tuple(range(2, 12))})
+    other = state.model_copy(
+        update={"hands": ((90, 91), (92, 93)), "deck": tuple(range(2, 12)), "drawn": 0}
+    )
     assert RULES.view(other, None) == RULES.view(state, None)
 
 

@@ -57,7 +57,7 @@ def test_the_stored_states_are_in_the_old_form() -> None:
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_an_old_snapshot_loads_into_the_state_the_same_moves_reach(case: dict[str, Any]) -> None:
+def test_an_old_snapshot_loads_into_the_game_the_same_moves_reach(case: dict[str, Any]) -> None:
     old, played = loaded_and_played(case)
     assert game_of(old) == game_of(played)
     assert old.cards_left == played.cards_left

@@ -153,7 +153,7 @@ class TheGameState(Frozen):
 
     @model_validator(mode="before")
     @classmethod
-    def _from_piles(cls, data: Any) -> Any:
+    def _from_earlier_form(cls, data: Any) -> Any:
         """A state stored in the earlier form, as snapshots of games begun before hold it:
         `piles` (every card placed, top card last) made into tops and counts, `draw` (the draw
         pile alone) into the deck, none of it drawn yet."""

@@ -7,7 +7,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field, TypeAdapter, model_validator
 
 from games.engine.built import built
 from games.engine.contract import Frozen
@@ -17,10 +17,14 @@ BLUE_NUMBERS = frozenset({22, 33, 44, 55, 66, 77})
 PILES = 4
 ASCENDING = (True, True, False, False)
 """Piles 0 and 1 go up from 1, piles 2 and 3 go down from 100."""
+BASES = (1, 1, 100, 100)
+"""Each pile's top card while it is empty."""
+NO_BLUE = (None, None, None, None)
+"""`TheGameState.blue_since` while no pile shows an uncovered blue card."""
 
 
 def base_of(pile: int) -> int:
-    return 1 if ASCENDING[pile] else 100
+    return BASES[pile]
 
 
 def fits(top: int, card: int, ascending: bool) -> bool:
@@ -125,12 +129,20 @@ hands out these instead of validating new ones on every call."""
 class TheGameState(Frozen):
     config: TheGameConfig
     phase: Phase = Phase.DEAL
-    draw: tuple[int, ...] = ()
-    """Draw pile, next card first."""
+    deck: tuple[int, ...] = ()
+    """The cards in the order dealt (the hands first, then the draw pile): the draw pile is
+    those from `drawn` on, next card first. Kept whole, not cut down at every draw, so every
+    state of a game shares the deal's one tuple."""
+    drawn: int = Field(default=0, ge=0)
+    """How many cards of `deck` have left it (dealt into the hands or drawn since)."""
     hands: tuple[tuple[int, ...], ...] = ()
-    piles: tuple[tuple[int, ...], ...] = ((), (), (), ())
-    """Cards placed on each pile, top card last."""
-    blue_since: tuple[int | None, ...] = (None, None, None, None)
+    tops: tuple[int, int, int, int] = BASES
+    """Each pile's top card (its start, 1 or 100, while the pile is empty)."""
+    counts: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """How many cards each pile holds. The cards under a top are never read again (play goes
+    on the top; the view shows top and count), so the state keeps no more than these: a pile's
+    every card, kept before, was most of a state's size late in a game."""
+    blue_since: tuple[int | None, ...] = NO_BLUE
     """On Fire: per pile, the turn in which the oldest blue card not yet covered by a non-blue
     card was placed (None when the top card is not blue)."""
     signals: tuple[tuple[SignalKind, ...], ...] = ((), (), (), ())
@@ -139,21 +151,47 @@ class TheGameState(Frozen):
     played_this_turn: int = 0
     end_reason: EndReason | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _from_earlier_form(cls, data: Any) -> Any:
+        """A state stored in the earlier form, as snapshots of games begun before hold it:
+        `piles` (every card placed, top card last) made into tops and counts, `draw` (the draw
+        pile alone) into the deck, none of it drawn yet."""
+        if isinstance(data, dict) and "draw" in data:  # a draw pile of its own: its deck
+            data = dict(data)
+            data["deck"] = data.pop("draw")
+        if isinstance(data, dict) and "piles" in data:
+            data = dict(data)
+            piles = data.pop("piles")
+            data["tops"] = tuple(
+                cards[-1] if cards else base_of(pile) for pile, cards in enumerate(piles)
+            )
+            data["counts"] = tuple(len(cards) for cards in piles)
+        return data
+
     def top(self, pile: int) -> int:
-        cards = self.piles[pile]
-        return cards[-1] if cards else base_of(pile)
+        return self.tops[pile]
+
+    @property
+    def draw(self) -> tuple[int, ...]:
+        """The draw pile, next card first."""
+        return self.deck[self.drawn :]
+
+    @property
+    def draw_count(self) -> int:
+        return len(self.deck) - self.drawn
 
     @property
     def minimum(self) -> int:
         """Cards the player to move must play this turn."""
-        if not self.draw:
+        if self.drawn >= len(self.deck):
             return 1
         return 3 if self.config.min_three else 2
 
     @cached_property
     def cards_left(self) -> int:
         """Cards not played yet (kept with the state; the rules carry it from one to the next)."""
-        return len(self.draw) + sum(len(hand) for hand in self.hands)
+        return len(self.deck) - self.drawn + sum(len(hand) for hand in self.hands)
 
     @cached_property
     def moves(self) -> tuple[Play | EndTurn, ...]:
@@ -161,9 +199,7 @@ class TheGameState(Frozen):
         of the turn once the minimum is met (kept with the state: asked more than once)."""
         if self.phase is not Phase.PLAY:
             return ()
-        pile1, pile2, pile3, pile4 = self.piles
-        up1, up2 = pile1[-1] if pile1 else 1, pile2[-1] if pile2 else 1
-        down1, down2 = pile3[-1] if pile3 else 100, pile4[-1] if pile4 else 100
+        up1, up2, down1, down2 = self.tops
         moves: list[Play | EndTurn] = []
         for card in self.hands[self.turn]:  # `fits`, written out: this runs on every move
             plays = PLAYS_OF[card]
@@ -223,8 +259,10 @@ class TheGameState(Frozen):
         return copied
 
 
-CARDS_LEFT_READS = frozenset({"draw", "hands"})
-MOVES_READS = frozenset({"config", "phase", "draw", "hands", "piles", "turn", "played_this_turn"})
+CARDS_LEFT_READS = frozenset({"deck", "drawn", "hands"})
+MOVES_READS = frozenset(
+    {"config", "phase", "deck", "drawn", "hands", "tops", "turn", "played_this_turn"}
+)
 SIGNAL_MOVES_READS = frozenset({"config", "phase", "signals"})
 DERIVED = {
     "cards_left": CARDS_LEFT_READS,

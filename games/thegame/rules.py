@@ -24,6 +24,7 @@ from games.thegame.models import (
     BLUE_NUMBERS,
     CARDS,
     END_TURN,
+    NO_BLUE,
     PILES,
     PLAYS,
     SIGNALS,
@@ -40,12 +41,32 @@ from games.thegame.models import (
     TheGameConfig,
     TheGameState,
     TheGameView,
-    base_of,
 )
 from games.thegame.models import fits as fits  # the placement rule, where it was defined first
 
 PERFECT, WIN, LOSS, BURNED = "perfect", "win", "loss", "burned"
 CARD_SET = frozenset(CARDS)
+
+DEALT_EVENTS = {size: event("thegame.dealt", {"size": size}) for size in range(5, 9)}
+TURN_EVENTS = tuple(event("thegame.turn", {"seat": seat}) for seat in range(5))
+TURN_ENDED_EVENTS = {
+    (seat, drew): event("thegame.turn_ended", {"seat": seat, "drew": drew})
+    for seat in range(5)
+    for drew in range(9)  # up to the largest hand
+}
+PLAYED_EVENTS: dict[tuple[int, int, int], Event] = {}
+"""The public events of every deal and move, each built once and shared (events are frozen;
+the bot copies their params before it words them): one object less to build a move, and to
+keep with each live game's last move."""
+
+
+def played_event(seat: int, card: int, pile: int) -> Event:
+    found = PLAYED_EVENTS.get((seat, card, pile))
+    if found is None:
+        params = {"seat": seat, "card": card, "pile": pile}
+        found = PLAYED_EVENTS[seat, card, pile] = event("thegame.played", params, cards=(card,))
+    return found
+
 
 CHANCE_TO_MOVE, NOBODY_TO_MOVE = ToMove(chance=True), ToMove()
 SEAT_TO_MOVE = tuple(ToMove(seats=frozenset({seat})) for seat in range(5))  # up to 5 players
@@ -61,9 +82,8 @@ def placeable(state: TheGameState, hand: Sequence[int]) -> bool:
     down pile, or exactly 10 off a top the other way."""
     if not hand:
         return False
-    pile1, pile2, pile3, pile4 = state.piles
-    up = (pile1[-1] if pile1 else 1, pile2[-1] if pile2 else 1)
-    down = (pile3[-1] if pile3 else 100, pile4[-1] if pile4 else 100)
+    up1, up2, down1, down2 = state.tops
+    up, down = (up1, up2), (down1, down2)
     if max(hand) > min(up) or min(hand) < max(down):
         return True
     return any(card + 10 in up or card - 10 in down for card in hand)
@@ -168,8 +188,8 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             raise illegal("bad_deal")
         size, players = state.config.hand_size, state.config.players
         hands = tuple([tuple(sorted(order[i * size : (i + 1) * size])) for i in range(players)])
-        changes: dict[str, Any] = {"hands": hands, "draw": order[players * size :]}
-        events = [event("thegame.dealt", {"size": size})]
+        changes: dict[str, Any] = {"hands": hands, "deck": order, "drawn": players * size}
+        events = [DEALT_EVENTS[size]]
         events += [
             event("thegame.your_hand", {}, audience=(seat,), cards=hand)
             for seat, hand in enumerate(hands)
@@ -208,7 +228,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             return self._finish(state, EndReason.ALL_PLAYED, events, changes)
         changes.update(turn=candidate, turn_number=state.turn_number + 1, played_this_turn=0)
         state = state.evolve(changes, state.cards_left)
-        events.append(event("thegame.turn", {"seat": candidate}))
+        events.append(TURN_EVENTS[candidate])
         return self._check_stuck(state, events)
 
     def _check_stuck(self, state: TheGameState, events: list[Event]) -> Step:
@@ -237,17 +257,18 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         card, pile = play.card, play.pile
         if card not in hand:
             raise illegal("not_in_hand")
-        on_pile = state.piles[pile]
-        if not fits(on_pile[-1] if on_pile else base_of(pile), card, ASCENDING[pile]):
+        if not fits(state.tops[pile], card, ASCENDING[pile]):
             raise illegal("cannot_place", card=card, pile=pile)
-        piles = list(state.piles)
-        piles[pile] = (*on_pile, card)
+        tops, counts = list(state.tops), list(state.counts)
+        tops[pile] = card
+        counts[pile] += 1
         hands = list(state.hands)
         at = hand.index(card)
         hands[seat] = hand[:at] + hand[at + 1 :]
         left = state.cards_left - 1
         changes: dict[str, Any] = {
-            "piles": tuple(piles),
+            "tops": tuple(tops),
+            "counts": tuple(counts),
             "hands": tuple(hands),
             "played_this_turn": state.played_this_turn + 1,
         }
@@ -261,9 +282,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             blue_since[pile] = covered
             changes["blue_since"] = tuple(blue_since)
         state = state.evolve(changes, left)
-        events = [
-            event("thegame.played", {"seat": seat, "card": card, "pile": pile}, cards=(card,))
-        ]
+        events = [played_event(seat, card, pile)]
         if left == 0:
             return self._end_turn(state, seat, events)
         return self._check_stuck(state, events)
@@ -277,26 +296,28 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         config = state.config
         hand = state.hands[seat]
         need = max(0, config.hand_size - len(hand))
-        drawn = state.draw[:need]
+        at = state.drawn
+        drawn = state.deck[at : at + need]
         changes: dict[str, Any] = {}
         refilled = tuple(sorted((*hand, *drawn)))
         if refilled != hand:
             hands = list(state.hands)
             hands[seat] = refilled
-            changes = {"hands": tuple(hands), "draw": state.draw[need:]}
-        events.append(event("thegame.turn_ended", {"seat": seat, "drew": len(drawn)}))
+            changes = {"hands": tuple(hands), "drawn": at + len(drawn)}
+        events.append(TURN_ENDED_EVENTS[seat, len(drawn)])
         if drawn:
             events.append(event("thegame.you_drew", {}, audience=(seat,), cards=drawn))
         turn_number, blue_since = state.turn_number, state.blue_since
-        burning = [
-            pile
-            for pile in range(PILES)
-            if (since := blue_since[pile]) is not None and since < turn_number
-        ]
-        if burning:
+        if blue_since != NO_BLUE:  # (R) On Fire: a blue card from an earlier turn burns
+            burning = [
+                pile
+                for pile in range(PILES)
+                if (since := blue_since[pile]) is not None and since < turn_number
+            ]
             for pile in burning:
                 events.append(event("thegame.burned", {"pile": pile, "card": state.top(pile)}))
-            return self._finish(state, EndReason.BURNED, events, changes)
+            if burning:
+                return self._finish(state, EndReason.BURNED, events, changes)
         if state.cards_left == 0:
             return self._finish(state, EndReason.ALL_PLAYED, events, changes)
         return self._start_turn(state, (seat + 1) % config.players, events, changes)
@@ -329,11 +350,11 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         config = state.config
         piles = []
         for pile in range(PILES):
-            top = state.top(pile)
+            top = state.tops[pile]
             fields = {
                 "ascending": ASCENDING[pile],
                 "top": top,
-                "count": len(state.piles[pile]),
+                "count": state.counts[pile],
                 "top_blue": config.is_blue(top),
                 "burns_at_turn_end": _burns(state, pile),
                 "signals": state.signals[pile],
@@ -345,7 +366,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             "config": config,
             "phase": state.phase,
             "piles": tuple(piles),
-            "draw_count": len(state.draw),
+            "draw_count": state.draw_count,
             "hand_sizes": tuple(len(hand) for hand in state.hands),
             "hand": state.hands[seat] if own and seat is not None else None,
             "turn": state.turn,
@@ -379,15 +400,16 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         for i in others:
             size = len(hands[i])
             hands[i], pool = tuple(sorted(pool[:size])), pool[size:]
-        return state.evolve({"hands": tuple(hands), "draw": tuple(pool)}, state.cards_left)
+        changes = {"hands": tuple(hands), "deck": tuple(pool), "drawn": 0}
+        return state.evolve(changes, state.cards_left)
 
     def sample_state(self, view: TheGameView, rng: random.Random) -> TheGameState:
         """The table of `view` with what it does not show drawn at random.
 
-        The view shows each pile's top and size, not the cards under the top, so those are
-        drawn too: the unseen numbers (not in the viewer's hand, not a top) fill the other
-        hands and the draw pile first from the numbers between the piles (which nobody can
-        have played, barring ±10 tricks), then at random; what is left lies under the tops.
+        The view shows each pile's top and size, as the state holds them: the unseen numbers
+        (not in the viewer's hand, not a top) fill the other hands and the draw pile first from
+        the numbers between the piles (which nobody can have played, barring ±10 tricks), then
+        at random; what is left lies under the tops.
         """
         config = view.config
         if view.phase is Phase.DEAL:
@@ -400,7 +422,7 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
         rng.shuffle(unseen)
         unseen.sort(key=lambda card: not low < card < high)
         hidden_count = view.cards_left - len(own or ())
-        hidden, buried = unseen[:hidden_count], unseen[hidden_count:]
+        hidden = unseen[:hidden_count]
         rng.shuffle(hidden)
         hands: list[tuple[int, ...]] = []
         for seat, size in enumerate(view.hand_sizes):
@@ -409,11 +431,6 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             else:
                 hands.append(tuple(sorted(hidden[:size])))
                 hidden = hidden[size:]
-        piles: list[tuple[int, ...]] = []
-        for pile, shown_pile in enumerate(view.piles):
-            under = sorted(buried[: max(0, shown_pile.count - 1)], reverse=not ASCENDING[pile])
-            buried = buried[len(under) :]
-            piles.append((*under, shown_pile.top) if shown_pile.count else ())
         blue_since = tuple(
             None
             if not p.top_blue
@@ -422,12 +439,14 @@ class TheGameRules(Rules[TheGameConfig, TheGameState, TheGameAction, TheGameView
             else view.turn_number
             for p in view.piles
         )
+        up1, up2, down1, down2 = view.piles
         return TheGameState(
             config=config,
             phase=view.phase,
-            draw=tuple(hidden),
+            deck=tuple(hidden),
             hands=tuple(hands),
-            piles=tuple(piles),
+            tops=(up1.top, up2.top, down1.top, down2.top),
+            counts=(up1.count, up2.count, down1.count, down2.count),
             blue_since=blue_since,
             signals=tuple(p.signals for p in view.piles),
             turn=view.turn,

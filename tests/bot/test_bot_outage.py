@@ -44,7 +44,7 @@ async def test_a_click_in_an_outage_is_told_nothing_changed_and_play_resumes_aft
             assert played.responded and played.text != t("ja", "error.unavailable")
             moved = await bot.service.get(session.id)
             assert moved.record.version == version + 1
-            assert play.card in moved.state.piles[play.pile]
+            assert moved.state.top(play.pile) == play.card
             shown = pile_line(RULES.view(moved.state, None), "en", play.pile)
             assert shown != before  # the pile's top card and count changed
             await emu.wait_for(lambda: shown in table.text, timeout=CEILING)

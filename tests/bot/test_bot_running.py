@@ -129,5 +129,5 @@ async def test_a_move_whose_reply_comes_too_late_is_still_played(tmp_path: Path)
             with pytest.raises(InteractionFailed):
                 play_id = custom_ids(hand, rf":x\.play\.{play.card}\.{play.pile}$")[0]
                 await alice.click(hand, play_id)
-            await emu.wait_for(lambda: play.card in session.state.piles[play.pile])
+            await emu.wait_for(lambda: session.state.top(play.pile) == play.card)
             assert session.record.status is Status.ACTIVE

@@ -309,7 +309,7 @@ async def test_hand_in_dms_is_edited_after_every_change(tmp_path: Path) -> None:
             your_turn = t("en", "thegame.hand.your_turn", n=2)
             await emu.wait_for(lambda: your_turn in dm.text)
             played = await play_a_card(bob, dm, session, 1)  # plays from the DM
-            assert played.card in session.state.piles[played.pile]
+            assert session.state.top(played.pile) == played.card
             assert_hidden(session, {0: alice, 1: bob})
 
 

@@ -468,9 +468,10 @@ def on_fire_state(**changes: Any) -> TheGameState:
     state = TheGameState(
         config=TheGameConfig(players=2, on_fire=True),
         phase=Phase.PLAY,
-        draw=tuple(range(60, 70)),
+        deck=tuple(range(60, 70)),
         hands=((3, 4, 5, 6, 7, 8, 9), (12, 13, 14, 15, 16, 17, 18)),
-        piles=((2, 10, 37), (), (90, 55), (99, 82)),
+        tops=(37, 1, 55, 82),
+        counts=(3, 0, 2, 2),
         blue_since=(None, None, 2, None),
         signals=((), (SignalKind.NO_PLAY,), (), (SignalKind.NO_JUMP,)),
         turn=1,
@@ -490,7 +491,7 @@ def test_table_picture_is_a_png_sized_for_a_phone() -> None:
 def test_different_piles_give_different_pictures() -> None:
     base = table_picture(RULES.view(on_fire_state(), None))
     changes = [
-        {"piles": ((2, 10, 38), (), (90, 55), (99, 82))},  # another top card
+        {"tops": (38, 1, 55, 82)},  # another top card
         {"signals": ((), (), (), (SignalKind.NO_JUMP,))},  # a signal cleared
         {"blue_since": (None, None, None, None), "turn_number": 2},  # no burn warning
         {"config": TheGameConfig(players=2)},  # 55 is not blue without On Fire
@@ -503,7 +504,7 @@ def test_the_picture_depends_on_the_public_view_only() -> None:
     assert list(inspect.signature(table_picture).parameters) == ["view"]
     state = on_fire_state()
     other_hands = on_fire_state(
-        hands=((20, 21, 22, 23, 24, 25, 26), (30, 31, 32, 33, 34, 35, 36)), draw=(70, 71)
+        hands=((20, 21, 22, 23, 24, 25, 26), (30, 31, 32, 33, 34, 35, 36)), deck=(70, 71)
     )
     assert table_picture(RULES.view(state, None)) == table_picture(RULES.view(other_hands, None))
     assert table_picture(RULES.view(state, 0)) == table_picture(RULES.view(state, None))
@@ -611,7 +612,7 @@ async def test_worked_example_the_game_table_is_posted_edited_and_read_back(
     assert f"s:{SID}:12:x.sig" in message.custom_ids()
 
     # The next move: the same message is edited; the picture is replaced, not added.
-    later = on_fire_state(piles=((2, 10, 37), (), (90, 55, 54), (99, 82)), played_this_turn=2)
+    later = on_fire_state(tops=(37, 1, 54, 82), counts=(3, 0, 3, 2), played_this_turn=2)
     edited = public_table(later, [*recent, played(1, 54, 2)])
     assert edited.fingerprint != table.fingerprint
     await sent.edit(**edited.edit_kwargs())

@@ -70,9 +70,10 @@ def state(**changes: Any) -> TheGameState:
     base = TheGameState(
         config=TheGameConfig(players=2),
         phase=Phase.PLAY,
-        draw=tuple(range(60, 70)),
+        deck=tuple(range(60, 70)),
         hands=((3, 4, 5, 6, 7, 8, 9), (12, 13, 14, 15, 16, 17, 18)),
-        piles=((2, 10, 37), (), (90,), (99, 82)),
+        tops=(37, 1, 90, 82),
+        counts=(3, 0, 1, 2),
         turn=0,
         turn_number=3,
     )
@@ -181,7 +182,7 @@ async def test_a_change_within_the_interval_keeps_the_picture_and_asks_for_a_red
     tables, _, clock, later = pictures()
     ui = CountingUI()
     first = await tables.picture(session(state()), ui)
-    moved = state(piles=((2, 10, 37, 40), (), (90,), (99, 82)))
+    moved = state(tops=(40, 1, 90, 82), counts=(4, 0, 1, 2))
     clock.now += INTERVAL / 2
     assert await tables.picture(session(moved), ui) == first
     assert len(ui.views) == 1 and later == ["0123abcd"]

@@ -150,21 +150,23 @@ def test_kept_values_stay_out_of_the_dump() -> None:
 def test_model_copy_recounts_the_cards_left_after_an_update() -> None:
     state = next(playout(2))[0]
     assert state.cards_left > 0
-    emptied = state.model_copy(update={"draw": (), "hands": tuple(() for _ in state.hands)})
+    emptied = state.model_copy(
+        update={"drawn": len(state.deck), "hands": tuple(() for _ in state.hands)}
+    )
     assert emptied.cards_left == 0
 
 
 def test_evolve_recomputes_the_moves_when_a_pile_changes() -> None:
     config = TheGameConfig(players=1)
-    state = TheGameState(config=config, phase=Phase.PLAY, hands=((50, 60),), draw=(2, 3))
+    state = TheGameState(config=config, phase=Phase.PLAY, hands=((50, 60),), deck=(2, 3))
     assert Play(card=50, pile=0) in state.moves
-    blocked = state.evolve({"piles": ((80,), (80,), (20,), (20,))})
+    blocked = state.evolve({"tops": (80, 80, 20, 20), "counts": (1, 1, 1, 1)})
     assert blocked.moves == ()
 
 
 def test_evolve_keeps_the_signals_when_only_a_hand_changes() -> None:
     config = TheGameConfig(players=2)
-    state = TheGameState(config=config, phase=Phase.PLAY, hands=((50,), (60,)), draw=(2,))
+    state = TheGameState(config=config, phase=Phase.PLAY, hands=((50,), (60,)), deck=(2,))
     kept = state.signal_moves
     after = state.evolve({"hands": ((50, 51), (60,))})
     assert after.signal_moves is kept
@@ -173,7 +175,7 @@ def test_evolve_keeps_the_signals_when_only_a_hand_changes() -> None:
 
 def test_evolve_recomputes_the_signals_when_one_is_set() -> None:
     config = TheGameConfig(players=2)
-    state = TheGameState(config=config, phase=Phase.PLAY, hands=((50,), (60,)), draw=(2,))
+    state = TheGameState(config=config, phase=Phase.PLAY, hands=((50,), (60,)), deck=(2,))
     assert Signal(pile=0, signal=SignalKind.NO_PLAY, on=True) in state.signal_moves
     after = state.evolve({"signals": ((SignalKind.NO_PLAY,), (), (), ())})
     assert Signal(pile=0, signal=SignalKind.NO_PLAY, on=False) in after.signal_moves
@@ -193,14 +195,14 @@ def test_evolve_recomputes_the_signals_when_one_is_set() -> None:
 )
 def test_an_unvalidated_action_is_refused_before_the_rules_read_it(action: object) -> None:
     config = TheGameConfig(players=1)
-    state = TheGameState(config=config, phase=Phase.PLAY, hands=((50, 60),), draw=(2, 3))
+    state = TheGameState(config=config, phase=Phase.PLAY, hands=((50, 60),), deck=(2, 3))
     with pytest.raises(GameError):
         RULES.apply(state, 0, action)  # type: ignore[arg-type]
 
 
 def test_a_validated_play_of_a_number_never_dealt_is_refused_as_not_in_hand() -> None:
     config = TheGameConfig(players=1)
-    state = TheGameState(config=config, phase=Phase.PLAY, hands=((50, 60),), draw=tuple(CARDS[:2]))
+    state = TheGameState(config=config, phase=Phase.PLAY, hands=((50, 60),), deck=tuple(CARDS[:2]))
     with pytest.raises(GameError) as info:
         RULES.apply(state, 0, Play(card=150, pile=0))
     assert info.value.detail == "not_in_hand"

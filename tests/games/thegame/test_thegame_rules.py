@@ -18,6 +18,7 @@ from games.engine.step import advance
 from games.thegame import AI, RULES
 from games.thegame.models import (
     ASCENDING,
+    BASES,
     BLUE_NUMBERS,
     CARDS,
     ChooseFirst,
@@ -58,7 +59,8 @@ def make_state(
     signals: tuple[tuple[SignalKind, ...], ...] = ((), (), (), ()),
     **options: bool,
 ) -> TheGameState:
-    """A state in the PLAY phase. Without `draw`, the draw pile gets `draw_count` unused cards."""
+    """A state in the PLAY phase. Without `draw`, the draw pile gets `draw_count` unused cards.
+    `piles`: the cards placed on each pile, top card last (the state keeps the top and count)."""
     hands_t = tuple(tuple(sorted(hand)) for hand in hands)
     piles_t = tuple(tuple(pile) for pile in piles)
     if draw is None:
@@ -67,9 +69,10 @@ def make_state(
     return TheGameState(
         config=TheGameConfig(players=len(hands_t), **options),
         phase=Phase.PLAY,
-        draw=tuple(draw),
+        deck=tuple(draw),
         hands=hands_t,
-        piles=piles_t,
+        tops=tuple(pile[-1] if pile else BASES[i] for i, pile in enumerate(piles_t)),
+        counts=tuple(len(pile) for pile in piles_t),
         blue_since=tuple(
             placed[i] if pile and TheGameConfig(players=1, **options).is_blue(pile[-1]) else None
             for i, pile in enumerate(piles_t)
@@ -166,7 +169,7 @@ def test_deal_gives_hands_seat_by_seat_then_the_rest_is_the_draw_pile(players, s
         assert sorted(state.hands[seat]) == sorted(order[seat * size : (seat + 1) * size])
     assert state.draw == tuple(order[players * size :])
     assert state.cards_left == 98
-    assert all(pile == () for pile in state.piles)
+    assert state.tops == BASES and state.counts == (0, 0, 0, 0)
 
 
 @pytest.mark.parametrize(
@@ -243,7 +246,8 @@ def test_fresh_piles_accept_every_card():
     state = make_state([range(2, 10)])
     for card in range(2, 10):
         for pile in range(4):
-            assert play(state, 0, card, pile).piles[pile] == (card,)
+            after = play(state, 0, card, pile)
+            assert (after.top(pile), after.counts[pile]) == (card, 1)
 
 
 @pytest.mark.parametrize("card", [48, 57, 99])
@@ -255,7 +259,7 @@ def test_ascending_pile_accepts_any_higher_card(card):
 def test_ascending_pile_accepts_exactly_ten_lower():
     state = make_state([[37, 3]], piles=((47,), (), (), ()), draw_count=5)
     after = play(state, 0, 37, UP1)
-    assert after.piles[UP1] == (47, 37)
+    assert (after.top(UP1), after.counts[UP1]) == (37, 2)
     assert after.top(UP1) == 37
 
 
@@ -275,7 +279,7 @@ def test_descending_pile_accepts_any_lower_card(card):
 def test_descending_pile_accepts_exactly_ten_higher():
     state = make_state([[75, 99]], piles=((), (), (65,), ()), draw_count=5)
     after = play(state, 0, 75, DOWN1)
-    assert after.piles[DOWN1] == (65, 75)
+    assert (after.top(DOWN1), after.counts[DOWN1]) == (75, 2)
 
 
 @pytest.mark.parametrize("card", [66, 74, 76, 85, 99])
@@ -310,7 +314,7 @@ def test_ten_trick_may_be_used_several_times_in_one_turn():
     state = make_state([[37, 27, 17, 99]], piles=((47,), (), (), ()), draw_count=5)
     for card in (37, 27, 17):
         state = play(state, 0, card, UP1)
-    assert state.piles[UP1] == (47, 37, 27, 17)
+    assert (state.top(UP1), state.counts[UP1]) == (17, 4)
     assert state.played_this_turn == 3
 
 
@@ -318,14 +322,14 @@ def test_several_cards_in_one_turn_may_go_on_the_same_pile():
     state = make_state([[10, 20, 30, 99]], draw_count=5)
     for card in (10, 20, 30):
         state = play(state, 0, card, UP1)
-    assert state.piles[UP1] == (10, 20, 30)
+    assert (state.top(UP1), state.counts[UP1]) == (30, 3)
 
 
 def test_a_play_moves_the_card_from_hand_onto_the_top_of_the_pile():
     state = make_state([[40, 50, 60]], piles=((30,), (), (), ()), draw_count=5)
     after = play(state, 0, 50, UP1)
     assert after.hands[0] == (40, 60)
-    assert after.piles[UP1] == (30, 50)
+    assert (after.top(UP1), after.counts[UP1]) == (50, 2)
     assert after.played_this_turn == 1
 
 
@@ -476,7 +480,7 @@ def test_no_action_takes_a_played_card_back():
         for action in RULES.legal_actions(state, seat):
             kinds.add(action.kind)
             after = RULES.apply(state, seat, action).state
-            assert 40 in after.piles[UP1]
+            assert all(a >= b for a, b in zip(after.counts, state.counts, strict=True))
             assert all(40 not in hand for hand in after.hands)
     assert kinds <= {"play", "end_turn", "signal"}
 
@@ -769,7 +773,7 @@ def test_a_signal_is_not_a_play_and_does_not_pass_the_turn():
     assert after.played_this_turn == 0
     assert after.turn == 0
     assert after.hands == state.hands
-    assert after.piles == state.piles
+    assert (after.tops, after.counts) == (state.tops, state.counts)
 
 
 def test_a_signal_is_announced_publicly():
@@ -1035,7 +1039,9 @@ def test_the_public_view_has_no_hand():
 
 def test_the_public_view_does_not_change_when_hands_and_draw_are_redealt():
     state = make_state([[40, 50], [60, 70]], draw_count=10)
-    other = state.model_copy(update={"hands": ((90, 91), (92, 93)), "draw": tuple(range(2, 12))})
+    other = state.model_copy(
+        update={"hands": ((90, 91), (92, 93)), "deck": tuple(range(2, 12)), "drawn": 0}
+    )
     assert RULES.view(other, None) == RULES.view(state, None)
 
 
@@ -1102,7 +1108,7 @@ def test_public_events_carry_only_placed_cards(seed):
         action = AI.normal(RULES.view(state, seat), rng)
         adv = advance(RULES, state, version, seat, action, seed)
         state, version = adv.state, version + len(adv.logged)
-        placed = {card for pile in state.piles for card in pile}
+        placed = set(CARDS) - set(state.draw).union(*state.hands)
         for event in adv.events:
             if event.public:
                 assert set(event.cards) <= placed, event
@@ -1125,12 +1131,10 @@ def test_random_games_keep_the_cards_hands_and_turns_consistent(seed):
     config = RULES.make_config(seed % 5 + 1, options)
     state = advance(RULES, RULES.setup(config), 0, CHANCE, None, seed).state
     while not over(state):
-        cards = [
-            *state.draw,
-            *(c for h in state.hands for c in h),
-            *(c for p in state.piles for c in p),
-        ]
-        assert sorted(cards) == list(CARDS)
+        held = [*state.draw, *(c for h in state.hands for c in h)]
+        tops = [top for top, count in zip(state.tops, state.counts, strict=True) if count]
+        assert len(set(held + tops)) == len(held) + len(tops), "a card in two places"
+        assert len(held) + sum(state.counts) == len(CARDS)
         assert all(len(hand) <= config.hand_size for hand in state.hands)
         if state.played_this_turn == 0:
             assert state.hands[state.turn], "a turn never starts with an empty hand"

@@ -151,10 +151,10 @@ def advance(
             return Advance(state, step.events, (entry,), ended, to_move)
         events, logged = list(step.events), [entry]
     else:
-        events, logged = [], []
+        events, logged, to_move = [], [], before
+    # `to_move` is always the state's as it stands: each is asked of the rules once.
     left: set[int] = set()
     while True:
-        to_move = rules.to_move(state)
         left.update(waiting - to_move.seats)
         if not to_move.chance:
             break
@@ -168,6 +168,7 @@ def advance(
             _check(rules, state, step.events, CHANCE, chance)
         events.extend(step.events)
         logged.append(_logged(seq, CHANCE, _dumped(rules, chance)))
+        to_move = rules.to_move(state)
     return Advance(state, tuple(events), tuple(logged), frozenset(left), to_move)
 
 

@@ -192,11 +192,12 @@ class Writer:
         if not active:
             self.drive(session)
             return
-        seats = record.seats
-        for seat in waiting.seats:  # `autoplay_seats` has any? (no list, no sort, no generator)
-            if seats[seat].autoplay or (deadlines and _expiring(session, seat)):
-                self.drive(session)
-                return
+        # `autoplay_seats` has any? (asked after every commit: no list, no sort)
+        seats = waiting.seats
+        if session.autoplays(seats) or (
+            deadlines and any(_expiring(session, seat) for seat in seats)
+        ):
+            self.drive(session)
 
 
 def autoplay_seats(session: Session) -> list[int]:

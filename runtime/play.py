@@ -86,7 +86,7 @@ class Play:
             status = record.status
             if status is not Status.ACTIVE:
                 raise GameError(Reason.NOT_IN_LOBBY if status is Status.LOBBY else Reason.GAME_OVER)
-            seat = record.seat_of(user_id)
+            seat = session.seat_of(user_id)
             if seat is None:
                 raise GameError(Reason.NOT_A_PLAYER)
             mine = record.seats[seat]

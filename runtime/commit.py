@@ -69,12 +69,13 @@ class Writer:
             state, waiting, entries, left = session.state, session.waiting, (), _NONE_LEFT
         else:
             state, waiting, entries, left = step.state, step.to_move, step.logged, step.left
+        status = record.status
         # Nothing stored and nothing needed (an untimed game's move): the session keeps its
-        # own empty dict, and `changes` answers without building anything.
+        # own empty dict, and no update is looked for.
         needed: dict[Key, Deadline] = {} if stored else stored
         # With no window open and no turn timer, `plan` needs nothing: not asked on such a move.
         timed = waiting.timeout is not None or record.turn_timer is not None
-        if timed and record.status is Status.ACTIVE:
+        if timed and status is Status.ACTIVE:
             needed = plan(
                 record,
                 waiting,
@@ -84,21 +85,26 @@ class Writer:
                 acted=acted,
                 left=left,
             )
-        update = changes(stored, needed)
+        update = changes(stored, needed) if stored or needed else NO_CHANGE
         old = session.record
         snapshot = None
         if step is not None:
-            dealt = old.status is Status.LOBBY
-            crossed = record.version // SNAPSHOT_EVERY != old.version // SNAPSHOT_EVERY
-            if dealt or crossed or record.status is Status.FINISHED:
-                snapshot = Taken(record.version, state)  # dumped as its batch is built
+            version = record.version
+            if (
+                version // SNAPSHOT_EVERY != old.version // SNAPSHOT_EVERY
+                or status is Status.FINISHED
+                or old.status is Status.LOBBY
+            ):  # crossed a snapshot version, over, or dealt
+                snapshot = Taken(version, state)  # dumped as its batch is built
         elif record == old and update.empty:
             return
+        owned = core.owns(record)
         # (positional: `SessionWrite`'s fields in order; its owner must arm what a change of
         # another process's session made due, hence `notify`)
         rows = None if update is NO_CHANGE or update.empty else update  # (the usual: NO_CHANGE)
-        write = SessionWrite(old, record, entries, snapshot, rows, not core.owns(record))
-        started = 0.0 if core.on_commit is None else time.perf_counter()
+        write = SessionWrite(old, record, entries, snapshot, rows, not owned)
+        on_commit = core.on_commit
+        started = 0.0 if on_commit is None else time.perf_counter()
         store = core.store
         committing = store.create(old, write) if new else store.write(write)
         cancelled = False
@@ -110,7 +116,15 @@ class Writer:
             except Exception:
                 pass  # read from the future below
             else:  # committed: the usual move, nothing more to ask the future
-                self._committed(session, record, state, needed, waiting, started)
+                # (`_committed`, inline: once a move)
+                session.record = record
+                session.state = state
+                session.deadlines = needed
+                session.waiting = waiting
+                if owned and not core.closed:
+                    self._arm(session, record, status, needed, waiting)
+                if on_commit is not None:
+                    on_commit(time.perf_counter() - started)
                 return
         else:  # another store's awaitable (a coroutine)
             committing = asyncio.ensure_future(committing)
@@ -159,30 +173,36 @@ class Writer:
         record = session.record
         if core.closed or not core.owns(record):
             return
-        active = record.status is Status.ACTIVE
-        deadlines = session.deadlines
+        self._arm(session, record, record.status, session.deadlines, session.waiting)
+
+    def _arm(
+        self,
+        session: Session,
+        record: SessionRecord,
+        status: Status,
+        deadlines: dict[Key, Deadline],
+        waiting: ToMove,
+    ) -> None:
+        """`arm` of an owned session, given what the caller read of it already."""
+        active = status is Status.ACTIVE
         due = None
         if active and deadlines:
             due = min((d.due for d in deadlines.values() if not d.fired), default=None)
-        core.timers.set(record.id, due)
-        if not active or _autoplays(session):
+        self._core.timers.set(record.id, due)
+        if not active:
+            self.drive(session)
+            return
+        # `autoplay_seats` has any? (asked after every commit: no list, no sort)
+        seats = waiting.seats
+        if session.autoplays(seats) or (
+            deadlines and any(_expiring(session, seat) for seat in seats)
+        ):
             self.drive(session)
 
 
 def autoplay_seats(session: Session) -> list[int]:
     """Seats to move that the AI plays now: AI and away seats, and expired turns."""
     return sorted(s for s in session.waiting.seats if _ai_plays(session, s))
-
-
-def _autoplays(session: Session) -> bool:
-    """Whether `autoplay_seats` has any (asked after every commit: no list, no sort, no
-    generator; a turn that expired is looked for only when the session has deadlines)."""
-    seats = session.record.seats
-    timed = bool(session.deadlines)
-    for seat in session.waiting.seats:
-        if seats[seat].autoplay or (timed and _expiring(session, seat)):
-            return True
-    return False
 
 
 def _ai_plays(session: Session, seat: int) -> bool:

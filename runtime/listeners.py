@@ -28,9 +28,11 @@ from storage.session_store import StoreUnavailable
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Change:
-    """A change the bot should show: the session after it and what happened.
+    """A change the bot should show: the session after it and what happened. Nothing changes
+    one once made; not frozen, as one is made on every move (a frozen dataclass sets each
+    field through `object.__setattr__`, at about four times the cost).
 
     `kind`: lobby, start, move (a seat's, an AI's, or SYSTEM closing a window), leave,
     abandon, back (an away player retook the seat), warn (a turn is half over), hint (a
@@ -78,6 +80,9 @@ class Listeners:
         self._observers: list[Observer] = []
         self.outboxes: dict[str, _Outbox] = {}
         """Sessions with changes being told (dropped once told)."""
+        self._over: list[str] = []
+        """Over games told with no listener to wait for, let go of together (`_let_go`)."""
+        self._letting_go: asyncio.Task[None] | None = None
 
     def subscribe(self, listener: Listener) -> None:
         """Call `listener` with every change, after its caller has it, in order per session,
@@ -115,7 +120,9 @@ class Listeners:
             CURRENT.reset(token)
         if not self._listeners:  # nobody to tell in the background: no task per move
             if not change.session.record.status.live:  # (`told` only lets go of an over game)
-                self._core.background.spawn(self._let_go(session_id))
+                self._over.append(session_id)
+                if self._letting_go is None or self._letting_go.done():
+                    self._letting_go = self._core.background.spawn(self._let_go())
             return change
         outbox = self.outboxes.get(session_id)
         if outbox is None:
@@ -125,10 +132,13 @@ class Listeners:
             outbox.task = self._core.background.spawn(self._deliver(session_id, outbox))
         return change
 
-    async def _let_go(self, session_id: str) -> None:
-        """`told`, a turn of the loop later, as after a delivery: whoever ended the game and
-        looks again at once (a rematch) finds it held instead of replaying it from the store."""
-        self.told(session_id)
+    async def _let_go(self) -> None:
+        """`told` of each over game, a turn of the loop later, as after a delivery: whoever
+        ended the game and looks again at once (a rematch) finds it held instead of replaying
+        it from the store. One task for the games one commit ended together, not one each."""
+        over, self._over = self._over, []
+        for session_id in over:
+            self.told(session_id)
 
     async def _deliver(self, session_id: str, outbox: _Outbox) -> None:
         while outbox.changes:

@@ -51,7 +51,8 @@ class Locks:
         return key in self._entries
 
     def hold(self, key: str) -> _Hold:
-        """`async with locks.hold(key):` — the lock of `key`, made on first use."""
+        """`async with locks.hold(key):` — the lock of `key`, made on first use (or see
+        `_Hold.take`)."""
         return _Hold(self._entries, key)
 
     def when_free(self, key: str, then: Callable[[], object]) -> None:
@@ -67,7 +68,9 @@ class Locks:
 
 
 class _Hold:
-    """One use of a key's lock (a plain class: this runs on every move)."""
+    """One use of a key's lock (a plain class: this runs on every move). `async with` it, or,
+    on a path run for every move, `take()` (and `wait()` when that says the lock is busy) then
+    `release()` in a `finally`: the same steps without two coroutines made and run."""
 
     __slots__ = ("_entries", "_entry", "_key")
 
@@ -80,11 +83,18 @@ class _Hold:
         entry.users += 1
         self._entry = entry
 
-    async def __aenter__(self) -> None:
+    def take(self) -> bool:
+        """Take the lock if it is free, without an await: False if `wait()` must."""
         entry = self._entry
-        if not entry.held:  # free, so nobody waits either: taken without an await
-            entry.held = True
-            return
+        if entry.held:
+            return False
+        entry.held = True  # free, so nobody waits either
+        return True
+
+    async def wait(self) -> None:
+        """Wait for the lock (`take()` found it held): held once this returns; let go of
+        (this use left) if the caller is cancelled meanwhile."""
+        entry = self._entry
         waiter = asyncio.get_running_loop().create_future()
         if entry.waiters is None:
             entry.waiters = deque()
@@ -99,9 +109,10 @@ class _Hold:
             self._leave()
             raise
 
-    async def __aexit__(self, *exc: object) -> None:
-        # No await from here on: a waiter handed the lock runs only after the callbacks, so
-        # they see the changes in commit order.
+    def release(self) -> None:
+        """Let go, then run what was queued for the release (`Locks.when_free`). Nothing is
+        awaited: a waiter handed the lock runs only after the callbacks, so they see the
+        changes in commit order."""
         entry = self._entry
         entry.release()
         released = entry.released
@@ -111,6 +122,13 @@ class _Hold:
         if released is not None:
             for then in released:
                 then()
+
+    async def __aenter__(self) -> None:
+        if not self.take():
+            await self.wait()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.release()
 
     def _leave(self) -> None:
         entry = self._entry

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Coroutine, Sequence
 from typing import Any
 
+from games.engine.built import evolve
 from games.engine.contract import Event
 from games.engine.errors import GameError, Reason
 from games.engine.live import Session
@@ -49,8 +50,8 @@ class Play:
                 raise GameError(Reason.BAD_OPTION, "first_player")
             table = setup_of(rules, len(record.seats), record.options, first_seat)
             step = advance(rules, table.state, 0, 0, None, record.seed, table.to_move)
-            update = {"status": Status.ACTIVE, "config": table.dumped}
-            started = advanced(record.model_copy(update=update), rules, step)
+            dealt = evolve(record, status=Status.ACTIVE, config=table.dumped)
+            started = advanced(dealt, rules, step)
             await self._writer.write(session, started, step, new=new)
             session.config = table.config
         return self._listeners.tell(Change(session=session, events=step.events, kind="start"))
@@ -71,28 +72,32 @@ class Play:
         A player whose seat is away takes it back first, in the same commit; if the move is
         refused, taking the seat back is committed on its own before the error is raised (any
         control of theirs counts as being back)."""
-        async with self._core.locks.hold(session_id):
+        # The lock taken and let go by hand, not `async with`: two coroutines less a move.
+        hold = self._core.locks.hold(session_id)
+        if not hold.take():
+            await hold.wait()
+        try:
             session = self._cache.cached(session_id) or await self._cache.get(session_id)
             cached = session.record.version
             # Maybe another process moved it on: re-read the version before refusing.
             if expected_version != cached and await self._core.store.version(session_id) != cached:
                 session = await self._cache.fresh(session_id)
             record = session.record
-            if record.status is Status.LOBBY:
-                raise GameError(Reason.NOT_IN_LOBBY)
-            if record.status is not Status.ACTIVE:
-                raise GameError(Reason.GAME_OVER)
-            seat = record.seat_of(user_id)
+            status = record.status
+            if status is not Status.ACTIVE:
+                raise GameError(Reason.NOT_IN_LOBBY if status is Status.LOBBY else Reason.GAME_OVER)
+            seat = session.seat_of(user_id)
             if seat is None:
                 raise GameError(Reason.NOT_A_PLAYER)
             mine = record.seats[seat]
             back = mine.away
             try:
                 played = _actions(actions)
-                if expected_version != record.version:
+                version = record.version
+                if expected_version != version:
                     raise GameError(Reason.STALE_VERSION)
                 rules, state, waiting = session.rules, session.state, session.waiting
-                step = advance_all(rules, state, record.version, seat, played, record.seed, waiting)
+                step = advance_all(rules, state, version, seat, played, record.seed, waiting)
             except GameError:
                 if back:  # told once the lock is let go, as the refusal leaves
                     self._listeners.publish(await self._come_back(session, seat))
@@ -100,9 +105,11 @@ class Play:
             present = record
             if back or mine.missed:
                 present = with_seat(record, seat, away=False, missed=0)
-            moved = advanced(present, session.rules, step)
+            moved = advanced(present, rules, step)
             await self._writer.write(session, moved, step, acted=seat)
             events = (*_back_events(seat, True), *step.events) if back else step.events
+        finally:
+            hold.release()
         # The lock is let go and nothing awaited since: told before any later change.
         return self._listeners.tell(Change(session=session, events=events, actor=seat))
 

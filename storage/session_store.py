@@ -77,9 +77,10 @@ class LoadedSession(Frozen):
     deadlines: tuple[Deadline, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SessionWrite:
-    """One change of a session, stored atomically.
+    """One change of a session, stored atomically (never changed once made; not frozen, as
+    the runtime makes one a move and a frozen one's fields cost four times as much to set).
 
     The store writes only what differs from `before` to `after` (a move: the new log entries
     and the version, status and seats to move; seats and options only when they changed), and

@@ -56,6 +56,14 @@ def _logged(seq: int, actor: int, action: dict[str, Any]) -> LoggedAction:
 _LOGGED_FIELDS = every_field(LoggedAction)
 
 
+def _dumped(rules: Rules[Any, Any, Any, Any], action: Any) -> dict[str, Any]:
+    """`rules.dump_action(action)` for the log: an action the rules built in advance logs the
+    form they keep of it (its serializer's, as every `dump_action` gives), shared, not copied:
+    nothing changes a log entry's action once made."""
+    built = rules.exact_actions.built.get(id(action))
+    return rules.dump_action(action) if built is None else built[1]
+
+
 def _check(
     rules: Rules[Any, Any, Any, Any], state: Any, events: Iterable[Event], actor: int, action: Any
 ) -> None:
@@ -135,7 +143,7 @@ def advance(
         state = step.state
         if _checking:
             _check(rules, state, step.events, actor, action)
-        entry = _logged(version + 1, actor, rules.dump_action(action))
+        entry = _logged(version + 1, actor, _dumped(rules, action))
         to_move = rules.to_move(state)
         if not to_move.chance:  # the usual move: no chance follows, nothing to gather
             seats = to_move.seats
@@ -143,10 +151,10 @@ def advance(
             return Advance(state, step.events, (entry,), ended, to_move)
         events, logged = list(step.events), [entry]
     else:
-        events, logged = [], []
+        events, logged, to_move = [], [], before
+    # `to_move` is always the state's as it stands: each is asked of the rules once.
     left: set[int] = set()
     while True:
-        to_move = rules.to_move(state)
         left.update(waiting - to_move.seats)
         if not to_move.chance:
             break
@@ -159,7 +167,8 @@ def advance(
         if _checking:
             _check(rules, state, step.events, CHANCE, chance)
         events.extend(step.events)
-        logged.append(_logged(seq, CHANCE, rules.dump_action(chance)))
+        logged.append(_logged(seq, CHANCE, _dumped(rules, chance)))
+        to_move = rules.to_move(state)
     return Advance(state, tuple(events), tuple(logged), frozenset(left), to_move)
 
 

@@ -131,3 +131,23 @@ async def test_a_holder_that_raises_lets_go() -> None:
     async with asyncio.timeout(CEILING), locks.hold("s"):
         assert "s" in locks
     assert "s" not in locks
+
+
+async def test_a_lock_taken_by_hand_is_held_and_handed_on_as_with_async_with() -> None:
+    locks, order, go = Locks(), [], asyncio.Event()
+    first = locks.hold("s")
+    assert first.take()
+    waiting = asyncio.create_task(holder(locks, "s", order, "next", go))
+    second = locks.hold("s")
+    assert not second.take()  # held: this one must wait
+    queued = asyncio.create_task(second.wait())
+    await asyncio.sleep(0)
+    assert order == []
+    first.release()
+    await until(lambda: order == ["next"])
+    go.set()
+    async with asyncio.timeout(CEILING):
+        await waiting
+        await queued  # handed on in the order asked
+    second.release()
+    assert "s" not in locks

@@ -4,6 +4,7 @@ the state) step exactly as when they work it out themselves."""
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any
 
 import pytest
@@ -48,3 +49,21 @@ def test_advance_all_given_the_seats_to_move_steps_as_without() -> None:
         given = advance_all(rules, state, version, seat, played, 9, waiting)
         assert given == advance_all(rules, state, version, seat, played, 9)
         state, version = given.state, version + len(given.logged)
+
+
+def test_advance_asks_what_each_state_waits_for_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = TOY_GAMES["dicerace"]
+    state = started(rules, 2, {"moves": 1})
+    asked: list[int] = []
+    own = rules.to_move
+
+    def to_move(state: Any) -> Any:
+        if sys._getframe(1).f_code is advance.__code__:  # advance's own asking, not apply's
+            asked.append(id(state))
+        return own(state)
+
+    monkeypatch.setattr(rules, "to_move", to_move)
+    seat = min(own(state).seats)
+    step = advance(rules, state, 1, seat, rules.legal_actions(state, seat)[0], 9)
+    assert len(step.logged) == 2  # the move, then the roll it made due
+    assert len(asked) == len(set(asked)) == 3  # the state before, after the move, after the roll

@@ -4,7 +4,6 @@ players, and remember the table's message."""
 from __future__ import annotations
 
 import logging
-import os
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -29,32 +28,8 @@ ID_TRIES = 5
 
 def new_session_id() -> str:
     """64 random bits: at a million stored games, a new game clashes about once in 10^13 (a
-    clash is retried with another id anyway). Drawn from the OS's generator 64 ids at a time:
-    a read of it per id (a system call) cost about a quarter of a microsecond a move of a
-    closed loop of short games, where each game's rematch opens a new session."""
-    ids = _IDS
-    if ids.at == len(ids.drawn):
-        ids.drawn, ids.at = secrets.token_bytes(8 * 64), 0
-    at = ids.at
-    ids.at = at + 8
-    return ids.drawn[at : at + 8].hex()
-
-
-class _Drawn:
-    """Random bytes drawn for ids, and how many are used (a forked child draws its own)."""
-
-    __slots__ = ("at", "drawn")
-
-    def __init__(self) -> None:
-        self.forget()
-
-    def forget(self) -> None:
-        self.drawn = b""
-        self.at = 0
-
-
-_IDS = _Drawn()
-os.register_at_fork(after_in_child=_IDS.forget)
+    clash is retried with another id anyway)."""
+    return secrets.token_hex(8)
 
 
 FRESH_SEAT = {"away": False, "missed": 0, "hints": 0, "ai_moves": 0}

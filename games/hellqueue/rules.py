@@ -223,14 +223,10 @@ class HellQueueRules(Rules[Config, State, Action, View]):
 
     def dump_action(self, action: Action) -> dict[str, Any]:
         """A roll's logged form written out (what `Roll`'s serializer gives, for a fraction of
-        its cost: chance rolls about every other move); one the rules built in advance, its kept
-        form (what the engine gives, without the call through `super()`); any other as the
-        engine does."""
+        its cost: chance rolls about every other move); any other as the engine does (which
+        keeps the form of an action built in advance)."""
         if type(action) is Roll:
             return {"kind": "roll", "faces": list(action.faces)}
-        kept = BUILT.get(id(action))
-        if kept is not None:
-            return dict(kept[1])
         return super().dump_action(action)
 
     # Config and setup -------------------------------------------------------------------
